@@ -1,0 +1,205 @@
+// The CPU backend: data sets in host memory, the CPU twins of the algorithms, host verification.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <numeric>
+
+#include "common/parallel_for.hpp"
+#include "common/radix_checks.hpp"
+#include "sortscope/backend.hpp"
+#include "sortscope/cpu.hpp"
+
+namespace sortscope {
+namespace {
+
+class HostSnapshots final : public PassSnapshots {
+ public:
+  HostSnapshots(std::shared_ptr<const HostKeys> input) : input_(std::move(input)) {}
+  BackendKind memory() const override { return BackendKind::cpu; }
+  KeyType key_type() const override { return input_->key_type; }
+  uint64_t size() const override { return input_->n; }
+  int passes() const override { return int(stages_.size()); }
+  const void* keys(int stage) const override {
+    if (stage == 0) return input_->bytes.data();
+    if (stage < 0 || stage > passes()) return nullptr;
+    return stages_[stage - 1].data();
+  }
+  void add(const void* keys) {
+    const auto* b = static_cast<const std::byte*>(keys);
+    stages_.emplace_back(b, b + input_->bytes.size());
+  }
+
+ private:
+  std::shared_ptr<const HostKeys> input_;
+  std::vector<std::vector<std::byte>> stages_;
+};
+
+uint64_t available_host_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : (uint64_t(1) << 32);
+}
+
+class CpuBackend final : public Backend {
+ public:
+  BackendKind kind() const override { return BackendKind::cpu; }
+  std::string device_name() const override {
+    return "CPU, " + std::to_string(cpu_workers()) + " threads";
+  }
+
+  uint64_t max_items(KeyType key_type, bool pairs, int extra_copies) const override {
+    // input + output + the sort's two scratch buffers, the extra copies, and index values
+    const uint64_t per_key = info(key_type).bytes * (4 + uint64_t(extra_copies)) + (pairs ? 4 * 4 : 0);
+    return std::min<uint64_t>(kMaxRadixItems, available_host_bytes() / 10 * 8 / per_key);
+  }
+
+  Status set_data(const DataSpec& spec) override {
+    auto keys = std::make_shared<HostKeys>();
+    if (spec.dist.id == Distribution::file) {
+      SORTSCOPE_RETURN_IF_ERROR(load_key_file(spec.dist.path, spec.key_type, keys.get()));
+    } else {
+      if (spec.n > max_items(spec.key_type, false, 0))
+        return OutOfMemory(std::to_string(spec.n) + " keys do not fit in host memory (at most " +
+                           std::to_string(max_items(spec.key_type, false, 0)) + ")");
+      SORTSCOPE_RETURN_IF_ERROR(generate_host(spec, keys.get()));
+    }
+    input_ = std::move(keys);
+    return Status::Ok();
+  }
+
+  Status set_data(HostKeys keys) override {
+    input_ = std::make_shared<HostKeys>(std::move(keys));
+    return Status::Ok();
+  }
+
+  uint64_t size() const override { return input_ ? input_->n : 0; }
+  KeyType key_type() const override { return input_ ? input_->key_type : KeyType::u32; }
+
+  Status run(const SortConfig& config, const RunOptions& options, RunResult* result) override {
+    if (!input_) return InvalidArgument("no data set");
+    const AlgorithmInfo& algo = info(config.algorithm);
+    if (!algo.runs_on_cpu)
+      return Unsupported(std::string(algo.name) + " runs only on the CUDA backend");
+    const uint64_t n = input_->n;
+    *result = RunResult{};
+    result->model_bytes = model_bytes(config, input_->key_type, n);
+    try {
+      output_.key_type = input_->key_type;
+      output_.n = n;
+      output_.bytes.resize(input_->bytes.size());
+      if (config.pairs) {
+        if (index_values_.size() != n) {
+          index_values_.resize(n);
+          std::iota(index_values_.begin(), index_values_.end(), 0u);
+        }
+        output_values_.resize(n);
+      } else {
+        output_values_.clear();
+      }
+    } catch (const std::bad_alloc&) {
+      return OutOfMemory("not enough host memory for the output of " + std::to_string(n) + " keys");
+    }
+
+    RadixSortArgs args;
+    args.key_type = input_->key_type;
+    args.keys_in = input_->bytes.data();
+    args.keys_out = output_.bytes.data();
+    if (config.pairs) {
+      args.values_in = index_values_.data();
+      args.values_out = output_values_.data();
+      args.value_bytes = 4;
+    }
+    args.n = n;
+    args.begin_bit = config.begin_bit;
+    args.end_bit = config.end_bit;
+    args.descending = config.descending;
+    args.radix_bits = config.radix_bits;
+    args.max_grid = config.max_grid;
+
+    auto sort_once = [&](SortTrace* trace, const PassObserver* observer) -> Status {
+      switch (config.algorithm) {
+        case Algorithm::mg_radix: return cpu::mg_radix_sort(args, trace, observer);
+        case Algorithm::std_sort: return cpu::std_sort(args);
+        default: return Unsupported(std::string(algo.name) + " has no CPU implementation");
+      }
+    };
+
+    for (int i = 0; i < options.warmup; ++i) SORTSCOPE_RETURN_IF_ERROR(sort_once(nullptr, nullptr));
+    for (int i = 0; i < options.repeat; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      SORTSCOPE_RETURN_IF_ERROR(sort_once(nullptr, nullptr));
+      result->times_ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    if (options.trace && algo.has_trace) {
+      SortTrace trace;
+      std::shared_ptr<HostSnapshots> snapshots;
+      PassObserver observer;
+      if (options.keep_snapshots) {
+        snapshots = std::make_shared<HostSnapshots>(input_);
+        observer = [&](int, const void* keys) { snapshots->add(keys); };
+      }
+      SORTSCOPE_RETURN_IF_ERROR(sort_once(&trace, options.keep_snapshots ? &observer : nullptr));
+      result->trace = std::move(trace);
+      result->snapshots = std::move(snapshots);
+    }
+    if (!result->times_ms.empty()) {
+      std::vector<double> sorted = result->times_ms;
+      std::sort(sorted.begin(), sorted.end());
+      result->median_ms = sorted[sorted.size() / 2];
+    }
+    if (options.verify) {
+      result->verify_detail = verify_sorted_host(*input_, output_, config.pairs ? &output_values_ : nullptr, config);
+      result->verified = result->verify_detail.empty();
+      if (result->verified) result->verify_detail = "sorted, a permutation of the input" + std::string(config.pairs ? ", stable" : "");
+    }
+    return Status::Ok();
+  }
+
+  Status download_input(HostKeys* keys) override {
+    if (!input_) return InvalidArgument("no data set");
+    *keys = *input_;
+    return Status::Ok();
+  }
+
+  Status download_output(HostKeys* keys, std::vector<uint32_t>* values) override {
+    *keys = output_;
+    if (values) *values = output_values_;
+    return Status::Ok();
+  }
+
+  Status measure_copy_bandwidth(double* gbps) override {
+    const size_t bytes = size_t(256) << 20;
+    std::vector<char> a(bytes, 1), b(bytes, 2);
+    std::vector<double> ms;
+    for (int i = 0; i < 5; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      std::memcpy(b.data(), a.data(), bytes);
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      a[i] = b[bytes - 1 - i];  // keep the copies observable
+    }
+    std::sort(ms.begin(), ms.end());
+    *gbps = 2.0 * bytes / (ms[ms.size() / 2] * 1e6);
+    return Status::Ok();
+  }
+
+ private:
+  std::shared_ptr<const HostKeys> input_;
+  HostKeys output_;
+  std::vector<uint32_t> output_values_;
+  std::vector<uint32_t> index_values_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+}  // namespace sortscope

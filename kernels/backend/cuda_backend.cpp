@@ -1,0 +1,373 @@
+// The CUDA backend: data sets generated and kept in device memory, sorts timed with CUDA events on
+// one stream, outputs verified on the device. Host-only algorithms (std-sort) run on a host copy.
+#include <algorithm>
+#include <cstring>
+
+#include "backend/cuda_ops.hpp"
+#include "common/radix_checks.hpp"
+#include "sortscope/backend.hpp"
+#include "sortscope/device_trace.hpp"
+#include "sortscope/mg_radix.hpp"
+
+namespace sortscope {
+namespace cuda {
+
+Status to_status(cudaError_t e, const std::string& what) {
+  if (e == cudaSuccess) return Status::Ok();
+  cudaGetLastError();  // clear a sticky launch error so the next call starts clean
+  const std::string detail = what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+  if (e == cudaErrorMemoryAllocation) return OutOfMemory(detail);
+  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) return {StatusCode::no_device, detail};
+  return {StatusCode::cuda_error, detail};
+}
+
+}  // namespace cuda
+
+namespace {
+
+using cuda::to_status;
+
+// A device allocation, shared so snapshots outlive the data set they came from.
+class DeviceArray {
+ public:
+  static Status make(size_t bytes, std::shared_ptr<DeviceArray>* out) {
+    auto a = std::shared_ptr<DeviceArray>(new DeviceArray);
+    if (bytes) SORTSCOPE_RETURN_IF_ERROR(to_status(cudaMalloc(&a->ptr_, bytes), "cudaMalloc of " + std::to_string(bytes) + " bytes"));
+    a->bytes_ = bytes;
+    *out = std::move(a);
+    return Status::Ok();
+  }
+  ~DeviceArray() { cudaFree(ptr_); }
+  void* get() const { return ptr_; }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  DeviceArray() = default;
+  void* ptr_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+// Grows an allocation on demand, outside the timed region.
+Status ensure(std::shared_ptr<DeviceArray>* a, size_t bytes) {
+  if (*a && (*a)->bytes() >= bytes) return Status::Ok();
+  a->reset();
+  return DeviceArray::make(bytes, a);
+}
+
+class DeviceSnapshots final : public PassSnapshots {
+ public:
+  DeviceSnapshots(std::shared_ptr<DeviceArray> input, KeyType k, uint64_t n,
+                  std::shared_ptr<cuda::TraceRecorder> recorder)
+      : input_(std::move(input)), key_type_(k), n_(n), recorder_(std::move(recorder)) {}
+  BackendKind memory() const override { return BackendKind::cuda; }
+  KeyType key_type() const override { return key_type_; }
+  uint64_t size() const override { return n_; }
+  int passes() const override { return recorder_->snapshot_count(); }
+  const void* keys(int stage) const override {
+    return stage == 0 ? input_->get() : recorder_->snapshot(stage - 1);
+  }
+
+ private:
+  std::shared_ptr<DeviceArray> input_;
+  KeyType key_type_;
+  uint64_t n_;
+  std::shared_ptr<cuda::TraceRecorder> recorder_;
+};
+
+class CudaBackend final : public Backend {
+ public:
+  static Status create(std::unique_ptr<Backend>* out) {
+    auto b = std::unique_ptr<CudaBackend>(new CudaBackend);
+    cudaDeviceProp prop{};
+    SORTSCOPE_RETURN_IF_ERROR(to_status(cudaGetDeviceProperties(&prop, 0), "reading the GPU's properties"));
+    SORTSCOPE_RETURN_IF_ERROR(to_status(cudaSetDevice(0), "selecting GPU 0"));
+    SORTSCOPE_RETURN_IF_ERROR(to_status(cudaStreamCreateWithFlags(&b->stream_, cudaStreamNonBlocking), "creating a stream"));
+    SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventCreate(&b->start_), "creating events"));
+    SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventCreate(&b->stop_), "creating events"));
+    b->name_ = prop.name;
+    *out = std::move(b);
+    return Status::Ok();
+  }
+
+  ~CudaBackend() override {
+    cudaStreamSynchronize(stream_);
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+    cudaStreamDestroy(stream_);
+  }
+
+  BackendKind kind() const override { return BackendKind::cuda; }
+  std::string device_name() const override { return name_; }
+
+  uint64_t max_items(KeyType key_type, bool pairs, int extra_copies) const override {
+    size_t free_bytes = 0, total = 0;
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) return 0;
+    // What this backend already holds is reusable for the next data set.
+    const size_t held = (input_ ? input_->bytes() : 0) + (output_ ? output_->bytes() : 0) + (temp_ ? temp_->bytes() : 0) +
+                        (values_in_ ? values_in_->bytes() : 0) + (values_out_ ? values_out_->bytes() : 0);
+    const uint64_t usable = (free_bytes + held) / 10 * 9;
+    // input, output, the sort's scratch copy, the extra copies; values: input positions, output, scratch
+    const uint64_t per_key = info(key_type).bytes * (3 + uint64_t(extra_copies)) + (pairs ? 3 * 4 : 0);
+    return std::min<uint64_t>(kMaxRadixItems, usable / per_key);
+  }
+
+  Status set_data(const DataSpec& spec) override {
+    if (spec.dist.id == Distribution::file) {
+      HostKeys keys;
+      SORTSCOPE_RETURN_IF_ERROR(load_key_file(spec.dist.path, spec.key_type, &keys));
+      return set_data(std::move(keys));
+    }
+    const uint64_t limit = max_items(spec.key_type, false, 0);
+    if (spec.n > limit)
+      return OutOfMemory(std::to_string(spec.n) + " " + std::string(info(spec.key_type).name) + " keys do not fit in " +
+                         name_ + "'s free memory (at most " + std::to_string(limit) + ")");
+    SORTSCOPE_RETURN_IF_ERROR(replace_input(spec.key_type, spec.n));
+    if (spec.dist.id == Distribution::zipf && !zipf_) {
+      const auto& table = zipf_thresholds();
+      SORTSCOPE_RETURN_IF_ERROR(DeviceArray::make(table.size() * sizeof(uint64_t), &zipf_));
+      SORTSCOPE_RETURN_IF_ERROR(to_status(
+          cudaMemcpy(zipf_->get(), table.data(), table.size() * sizeof(uint64_t), cudaMemcpyHostToDevice), "uploading the zipf table"));
+    }
+    SORTSCOPE_RETURN_IF_ERROR(to_status(
+        cuda::generate_keys(spec, input_->get(), zipf_ ? static_cast<const uint64_t*>(zipf_->get()) : nullptr, stream_),
+        "generating keys"));
+    return to_status(cudaStreamSynchronize(stream_), "generating keys");
+  }
+
+  Status set_data(HostKeys keys) override {
+    if (keys.n > max_items(keys.key_type, false, 0))
+      return OutOfMemory(std::to_string(keys.n) + " keys do not fit in " + name_ + "'s free memory");
+    SORTSCOPE_RETURN_IF_ERROR(replace_input(keys.key_type, keys.n));
+    return to_status(cudaMemcpy(input_->get(), keys.bytes.data(), keys.bytes.size(), cudaMemcpyHostToDevice),
+                     "uploading keys");
+  }
+
+  uint64_t size() const override { return n_; }
+  KeyType key_type() const override { return key_type_; }
+
+  Status run(const SortConfig& config, const RunOptions& options, RunResult* result) override {
+    if (!input_) return InvalidArgument("no data set");
+    const AlgorithmInfo& algo = info(config.algorithm);
+    if (!algo.runs_on_cuda) return run_on_host(config, options, result);
+    host_result_valid_ = false;
+    *result = RunResult{};
+    result->model_bytes = model_bytes(config, key_type_, n_);
+    const size_t key_bytes = n_ * size_t(info(key_type_).bytes);
+    SORTSCOPE_RETURN_IF_ERROR(ensure(&output_, key_bytes));
+    if (config.pairs) {
+      if (!values_in_ || values_in_->bytes() < n_ * 4) {
+        SORTSCOPE_RETURN_IF_ERROR(ensure(&values_in_, n_ * 4));
+        SORTSCOPE_RETURN_IF_ERROR(to_status(cuda::fill_indices(static_cast<uint32_t*>(values_in_->get()), n_, stream_), "filling values"));
+      }
+      SORTSCOPE_RETURN_IF_ERROR(ensure(&values_out_, n_ * 4));
+    }
+    last_pairs_ = config.pairs;
+
+    RadixSortArgs args;
+    args.key_type = key_type_;
+    args.keys_in = input_->get();
+    args.keys_out = output_->get();
+    if (config.pairs) {
+      args.values_in = values_in_->get();
+      args.values_out = values_out_->get();
+      args.value_bytes = 4;
+    }
+    args.n = n_;
+    args.begin_bit = config.begin_bit;
+    args.end_bit = config.end_bit;
+    args.descending = config.descending;
+    args.radix_bits = config.radix_bits;
+    args.max_grid = config.max_grid;
+    SORTSCOPE_RETURN_IF_ERROR(check_radix_args(args, 1, 64));
+
+    // Size and allocate temp storage before anything is timed.
+    std::shared_ptr<cuda::TraceRecorder> recorder;
+    size_t temp_bytes = 0;
+    SORTSCOPE_RETURN_IF_ERROR(to_status(sort_once(config, args, nullptr, &temp_bytes, nullptr), "sizing temp storage"));
+    SORTSCOPE_RETURN_IF_ERROR(ensure(&temp_, std::max<size_t>(temp_bytes, 1)));
+    temp_bytes = temp_->bytes();
+
+    for (int i = 0; i < options.warmup; ++i)
+      SORTSCOPE_RETURN_IF_ERROR(to_status(sort_once(config, args, temp_->get(), &temp_bytes, nullptr), "sorting"));
+    for (int i = 0; i < options.repeat; ++i) {
+      SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventRecord(start_, stream_), "recording an event"));
+      SORTSCOPE_RETURN_IF_ERROR(to_status(sort_once(config, args, temp_->get(), &temp_bytes, nullptr), "sorting"));
+      SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventRecord(stop_, stream_), "recording an event"));
+      SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventSynchronize(stop_), "sorting"));
+      float ms = 0;
+      SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventElapsedTime(&ms, start_, stop_), "reading an event"));
+      result->times_ms.push_back(ms);
+    }
+    if (options.trace && algo.has_trace) {
+      recorder = std::make_shared<cuda::TraceRecorder>(options.keep_snapshots);
+      SORTSCOPE_RETURN_IF_ERROR(to_status(sort_once(config, args, temp_->get(), &temp_bytes, recorder.get()), "traced sort"));
+      SortTrace trace;
+      SORTSCOPE_RETURN_IF_ERROR(to_status(recorder->finish(&trace), "downloading the trace"));
+      result->trace = std::move(trace);
+      if (options.keep_snapshots) result->snapshots = std::make_shared<DeviceSnapshots>(input_, key_type_, n_, recorder);
+    }
+    SORTSCOPE_RETURN_IF_ERROR(to_status(cudaStreamSynchronize(stream_), "sorting"));
+    if (!result->times_ms.empty()) {
+      std::vector<double> sorted = result->times_ms;
+      std::sort(sorted.begin(), sorted.end());
+      result->median_ms = sorted[sorted.size() / 2];
+    }
+    if (options.verify) {
+      cuda::VerifyCounts counts{};
+      SORTSCOPE_RETURN_IF_ERROR(to_status(cuda::verify_sorted(args, &counts, stream_), "verifying"));
+      result->verify_detail = describe(counts, config.pairs);
+      result->verified = counts.unsorted == 0 && counts.unstable == 0 && counts.misplaced == 0 &&
+                         counts.hash_in[0] == counts.hash_out[0] && counts.hash_in[1] == counts.hash_out[1];
+    }
+    return Status::Ok();
+  }
+
+  Status download_input(HostKeys* keys) override {
+    if (!input_) return InvalidArgument("no data set");
+    return download(input_->get(), keys);
+  }
+
+  Status download_output(HostKeys* keys, std::vector<uint32_t>* values) override {
+    if (host_result_valid_) {
+      return host_fallback_->download_output(keys, values);
+    }
+    if (!output_) return InvalidArgument("nothing has been sorted yet");
+    SORTSCOPE_RETURN_IF_ERROR(download(output_->get(), keys));
+    if (values) {
+      values->assign(last_pairs_ ? n_ : 0, 0);
+      if (last_pairs_)
+        SORTSCOPE_RETURN_IF_ERROR(to_status(cudaMemcpy(values->data(), values_out_->get(), n_ * 4, cudaMemcpyDeviceToHost), "downloading values"));
+    }
+    return Status::Ok();
+  }
+
+  Status measure_copy_bandwidth(double* gbps) override {
+    size_t free_bytes = 0, total = 0;
+    SORTSCOPE_RETURN_IF_ERROR(to_status(cudaMemGetInfo(&free_bytes, &total), "reading free memory"));
+    const size_t bytes = std::min<size_t>(size_t(1) << 30, free_bytes / 4) & ~size_t(255);
+    std::shared_ptr<DeviceArray> a, b;
+    SORTSCOPE_RETURN_IF_ERROR(DeviceArray::make(bytes, &a));
+    SORTSCOPE_RETURN_IF_ERROR(DeviceArray::make(bytes, &b));
+    SORTSCOPE_RETURN_IF_ERROR(to_status(cudaMemsetAsync(a->get(), 0x5a, bytes, stream_), "filling"));
+    std::vector<double> ms;
+    for (int i = 0; i < 12; ++i) {
+      SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventRecord(start_, stream_), "recording an event"));
+      SORTSCOPE_RETURN_IF_ERROR(to_status(cudaMemcpyAsync(b->get(), a->get(), bytes, cudaMemcpyDeviceToDevice, stream_), "copying"));
+      SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventRecord(stop_, stream_), "recording an event"));
+      SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventSynchronize(stop_), "copying"));
+      float t = 0;
+      SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventElapsedTime(&t, start_, stop_), "reading an event"));
+      if (i >= 2) ms.push_back(t);  // the first copies warm up
+    }
+    std::sort(ms.begin(), ms.end());
+    *gbps = 2.0 * bytes / (ms[ms.size() / 2] * 1e6);
+    return Status::Ok();
+  }
+
+ private:
+  CudaBackend() = default;
+
+  Status replace_input(KeyType k, uint64_t n) {
+    // Release the old buffers first so the new data set can use their memory; snapshots that still
+    // reference the old input keep it alive until the viewer lets go.
+    input_.reset();
+    output_.reset();
+    temp_.reset();
+    values_in_.reset();
+    values_out_.reset();
+    host_copy_valid_ = false;
+    host_result_valid_ = false;
+    key_type_ = k;
+    n_ = n;
+    return DeviceArray::make(std::max<size_t>(n * info(k).bytes, 1), &input_);
+  }
+
+  cudaError_t sort_once(const SortConfig& config, const RadixSortArgs& args, void* temp, size_t* temp_bytes,
+                        cuda::TraceRecorder* recorder) {
+    switch (config.algorithm) {
+      case Algorithm::mg_radix: {
+        mg_radix::detail::Call call;
+        call.args = args;
+        call.d_temp_storage = temp;
+        call.temp_storage_bytes = temp_bytes;
+        call.stream = stream_;
+        call.options.radix_bits = args.radix_bits;
+        call.options.max_grid = args.max_grid;
+        call.options.trace = recorder;
+        return mg_radix::detail::dispatch(call);
+      }
+      case Algorithm::cub_radix:
+        return cuda::cub_radix_sort(args, temp, temp_bytes, stream_);
+      default:
+        return cudaErrorNotSupported;
+    }
+  }
+
+  static std::string describe(const cuda::VerifyCounts& c, bool pairs) {
+    if (c.unsorted) return std::to_string(c.unsorted) + " adjacent keys out of order";
+    if (c.misplaced) return std::to_string(c.misplaced) + " values do not point at their key's input position";
+    if (c.unstable) return std::to_string(c.unstable) + " equal keys out of input order (not stable)";
+    if (c.hash_in[0] != c.hash_out[0] || c.hash_in[1] != c.hash_out[1])
+      return pairs ? "the values are not a permutation of the input positions"
+                   : "the output is not a permutation of the input";
+    return pairs ? "sorted, stable, values are the input positions" : "sorted, a permutation of the input";
+  }
+
+  Status download(const void* d_keys, HostKeys* keys) {
+    keys->key_type = key_type_;
+    keys->n = n_;
+    keys->bytes.resize(n_ * info(key_type_).bytes);
+    return to_status(cudaMemcpy(keys->bytes.data(), d_keys, keys->bytes.size(), cudaMemcpyDeviceToHost), "downloading keys");
+  }
+
+  // Host-only algorithms (the std-sort baseline) sort a host copy of the data set.
+  Status run_on_host(const SortConfig& config, const RunOptions& options, RunResult* result) {
+    if (!host_fallback_) host_fallback_ = make_cpu_backend();
+    if (!host_copy_valid_) {
+      HostKeys keys;
+      SORTSCOPE_RETURN_IF_ERROR(download_input(&keys));
+      SORTSCOPE_RETURN_IF_ERROR(host_fallback_->set_data(std::move(keys)));
+      host_copy_valid_ = true;
+    }
+    SORTSCOPE_RETURN_IF_ERROR(host_fallback_->run(config, options, result));
+    host_result_valid_ = true;
+    return Status::Ok();
+  }
+
+  std::string name_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  KeyType key_type_ = KeyType::u32;
+  uint64_t n_ = 0;
+  std::shared_ptr<DeviceArray> input_, output_, temp_, values_in_, values_out_, zipf_;
+  bool last_pairs_ = false;
+  std::unique_ptr<Backend> host_fallback_;
+  bool host_copy_valid_ = false;
+  bool host_result_valid_ = false;
+};
+
+}  // namespace
+
+Status make_cuda_backend(std::unique_ptr<Backend>* out) {
+  std::string why;
+  if (!cuda_available(&why)) return {StatusCode::no_device, why};
+  return CudaBackend::create(out);
+}
+
+bool cuda_available(std::string* why_not) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    if (why_not) {
+      if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || count == 0)
+        *why_not = "no NVIDIA GPU or driver on this machine (CUDA: " + std::string(cudaGetErrorString(e)) + ")";
+      else
+        *why_not = std::string("the CUDA runtime cannot use the GPU: ") + cudaGetErrorString(e);
+    }
+    return false;
+  }
+  return true;
+}
+
+}  // namespace sortscope

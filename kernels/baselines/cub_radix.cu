@@ -1,0 +1,54 @@
+// Baseline cub-radix: NVIDIA CUB's DeviceRadixSort (one-sweep), called with our arguments.
+#include <cub/device/device_radix_sort.cuh>
+
+#include "backend/cuda_ops.hpp"
+#include "common/radix_checks.hpp"
+
+namespace sortscope::cuda {
+namespace {
+
+template <typename Key, typename Value>
+cudaError_t sort_typed(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
+  const Key* keys_in = static_cast<const Key*>(a.keys_in);
+  Key* keys_out = static_cast<Key*>(a.keys_out);
+  const int end = a.resolved_end_bit();
+  const auto n = static_cast<int64_t>(a.n);
+  if constexpr (std::is_void_v<Value>) {
+    return a.descending
+               ? cub::DeviceRadixSort::SortKeysDescending(d_temp, *temp_bytes, keys_in, keys_out, n, a.begin_bit, end, stream)
+               : cub::DeviceRadixSort::SortKeys(d_temp, *temp_bytes, keys_in, keys_out, n, a.begin_bit, end, stream);
+  } else {
+    const Value* values_in = static_cast<const Value*>(a.values_in);
+    Value* values_out = static_cast<Value*>(a.values_out);
+    return a.descending ? cub::DeviceRadixSort::SortPairsDescending(d_temp, *temp_bytes, keys_in, keys_out, values_in,
+                                                                    values_out, n, a.begin_bit, end, stream)
+                        : cub::DeviceRadixSort::SortPairs(d_temp, *temp_bytes, keys_in, keys_out, values_in,
+                                                          values_out, n, a.begin_bit, end, stream);
+  }
+}
+
+template <typename Key>
+cudaError_t sort_values(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
+  switch (a.value_bytes) {
+    case 0: return sort_typed<Key, void>(a, d_temp, temp_bytes, stream);
+    case 4: return sort_typed<Key, uint32_t>(a, d_temp, temp_bytes, stream);
+    default: return cudaErrorNotSupported;
+  }
+}
+
+}  // namespace
+
+cudaError_t cub_radix_sort(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
+  if (!check_radix_args(a, 1, 64, d_temp != nullptr).ok()) return cudaErrorInvalidValue;
+  switch (a.key_type) {
+    case KeyType::u32: return sort_values<uint32_t>(a, d_temp, temp_bytes, stream);
+    case KeyType::i32: return sort_values<int32_t>(a, d_temp, temp_bytes, stream);
+    case KeyType::f32: return sort_values<float>(a, d_temp, temp_bytes, stream);
+    case KeyType::u64: return sort_values<uint64_t>(a, d_temp, temp_bytes, stream);
+    case KeyType::i64: return sort_values<int64_t>(a, d_temp, temp_bytes, stream);
+    case KeyType::f64: return sort_values<double>(a, d_temp, temp_bytes, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+}  // namespace sortscope::cuda

@@ -1,0 +1,56 @@
+// Baseline std-sort: the standard library on the host, in the radix sorts' key order.
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "common/radix_checks.hpp"
+#include "sortscope/cpu.hpp"
+#include "sortscope/key_traits.hpp"
+
+namespace sortscope::cpu {
+namespace {
+
+template <typename Bits, typename Value>
+void sort_typed(const RadixSortArgs& a) {
+  const KeyTypeInfo& k = info(a.key_type);
+  const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
+  const int end = a.resolved_end_bit();
+  const Bits mask = (end - a.begin_bit >= int(sizeof(Bits) * 8)) ? ~Bits(0)
+                                                                   : ((Bits(1) << (end - a.begin_bit)) - 1);
+  auto ordered = [&](Bits raw) { return (twiddle.in(raw) >> a.begin_bit) & mask; };
+  const Bits* in = static_cast<const Bits*>(a.keys_in);
+  Bits* out = static_cast<Bits*>(a.keys_out);
+  if constexpr (std::is_void_v<Value>) {
+    std::copy(in, in + a.n, out);
+    std::sort(out, out + a.n, [&](Bits x, Bits y) { return ordered(x) < ordered(y); });
+  } else {
+    std::vector<uint64_t> order(a.n);
+    std::iota(order.begin(), order.end(), uint64_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](uint64_t x, uint64_t y) { return ordered(in[x]) < ordered(in[y]); });
+    const Value* values_in = static_cast<const Value*>(a.values_in);
+    Value* values_out = static_cast<Value*>(a.values_out);
+    for (uint64_t i = 0; i < a.n; ++i) {
+      out[i] = in[order[i]];
+      values_out[i] = values_in[order[i]];
+    }
+  }
+}
+
+}  // namespace
+
+Status std_sort(const RadixSortArgs& a) {
+  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, 1, 64));
+  try {
+    const bool wide = info(a.key_type).bytes == 8;
+    switch (a.value_bytes) {
+      case 0: wide ? sort_typed<uint64_t, void>(a) : sort_typed<uint32_t, void>(a); break;
+      case 4: wide ? sort_typed<uint64_t, uint32_t>(a) : sort_typed<uint32_t, uint32_t>(a); break;
+      default: wide ? sort_typed<uint64_t, uint64_t>(a) : sort_typed<uint32_t, uint64_t>(a); break;
+    }
+  } catch (const std::bad_alloc&) {
+    return OutOfMemory("not enough host memory to sort " + std::to_string(a.n) + " keys");
+  }
+  return Status::Ok();
+}
+
+}  // namespace sortscope::cpu

@@ -1,0 +1,32 @@
+// Argument checks shared by every radix sort entry point, on both backends.
+#pragma once
+
+#include <string>
+
+#include "sortscope/radix_args.hpp"
+#include "sortscope/status.hpp"
+
+namespace sortscope {
+
+// Largest n the 32-bit offsets of the sort kernels can address.
+constexpr uint64_t kMaxRadixItems = 0xFFFFFFFFull;
+
+// `check_buffers` is false for a temp-storage size query, which may pass null buffers.
+inline Status check_radix_args(const RadixSortArgs& a, int min_bits, int max_bits, bool check_buffers = true) {
+  const int width = key_bits(a.key_type);
+  const int end = a.resolved_end_bit();
+  if (a.begin_bit < 0 || end > width || a.begin_bit > end)
+    return InvalidArgument("bit range [" + std::to_string(a.begin_bit) + ", " + std::to_string(end) +
+                           ") does not fit " + std::to_string(width) + "-bit keys");
+  if (a.radix_bits != 0 && (a.radix_bits < min_bits || a.radix_bits > max_bits))
+    return InvalidArgument("radix bits must be " + std::to_string(min_bits) + ".." + std::to_string(max_bits) +
+                           ", not " + std::to_string(a.radix_bits));
+  if (a.n > kMaxRadixItems) return InvalidArgument("at most 2^32 - 1 keys can be sorted");
+  if (a.value_bytes != 0 && a.value_bytes != 4 && a.value_bytes != 8)
+    return InvalidArgument("values must be 4 or 8 bytes wide");
+  if (check_buffers && a.n > 0 && (!a.keys_in || !a.keys_out || (a.value_bytes && (!a.values_in || !a.values_out))))
+    return InvalidArgument("null buffer");
+  return Status::Ok();
+}
+
+}  // namespace sortscope

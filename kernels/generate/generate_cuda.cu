@@ -1,0 +1,44 @@
+// Device generation of the distributions: the host generator's functions, one thread per key.
+#include "backend/cuda_ops.hpp"
+#include "common/cuda_check.cuh"
+#include "generate/generate_params.hpp"
+
+namespace sortscope::cuda {
+namespace {
+
+template <typename Bits>
+__global__ void generate_kernel(gen::Params p, bool is_signed, bool is_float, Bits* out) {
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < p.n; i += stride)
+    out[i] = static_cast<Bits>(gen::key_bits_at(p, is_signed, is_float, i));
+}
+
+__global__ void indices_kernel(uint32_t* out, uint64_t n) {
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) out[i] = uint32_t(i);
+}
+
+unsigned grid_for(uint64_t n) {
+  const uint64_t blocks = (n + 255) / 256;
+  return unsigned(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
+}
+
+}  // namespace
+
+cudaError_t generate_keys(const DataSpec& spec, void* d_keys, const uint64_t* d_zipf_cdf, cudaStream_t stream) {
+  const KeyTypeInfo& k = info(spec.key_type);
+  gen::Params p = gen::params_for(spec);
+  p.zipf_cdf = d_zipf_cdf;
+  if (k.bytes == 4)
+    generate_kernel<uint32_t><<<grid_for(p.n), 256, 0, stream>>>(p, k.is_signed, k.is_float, static_cast<uint32_t*>(d_keys));
+  else
+    generate_kernel<uint64_t><<<grid_for(p.n), 256, 0, stream>>>(p, k.is_signed, k.is_float, static_cast<uint64_t*>(d_keys));
+  return cudaPeekAtLastError();
+}
+
+cudaError_t fill_indices(uint32_t* d_values, uint64_t n, cudaStream_t stream) {
+  indices_kernel<<<grid_for(n), 256, 0, stream>>>(d_values, n);
+  return cudaPeekAtLastError();
+}
+
+}  // namespace sortscope::cuda

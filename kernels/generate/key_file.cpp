@@ -1,0 +1,179 @@
+// Reading user key files: raw little-endian binary, NumPy .npy, or text with one key per line.
+#include <cctype>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "sortscope/data.hpp"
+
+namespace sortscope {
+namespace {
+
+std::string extension_of(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  auto dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  std::string e = path.substr(dot + 1);
+  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+Status read_all(const std::string& path, std::string* bytes) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return IoError("cannot open '" + path + "': " + std::strerror(errno));
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  if (f.bad()) return IoError("cannot read '" + path + "'");
+  *bytes = std::move(ss).str();
+  return Status::Ok();
+}
+
+Status take_raw(const std::string& path, const char* data, size_t size, KeyType k, HostKeys* out) {
+  const size_t width = static_cast<size_t>(info(k).bytes);
+  if (size % width != 0)
+    return InvalidArgument("'" + path + "' holds " + std::to_string(size) + " bytes, not a whole number of " +
+                           std::string(info(k).name) + " keys (" + std::to_string(width) + " bytes each)");
+  out->key_type = k;
+  out->n = size / width;
+  out->bytes.resize(size);
+  std::memcpy(out->bytes.data(), data, size);
+  return Status::Ok();
+}
+
+// NumPy's dtype descriptor for our key types (little-endian only).
+std::string npy_descr(KeyType k) {
+  switch (k) {
+    case KeyType::u32: return "<u4";
+    case KeyType::i32: return "<i4";
+    case KeyType::f32: return "<f4";
+    case KeyType::u64: return "<u8";
+    case KeyType::i64: return "<i8";
+    case KeyType::f64: return "<f8";
+  }
+  return "";
+}
+
+// The text of 'key' in a .npy header dictionary, without its quotes or parentheses:
+// "{'descr': '<u4', 'fortran_order': False, 'shape': (10,), }" gives "<u4", "False", "10,".
+std::string npy_field(const std::string& header, const std::string& key) {
+  auto at = header.find("'" + key + "'");
+  if (at == std::string::npos) return "";
+  auto colon = header.find(':', at);
+  if (colon == std::string::npos) return "";
+  auto begin = header.find_first_not_of(' ', colon + 1);
+  if (begin == std::string::npos) return "";
+  const char open = header[begin];
+  if (open == '\'' || open == '(') {
+    auto end = header.find(open == '(' ? ')' : '\'', begin + 1);
+    if (end == std::string::npos) return "";
+    return header.substr(begin + 1, end - begin - 1);
+  }
+  auto end = header.find_first_of(",}", begin);
+  return header.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+Status parse_npy(const std::string& path, const std::string& file, KeyType k, HostKeys* out) {
+  const std::string bad = "'" + path + "' is not a valid .npy file";
+  if (file.size() < 10 || file.compare(0, 6, "\x93NUMPY") != 0) return InvalidArgument(bad + " (no NumPy magic)");
+  const int major = static_cast<unsigned char>(file[6]);
+  size_t header_len, header_at;
+  if (major == 1) {
+    header_len = static_cast<unsigned char>(file[8]) | (static_cast<unsigned char>(file[9]) << 8);
+    header_at = 10;
+  } else {
+    if (file.size() < 12) return InvalidArgument(bad);
+    header_len = 0;
+    for (int b = 0; b < 4; ++b) header_len |= size_t(static_cast<unsigned char>(file[8 + b])) << (8 * b);
+    header_at = 12;
+  }
+  if (header_at + header_len > file.size()) return InvalidArgument(bad + " (truncated header)");
+  const std::string header = file.substr(header_at, header_len);
+  const std::string descr = npy_field(header, "descr");
+  if (descr.empty()) return InvalidArgument(bad + " (no dtype)");
+  if (npy_field(header, "fortran_order").find("True") != std::string::npos)
+    return InvalidArgument("'" + path + "' is Fortran-ordered; save it C-ordered");
+  if (descr != npy_descr(k))
+    return InvalidArgument("'" + path + "' holds dtype " + descr + " but --keys is " + std::string(info(k).name) +
+                           " (" + npy_descr(k) + "); pass the matching --keys");
+  const std::string shape = npy_field(header, "shape");
+  uint64_t count = 1;
+  bool any_dim = false;
+  for (size_t i = 0; i < shape.size();) {
+    if (std::isdigit(static_cast<unsigned char>(shape[i]))) {
+      uint64_t d = 0;
+      auto [p, ec] = std::from_chars(shape.data() + i, shape.data() + shape.size(), d);
+      if (ec != std::errc()) return InvalidArgument(bad + " (bad shape)");
+      count *= d;
+      any_dim = true;
+      i = static_cast<size_t>(p - shape.data());
+    } else {
+      ++i;
+    }
+  }
+  if (!any_dim) count = 1;  // a 0-d array holds one value
+  const size_t data_at = header_at + header_len;
+  const size_t need = count * static_cast<size_t>(info(k).bytes);
+  if (file.size() - data_at < need)
+    return InvalidArgument("'" + path + "' is truncated: its header promises " + std::to_string(count) + " keys");
+  return take_raw(path, file.data() + data_at, need, k, out);
+}
+
+// One whole line as a number; from_chars also reads "nan", "inf" and "-0" for float keys.
+template <typename T>
+bool parse_number(std::string_view s, T* v) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+template <typename T>
+Status parse_text_as(const std::string& path, const std::string& file, HostKeys* out) {
+  std::vector<T> keys;
+  size_t line_no = 0;
+  for (size_t at = 0; at < file.size();) {
+    size_t end = file.find('\n', at);
+    if (end == std::string::npos) end = file.size();
+    std::string_view line(file.data() + at, end - at);
+    ++line_no;
+    at = end + 1;
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
+    if (line.empty() || line.front() == '#') continue;
+    T v;
+    if (!parse_number(line, &v))
+      return InvalidArgument("'" + path + "' line " + std::to_string(line_no) + ": '" +
+                             std::string(line.substr(0, 40)) + "' is not a " +
+                             std::string(info(out->key_type).name) + " key");
+    keys.push_back(v);
+  }
+  out->n = keys.size();
+  out->bytes.resize(keys.size() * sizeof(T));
+  if (!keys.empty()) std::memcpy(out->bytes.data(), keys.data(), out->bytes.size());
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status load_key_file(const std::string& path, KeyType k, HostKeys* out) {
+  std::string file;
+  SORTSCOPE_RETURN_IF_ERROR(read_all(path, &file));
+  const std::string ext = extension_of(path);
+  out->key_type = k;
+  if (ext == "npy") return parse_npy(path, file, k, out);
+  if (ext == "bin" || ext == "raw") return take_raw(path, file.data(), file.size(), k, out);
+  if (file.find('\0') != std::string::npos)
+    return InvalidArgument("'" + path + "' looks binary; name it .bin (raw little-endian) or .npy");
+  switch (k) {
+    case KeyType::u32: return parse_text_as<uint32_t>(path, file, out);
+    case KeyType::i32: return parse_text_as<int32_t>(path, file, out);
+    case KeyType::f32: return parse_text_as<float>(path, file, out);
+    case KeyType::u64: return parse_text_as<uint64_t>(path, file, out);
+    case KeyType::i64: return parse_text_as<int64_t>(path, file, out);
+    case KeyType::f64: return parse_text_as<double>(path, file, out);
+  }
+  return InvalidArgument("unknown key type");
+}
+
+}  // namespace sortscope

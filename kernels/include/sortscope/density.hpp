@@ -1,0 +1,37 @@
+// The array view's reduction: a keys array drawn as index (x) against value (y) is reduced to the
+// pixels it covers, a columns x rows grid of cells each holding how many keys fell in it and the
+// sum of their digits in the viewed pass (for colouring). Millions of keys become one small buffer
+// per frame, computed where the keys live: a CUDA kernel for the GPU, a loop for the CPU backend.
+#pragma once
+
+#include <cstdint>
+
+#include "sortscope/catalogue.hpp"
+
+namespace sortscope {
+
+struct DensityRequest {
+  KeyType key_type = KeyType::u32;
+  uint64_t n = 0;
+  uint32_t columns = 1;
+  uint32_t rows = 1;
+  int digit_shift = 0;  // digit whose values colour the cells
+  int digit_bits = 0;   // 0: no digit (the digit sums stay 0)
+};
+
+// Cells are two uint32 each, {count, digit_sum}, row-major with row 0 holding the smallest keys.
+constexpr int kDensityWordsPerCell = 2;
+
+namespace cpu {
+void density_grid(const void* keys, const DensityRequest& request, uint32_t* cells);
+}
+
+}  // namespace sortscope
+
+#if defined(SORTSCOPE_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+namespace sortscope::cuda {
+// `d_cells` may be a mapped GL buffer; it is cleared and filled on `stream`.
+cudaError_t density_grid(const void* d_keys, const DensityRequest& request, uint32_t* d_cells, cudaStream_t stream);
+}  // namespace sortscope::cuda
+#endif

@@ -1,0 +1,85 @@
+// Recording a SortTrace on the GPU: the traced kernel instances write their tables, histograms and
+// scatter samples into device buffers owned here; finish() downloads them once per run. Optionally
+// keeps a device copy of the keys after every pass, for viewers that step through passes.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "sortscope/trace.hpp"
+
+namespace sortscope::cuda {
+
+struct DeviceScatterSample {
+  uint32_t src;
+  uint32_t dst;
+  uint32_t digit;
+};
+
+// What the kernels of a traced run write to; plain device pointers, passed to kernels by value.
+struct TraceDeviceView {
+  uint32_t* counts = nullptr;     // [pass][table_capacity], digit-major
+  uint32_t* offsets = nullptr;    // [pass][table_capacity], exclusive scan of counts
+  uint32_t* histogram = nullptr;  // [pass][digit_capacity]
+  uint32_t* skipped = nullptr;    // [pass], 1 when the pass exited early
+  DeviceScatterSample* scatter = nullptr;  // [pass][samples_per_pass]
+  uint64_t table_capacity = 0;
+  uint64_t digit_capacity = 0;
+  uint64_t samples_per_pass = 0;
+  uint64_t stride = 1;
+};
+
+class TraceRecorder {
+ public:
+  explicit TraceRecorder(bool keep_pass_snapshots = false);
+  ~TraceRecorder();
+  TraceRecorder(const TraceRecorder&) = delete;
+  TraceRecorder& operator=(const TraceRecorder&) = delete;
+
+  // --- for the sort's dispatch ---
+  // Prepares for a run: `header` carries every SortTrace field but the passes. Allocates (or reuses)
+  // device storage for `passes` passes of a rows x max_digits table, and, when snapshots are kept,
+  // `snapshot_bytes` per pass.
+  cudaError_t begin(const SortTrace& header, int passes, uint32_t rows, uint32_t max_digits,
+                    uint64_t snapshot_bytes);
+  void set_pass_digit(int pass, int shift, int bits);
+  TraceDeviceView view() const;
+  // Device buffer for the keys after `pass`, or null when snapshots are not kept.
+  void* snapshot_slot(int pass);
+  // Brackets one launch with events so the trace gets per-kernel times.
+  cudaError_t kernel_begin(const char* name, uint64_t bytes, int pass, cudaStream_t stream);
+  cudaError_t kernel_end(cudaStream_t stream);
+
+  // --- for the caller, after the sort was enqueued ---
+  // Waits for the recorded work and fills `out`.
+  cudaError_t finish(SortTrace* out);
+  bool keeps_snapshots() const;
+  int snapshot_count() const;
+  const void* snapshot(int pass) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Times one launch when a recorder is attached; a no-op otherwise.
+class ScopedKernelTimer {
+ public:
+  ScopedKernelTimer(TraceRecorder* r, const char* name, uint64_t bytes, int pass, cudaStream_t s)
+      : recorder_(r), stream_(s) {
+    if (recorder_) recorder_->kernel_begin(name, bytes, pass, s);
+  }
+  ~ScopedKernelTimer() {
+    if (recorder_) recorder_->kernel_end(stream_);
+  }
+  ScopedKernelTimer(const ScopedKernelTimer&) = delete;
+  ScopedKernelTimer& operator=(const ScopedKernelTimer&) = delete;
+
+ private:
+  TraceRecorder* recorder_;
+  cudaStream_t stream_;
+};
+
+}  // namespace sortscope::cuda

@@ -1,0 +1,33 @@
+// The arguments of one LSD radix sort call, type-erased so one struct serves every key type and
+// both backends (the CUB-shaped CUDA API and the CPU twins fill it in).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "sortscope/catalogue.hpp"
+
+namespace sortscope {
+
+struct RadixSortArgs {
+  KeyType key_type = KeyType::u32;
+  const void* keys_in = nullptr;
+  void* keys_out = nullptr;
+  const void* values_in = nullptr;  // null for keys-only
+  void* values_out = nullptr;
+  int value_bytes = 0;              // 0 (keys only), 4 or 8
+  uint64_t n = 0;
+  int begin_bit = 0;
+  int end_bit = -1;                 // -1: all bits of the key type
+  bool descending = false;
+  int radix_bits = 0;               // 0: the algorithm's tuned default
+  uint32_t max_grid = 0;            // 0: the backend's choice (mg-radix: blocks in the scan table)
+
+  int resolved_end_bit() const { return end_bit < 0 ? key_bits(key_type) : end_bit; }
+};
+
+// Called after each pass with the keys it produced (host memory for the CPU backend), so a viewer
+// can keep a snapshot per pass.
+using PassObserver = std::function<void(int pass, const void* keys)>;
+
+}  // namespace sortscope

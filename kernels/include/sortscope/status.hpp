@@ -1,0 +1,48 @@
+// Error reporting for the sort library: every call returns a Status; nothing throws or exits.
+#pragma once
+
+#include <string>
+#include <utility>
+
+namespace sortscope {
+
+enum class StatusCode {
+  ok,
+  invalid_argument,  // a bad name, size, bit range or combination of options
+  out_of_memory,     // the data set does not fit in device (or host) memory
+  unsupported,       // this algorithm or key type is not available on this backend
+  no_device,         // the CUDA backend was asked for but no usable GPU exists
+  cuda_error,        // a CUDA call failed
+  io_error,          // a file could not be read or written
+  verification_failed,
+};
+
+class Status {
+ public:
+  Status() = default;
+  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+
+  static Status Ok() { return {}; }
+  bool ok() const { return code_ == StatusCode::ok; }
+  explicit operator bool() const { return ok(); }
+  StatusCode code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  StatusCode code_ = StatusCode::ok;
+  std::string message_;
+};
+
+inline Status InvalidArgument(std::string m) { return {StatusCode::invalid_argument, std::move(m)}; }
+inline Status Unsupported(std::string m) { return {StatusCode::unsupported, std::move(m)}; }
+inline Status OutOfMemory(std::string m) { return {StatusCode::out_of_memory, std::move(m)}; }
+inline Status IoError(std::string m) { return {StatusCode::io_error, std::move(m)}; }
+
+}  // namespace sortscope
+
+// Propagates a failed Status to the caller.
+#define SORTSCOPE_RETURN_IF_ERROR(expr)          \
+  do {                                           \
+    ::sortscope::Status sortscope_status_ = (expr); \
+    if (!sortscope_status_.ok()) return sortscope_status_; \
+  } while (0)

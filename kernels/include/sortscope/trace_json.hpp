@@ -1,0 +1,24 @@
+// SortTrace <-> JSON, for saving traces, the bench's JSON output and comparing runs offline.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "sortscope/status.hpp"
+#include "sortscope/trace.hpp"
+
+namespace sortscope {
+
+void to_json(nlohmann::json& j, const ScatterSample& s);
+void from_json(const nlohmann::json& j, ScatterSample& s);
+void to_json(nlohmann::json& j, const KernelTiming& k);
+void from_json(const nlohmann::json& j, KernelTiming& k);
+void to_json(nlohmann::json& j, const PassTrace& p);
+void from_json(const nlohmann::json& j, PassTrace& p);
+void to_json(nlohmann::json& j, const SortTrace& t);
+void from_json(const nlohmann::json& j, SortTrace& t);
+
+Status save_trace(const SortTrace& t, const std::string& path);
+Status load_trace(const std::string& path, SortTrace* t);
+
+}  // namespace sortscope

@@ -1,0 +1,171 @@
+// mg-radix on the CPU: the CUDA kernels' three phases, block for block, with the same trace.
+#include <chrono>
+#include <type_traits>
+#include <vector>
+
+#include "common/even_share.hpp"
+#include "common/parallel_for.hpp"
+#include "common/radix_checks.hpp"
+#include "common/radix_passes.hpp"
+#include "mg_radix/mg_radix_policy.hpp"
+#include "sortscope/cpu.hpp"
+#include "sortscope/key_traits.hpp"
+
+namespace sortscope::cpu {
+namespace {
+
+struct KeysOnly {};
+
+class PhaseClock {
+ public:
+  PhaseClock() : start_(std::chrono::steady_clock::now()) {}
+  double ms() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+template <typename Bits, typename Value>
+Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observer) {
+  constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
+  const KeyTypeInfo& k = info(a.key_type);
+  const int bits = a.radix_bits ? a.radix_bits : mg_radix::kDefaultRadixBits;
+  const int end_bit = a.resolved_end_bit();
+  const int passes = radix_pass_count(a.begin_bit, end_bit, bits);
+  const mg_radix::Policy policy = mg_radix::policy_for_bits(bits);
+  const EvenShare share = EvenShare::make(a.n, policy.tile_items(), a.max_grid ? a.max_grid : mg_radix::kCpuDefaultGrid);
+  const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
+  const uint64_t n = a.n;
+  const uint32_t grid = share.grid;
+  const uint64_t stride = scatter_stride_for(n);
+  constexpr uint64_t kValueBytes = kPairs ? sizeof(Value) : 0;
+
+  if (trace) {
+    *trace = SortTrace{};
+    trace->algorithm = "mg-radix";
+    trace->backend = "cpu";
+    trace->key_type = std::string(k.name);
+    trace->n = n;
+    trace->pairs = kPairs;
+    trace->descending = a.descending;
+    trace->radix_bits = bits;
+    trace->begin_bit = a.begin_bit;
+    trace->end_bit = end_bit;
+    trace->tile_items = policy.tile_items();
+    trace->grid_blocks = grid;
+    trace->scatter_stride = stride;
+  }
+
+  // Ping-pong between two scratch buffers; the input stays untouched like the CUDA API's d_keys_in.
+  std::vector<Bits> key_buf[2] = {std::vector<Bits>(n), std::vector<Bits>(n)};
+  std::vector<Value> value_buf[2];
+  if constexpr (kPairs) {
+    value_buf[0].resize(n);
+    value_buf[1].resize(n);
+  }
+  const Bits* src = static_cast<const Bits*>(a.keys_in);
+  const Value* src_values = nullptr;
+  if constexpr (kPairs) src_values = static_cast<const Value*>(a.values_in);
+  int next = 0;
+
+  for (int p = 0; p < passes; ++p) {
+    const RadixPass rp = radix_pass(a.begin_bit, end_bit, bits, p);
+    const uint32_t digits = 1u << rp.bits;
+    auto digit_of = [&](Bits raw) { return extract_digit(twiddle.in(raw), rp.shift, rp.bits); };
+
+    // Upsweep: each block counts the digits of its share; the table is stored digit-major.
+    PhaseClock upsweep_clock;
+    std::vector<uint32_t> counts(size_t(digits) * grid, 0);
+    parallel_for_each(grid, [&](uint64_t b) {
+      std::vector<uint32_t> local(digits, 0);
+      for (uint64_t i = share.block_begin(b), e = share.block_end(b); i < e; ++i) ++local[digit_of(src[i])];
+      for (uint32_t d = 0; d < digits; ++d) counts[size_t(d) * grid + b] = local[d];
+    });
+    const double upsweep_ms = upsweep_clock.ms();
+
+    // Top-level scan: bucket-major exclusive scan gives each (digit, block) its first output slot.
+    PhaseClock spine_clock;
+    std::vector<uint64_t> offsets(counts.size());
+    std::vector<uint64_t> histogram(digits, 0);
+    uint64_t running = 0;
+    for (uint32_t d = 0; d < digits; ++d) {
+      for (uint32_t b = 0; b < grid; ++b) {
+        offsets[size_t(d) * grid + b] = running;
+        running += counts[size_t(d) * grid + b];
+        histogram[d] += counts[size_t(d) * grid + b];
+      }
+    }
+    // Early exit (the seed's section 3.4): no offset inside [1, n-1] means one digit holds every key.
+    bool skipped = n == 0;
+    for (uint64_t h : histogram) skipped = skipped || h == n;
+    const double spine_ms = spine_clock.ms();
+
+    // Downsweep: each block walks its keys in order, so equal digits keep their order (stability).
+    PhaseClock downsweep_clock;
+    std::vector<ScatterSample> samples;
+    if (!skipped) {
+      if (trace) samples.resize((n + stride - 1) / stride);
+      Bits* dst = key_buf[next].data();
+      Value* dst_values = nullptr;
+      if constexpr (kPairs) dst_values = value_buf[next].data();
+      parallel_for_each(grid, [&](uint64_t b) {
+        std::vector<uint64_t> slot(digits);
+        for (uint32_t d = 0; d < digits; ++d) slot[d] = offsets[size_t(d) * grid + b];
+        for (uint64_t i = share.block_begin(b), e = share.block_end(b); i < e; ++i) {
+          const uint32_t d = digit_of(src[i]);
+          const uint64_t j = slot[d]++;
+          dst[j] = src[i];
+          if constexpr (kPairs) dst_values[j] = src_values[i];
+          if (trace && i % stride == 0) samples[i / stride] = {i, j, d};
+        }
+      });
+      src = dst;
+      if constexpr (kPairs) src_values = dst_values;
+      next ^= 1;
+    }
+    const double downsweep_ms = downsweep_clock.ms();
+
+    if (trace) {
+      PassTrace pt;
+      pt.pass = p;
+      pt.shift = rp.shift;
+      pt.bits = rp.bits;
+      pt.skipped = skipped;
+      pt.histogram = std::move(histogram);
+      pt.rows = grid;
+      pt.counts = std::move(counts);
+      pt.offsets = std::move(offsets);
+      pt.scatter = std::move(samples);
+      const uint64_t moved = n * (sizeof(Bits) + kValueBytes);
+      pt.kernels = {{"upsweep", upsweep_ms, n * sizeof(Bits)},
+                    {"spine scan", spine_ms, uint64_t(digits) * grid * 4 * 2},
+                    {"downsweep", downsweep_ms, skipped ? 0 : 2 * moved}};
+      trace->passes.push_back(std::move(pt));
+    }
+    if (observer && *observer) (*observer)(p, src);
+  }
+
+  std::copy(src, src + n, static_cast<Bits*>(a.keys_out));
+  if constexpr (kPairs) std::copy(src_values, src_values + n, static_cast<Value*>(a.values_out));
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status mg_radix_sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observer) {
+  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, mg_radix::kMinRadixBits, mg_radix::kMaxRadixBits));
+  try {
+    const bool wide = info(a.key_type).bytes == 8;
+    switch (a.value_bytes) {
+      case 0: return wide ? sort<uint64_t, KeysOnly>(a, trace, observer) : sort<uint32_t, KeysOnly>(a, trace, observer);
+      case 4: return wide ? sort<uint64_t, uint32_t>(a, trace, observer) : sort<uint32_t, uint32_t>(a, trace, observer);
+      default: return wide ? sort<uint64_t, uint64_t>(a, trace, observer) : sort<uint32_t, uint64_t>(a, trace, observer);
+    }
+  } catch (const std::bad_alloc&) {
+    return OutOfMemory("not enough host memory to sort " + std::to_string(a.n) + " keys");
+  }
+}
+
+}  // namespace sortscope::cpu

@@ -1,0 +1,39 @@
+// Tuning of mg-radix (reduce-then-scan LSD radix sort), one policy per radix width: plain
+// constexpr data read by the CUDA kernels and by the CPU twin, which must cut tiles identically.
+#pragma once
+
+#include <cstdint>
+
+namespace sortscope::mg_radix {
+
+constexpr int kMinRadixBits = 1;
+constexpr int kMaxRadixBits = 8;
+// The seed's choice for the GT200/GF100 (d = 4, Merrill & Grimshaw 2011 section 3.4).
+constexpr int kDefaultRadixBits = 4;
+
+// Rows of the scan table on the CPU backend: the number of "thread blocks" it pretends to run.
+constexpr uint32_t kCpuDefaultGrid = 256;
+
+struct KernelShape {
+  int threads;
+  int items_per_thread;
+  constexpr int tile_items() const { return threads * items_per_thread; }
+};
+
+struct Policy {
+  int radix_bits;
+  KernelShape upsweep;    // counts digits over the block's share of tiles
+  KernelShape downsweep;  // ranks each tile with a multi-scan and scatters it through shared memory
+  int spine_threads;      // the one block of the top-level scan
+  // Tiles of the even share: the downsweep tile, so both kernels see the same block ranges.
+  constexpr uint32_t tile_items() const { return static_cast<uint32_t>(downsweep.tile_items()); }
+};
+
+// The downsweep keeps one 16-bit counter per (digit, thread): 2^bits x threads x 2 bytes of shared
+// memory, so wide digits get fewer threads. Correctness-first shapes; tuned in issue #3.
+constexpr Policy policy_for_bits(int bits) {
+  const int downsweep_threads = bits <= 6 ? 256 : 128;
+  return Policy{bits, KernelShape{256, 16}, KernelShape{downsweep_threads, 16}, 1024};
+}
+
+}  // namespace sortscope::mg_radix

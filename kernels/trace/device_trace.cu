@@ -1,0 +1,190 @@
+// TraceRecorder: device storage of a traced run and its download into a SortTrace.
+#include <string>
+#include <vector>
+
+#include "common/cuda_check.cuh"
+#include "sortscope/device_trace.hpp"
+
+namespace sortscope::cuda {
+
+namespace {
+
+// A device allocation that grows on demand and is freed with its owner.
+class DeviceBuffer {
+ public:
+  ~DeviceBuffer() { cudaFree(ptr_); }
+  cudaError_t reserve(size_t bytes) {
+    if (bytes <= capacity_) return cudaSuccess;
+    cudaFree(ptr_);
+    ptr_ = nullptr;
+    capacity_ = 0;
+    SORTSCOPE_CUDA_TRY(cudaMalloc(&ptr_, bytes));
+    capacity_ = bytes;
+    return cudaSuccess;
+  }
+  template <typename T>
+  T* as() const { return static_cast<T*>(ptr_); }
+
+ private:
+  void* ptr_ = nullptr;
+  size_t capacity_ = 0;
+};
+
+struct TimedKernel {
+  std::string name;
+  uint64_t bytes;
+  int pass;
+  cudaEvent_t start;
+  cudaEvent_t stop;
+};
+
+}  // namespace
+
+struct TraceRecorder::Impl {
+  bool keep_snapshots;
+  SortTrace header;
+  int passes = 0;
+  uint32_t rows = 0;
+  uint32_t max_digits = 0;
+  uint64_t snapshot_bytes = 0;
+  std::vector<std::pair<int, int>> pass_digits;  // shift, bits
+  DeviceBuffer counts, offsets, histogram, skipped, scatter, snapshots;
+  TraceDeviceView view;
+  std::vector<cudaEvent_t> event_pool;
+  size_t events_used = 0;
+  std::vector<TimedKernel> kernels;
+
+  ~Impl() {
+    for (cudaEvent_t e : event_pool) cudaEventDestroy(e);
+  }
+
+  cudaError_t next_event(cudaEvent_t* e) {
+    if (events_used == event_pool.size()) {
+      cudaEvent_t fresh;
+      SORTSCOPE_CUDA_TRY(cudaEventCreate(&fresh));
+      event_pool.push_back(fresh);
+    }
+    *e = event_pool[events_used++];
+    return cudaSuccess;
+  }
+};
+
+TraceRecorder::TraceRecorder(bool keep_pass_snapshots) : impl_(std::make_unique<Impl>()) {
+  impl_->keep_snapshots = keep_pass_snapshots;
+}
+TraceRecorder::~TraceRecorder() = default;
+
+cudaError_t TraceRecorder::begin(const SortTrace& header, int passes, uint32_t rows, uint32_t max_digits,
+                                 uint64_t snapshot_bytes) {
+  Impl& m = *impl_;
+  m.header = header;
+  m.header.passes.clear();
+  m.passes = passes;
+  m.rows = rows;
+  m.max_digits = max_digits;
+  m.snapshot_bytes = m.keep_snapshots ? snapshot_bytes : 0;
+  m.pass_digits.assign(passes, {0, 0});
+  m.kernels.clear();
+  m.events_used = 0;
+
+  const uint64_t table = uint64_t(rows) * max_digits;
+  const uint64_t samples = header.n == 0 ? 0 : (header.n + header.scatter_stride - 1) / header.scatter_stride;
+  const size_t p = passes > 0 ? passes : 1;
+  SORTSCOPE_CUDA_TRY(m.counts.reserve(p * table * sizeof(uint32_t)));
+  SORTSCOPE_CUDA_TRY(m.offsets.reserve(p * table * sizeof(uint32_t)));
+  SORTSCOPE_CUDA_TRY(m.histogram.reserve(p * max_digits * sizeof(uint32_t)));
+  SORTSCOPE_CUDA_TRY(m.skipped.reserve(p * sizeof(uint32_t)));
+  SORTSCOPE_CUDA_TRY(m.scatter.reserve(p * (samples ? samples : 1) * sizeof(DeviceScatterSample)));
+  if (m.snapshot_bytes) SORTSCOPE_CUDA_TRY(m.snapshots.reserve(p * m.snapshot_bytes));
+
+  m.view.counts = m.counts.as<uint32_t>();
+  m.view.offsets = m.offsets.as<uint32_t>();
+  m.view.histogram = m.histogram.as<uint32_t>();
+  m.view.skipped = m.skipped.as<uint32_t>();
+  m.view.scatter = m.scatter.as<DeviceScatterSample>();
+  m.view.table_capacity = table;
+  m.view.digit_capacity = max_digits;
+  m.view.samples_per_pass = samples;
+  m.view.stride = header.scatter_stride;
+  return cudaSuccess;
+}
+
+void TraceRecorder::set_pass_digit(int pass, int shift, int bits) { impl_->pass_digits.at(pass) = {shift, bits}; }
+
+TraceDeviceView TraceRecorder::view() const { return impl_->view; }
+
+void* TraceRecorder::snapshot_slot(int pass) {
+  if (!impl_->snapshot_bytes) return nullptr;
+  return impl_->snapshots.as<char>() + size_t(pass) * impl_->snapshot_bytes;
+}
+
+cudaError_t TraceRecorder::kernel_begin(const char* name, uint64_t bytes, int pass, cudaStream_t stream) {
+  TimedKernel k{name, bytes, pass, nullptr, nullptr};
+  SORTSCOPE_CUDA_TRY(impl_->next_event(&k.start));
+  SORTSCOPE_CUDA_TRY(impl_->next_event(&k.stop));
+  SORTSCOPE_CUDA_TRY(cudaEventRecord(k.start, stream));
+  impl_->kernels.push_back(k);
+  return cudaSuccess;
+}
+
+cudaError_t TraceRecorder::kernel_end(cudaStream_t stream) {
+  return cudaEventRecord(impl_->kernels.back().stop, stream);
+}
+
+cudaError_t TraceRecorder::finish(SortTrace* out) {
+  Impl& m = *impl_;
+  SORTSCOPE_CUDA_TRY(cudaDeviceSynchronize());
+  const uint64_t table = m.view.table_capacity;
+  const uint64_t samples = m.view.samples_per_pass;
+  std::vector<uint32_t> counts(m.passes * table), offsets(m.passes * table);
+  std::vector<uint32_t> histogram(size_t(m.passes) * m.max_digits), skipped(m.passes);
+  std::vector<DeviceScatterSample> scatter(m.passes * samples);
+  if (m.passes > 0) {
+    SORTSCOPE_CUDA_TRY(cudaMemcpy(counts.data(), m.view.counts, counts.size() * 4, cudaMemcpyDeviceToHost));
+    SORTSCOPE_CUDA_TRY(cudaMemcpy(offsets.data(), m.view.offsets, offsets.size() * 4, cudaMemcpyDeviceToHost));
+    SORTSCOPE_CUDA_TRY(cudaMemcpy(histogram.data(), m.view.histogram, histogram.size() * 4, cudaMemcpyDeviceToHost));
+    SORTSCOPE_CUDA_TRY(cudaMemcpy(skipped.data(), m.view.skipped, skipped.size() * 4, cudaMemcpyDeviceToHost));
+    SORTSCOPE_CUDA_TRY(cudaMemcpy(scatter.data(), m.view.scatter, scatter.size() * sizeof(DeviceScatterSample),
+                                  cudaMemcpyDeviceToHost));
+  }
+  *out = m.header;
+  out->passes.clear();
+  for (int p = 0; p < m.passes; ++p) {
+    PassTrace pt;
+    pt.pass = p;
+    pt.shift = m.pass_digits[p].first;
+    pt.bits = m.pass_digits[p].second;
+    pt.skipped = skipped[p] != 0;
+    pt.rows = m.rows;
+    const uint32_t digits = pt.digits();
+    pt.histogram.assign(histogram.begin() + size_t(p) * m.max_digits,
+                        histogram.begin() + size_t(p) * m.max_digits + digits);
+    const size_t cells = size_t(digits) * m.rows;
+    pt.counts.assign(counts.begin() + p * table, counts.begin() + p * table + cells);
+    pt.offsets.assign(offsets.begin() + p * table, offsets.begin() + p * table + cells);
+    if (!pt.skipped) {
+      pt.scatter.reserve(samples);
+      for (uint64_t s = 0; s < samples; ++s) {
+        const DeviceScatterSample& d = scatter[p * samples + s];
+        pt.scatter.push_back({d.src, d.dst, d.digit});
+      }
+    }
+    for (const TimedKernel& k : m.kernels) {
+      if (k.pass != p) continue;
+      float ms = 0;
+      SORTSCOPE_CUDA_TRY(cudaEventElapsedTime(&ms, k.start, k.stop));
+      pt.kernels.push_back({k.name, ms, k.bytes});
+    }
+    out->passes.push_back(std::move(pt));
+  }
+  return cudaSuccess;
+}
+
+bool TraceRecorder::keeps_snapshots() const { return impl_->keep_snapshots; }
+int TraceRecorder::snapshot_count() const { return impl_->snapshot_bytes ? impl_->passes : 0; }
+const void* TraceRecorder::snapshot(int pass) const {
+  if (!impl_->snapshot_bytes || pass < 0 || pass >= impl_->passes) return nullptr;
+  return impl_->snapshots.as<char>() + size_t(pass) * impl_->snapshot_bytes;
+}
+
+}  // namespace sortscope::cuda

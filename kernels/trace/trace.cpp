@@ -1,0 +1,99 @@
+// Trace comparison and the invariants every correct trace satisfies.
+#include <sstream>
+
+#include "sortscope/trace.hpp"
+
+namespace sortscope {
+namespace {
+
+template <typename T>
+std::string first_vector_difference(const char* what, const std::vector<T>& a, const std::vector<T>& b) {
+  if (a.size() != b.size())
+    return std::string(what) + " sizes differ: " + std::to_string(a.size()) + " vs " + std::to_string(b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!(a[i] == b[i])) return std::string(what) + "[" + std::to_string(i) + "] differs";
+  return {};
+}
+
+}  // namespace
+
+std::string first_difference(const SortTrace& a, const SortTrace& b) {
+  std::ostringstream out;
+  auto field = [&](const char* name, auto x, auto y) {
+    if (x != y && out.tellp() == 0) out << name << ": " << x << " vs " << y;
+  };
+  field("algorithm", a.algorithm, b.algorithm);
+  field("key_type", a.key_type, b.key_type);
+  field("n", a.n, b.n);
+  field("pairs", a.pairs, b.pairs);
+  field("descending", a.descending, b.descending);
+  field("radix_bits", a.radix_bits, b.radix_bits);
+  field("begin_bit", a.begin_bit, b.begin_bit);
+  field("end_bit", a.end_bit, b.end_bit);
+  field("tile_items", a.tile_items, b.tile_items);
+  field("grid_blocks", a.grid_blocks, b.grid_blocks);
+  field("scatter_stride", a.scatter_stride, b.scatter_stride);
+  field("passes", a.passes.size(), b.passes.size());
+  if (out.tellp() != 0) return out.str();
+  for (size_t p = 0; p < a.passes.size(); ++p) {
+    const PassTrace& x = a.passes[p];
+    const PassTrace& y = b.passes[p];
+    const std::string where = "pass " + std::to_string(p) + ": ";
+    auto pass_field = [&](const char* name, auto u, auto v) {
+      if (u != v && out.tellp() == 0) out << where << name << ": " << u << " vs " << v;
+    };
+    pass_field("shift", x.shift, y.shift);
+    pass_field("bits", x.bits, y.bits);
+    pass_field("skipped", x.skipped, y.skipped);
+    pass_field("rows", x.rows, y.rows);
+    if (out.tellp() != 0) return out.str();
+    for (std::string d : {first_vector_difference("histogram", x.histogram, y.histogram),
+                          first_vector_difference("counts", x.counts, y.counts),
+                          first_vector_difference("offsets", x.offsets, y.offsets),
+                          first_vector_difference("scatter", x.scatter, y.scatter)})
+      if (!d.empty()) return where + d;
+  }
+  return {};
+}
+
+std::string check_invariants(const SortTrace& t) {
+  for (const PassTrace& p : t.passes) {
+    const std::string where = "pass " + std::to_string(p.pass) + ": ";
+    const uint32_t digits = p.digits();
+    if (p.histogram.size() != digits) return where + "histogram has " + std::to_string(p.histogram.size()) + " bins";
+    uint64_t total = 0;
+    for (uint64_t c : p.histogram) total += c;
+    if (total != t.n) return where + "histogram sums to " + std::to_string(total) + ", not n = " + std::to_string(t.n);
+    if (p.counts.size() != uint64_t(digits) * p.rows || p.offsets.size() != p.counts.size())
+      return where + "scan table is not digits x rows";
+    // offsets are the exclusive scan of counts in scan order (digit-major), so monotone, ending at n
+    uint64_t running = 0;
+    for (uint32_t d = 0; d < digits; ++d) {
+      uint64_t column = 0;
+      for (uint32_t r = 0; r < p.rows; ++r) {
+        const size_t i = size_t(d) * p.rows + r;
+        if (p.offsets[i] != running)
+          return where + "offset of digit " + std::to_string(d) + ", row " + std::to_string(r) + " is " +
+                 std::to_string(p.offsets[i]) + ", the exclusive scan gives " + std::to_string(running);
+        running += p.counts[i];
+        column += p.counts[i];
+      }
+      if (column != p.histogram[d]) return where + "counts of digit " + std::to_string(d) + " do not sum to its histogram bin";
+    }
+    // every sample went to its digit's bucket, came from a sampled position, in order
+    std::vector<uint64_t> bucket_start(digits + 1, 0);
+    for (uint32_t d = 0; d < digits; ++d) bucket_start[d + 1] = bucket_start[d] + p.histogram[d];
+    for (size_t s = 0; s < p.scatter.size(); ++s) {
+      const ScatterSample& x = p.scatter[s];
+      if (x.src != s * t.scatter_stride) return where + "scatter sample " + std::to_string(s) + " has the wrong source";
+      if (x.digit >= digits) return where + "scatter sample digit out of range";
+      if (x.dst < bucket_start[x.digit] || x.dst >= bucket_start[x.digit + 1])
+        return where + "scatter sample " + std::to_string(s) + " left its digit's bucket";
+    }
+    if (!p.skipped && t.n > 0 && p.scatter.size() != (t.n + t.scatter_stride - 1) / t.scatter_stride)
+      return where + "scatter sample count is " + std::to_string(p.scatter.size());
+  }
+  return {};
+}
+
+}  // namespace sortscope

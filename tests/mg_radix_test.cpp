@@ -1,0 +1,274 @@
+// mg-radix on both backends against std::stable_sort; CPU and GPU traces of one input are equal.
+#include <gtest/gtest.h>
+
+#include "generate/distributions.hpp"
+#include "mg_radix/mg_radix_policy.hpp"
+#include "sortscope/trace.hpp"
+#include "test_support.hpp"
+
+#if defined(SORTSCOPE_HAVE_CUDA)
+#include <cuda_runtime.h>
+
+#include "sortscope/mg_radix.hpp"
+#endif
+
+namespace sortscope {
+namespace {
+
+using test::expect_sorted_like_reference;
+
+// The distributions the foundation issue names, plus the structured ones.
+std::vector<DistributionSpec> distributions_to_test() {
+  std::vector<DistributionSpec> out;
+  for (const char* name : {"uniform", "sorted", "reverse", "zero", "gaussian", "entropy-1", "entropy-3", "entropy-5",
+                           "nearly-sorted", "bucket", "staggered", "g-groups", "rand-dup", "det-dup", "zipf"})
+    out.push_back(*parse_distribution(name));
+  return out;
+}
+
+// Sizes around the tile and the block share: 0, 1, tile-1, tile, tile+1, odd sizes.
+std::vector<uint64_t> sizes_for_bits(int bits) {
+  const uint64_t tile = mg_radix::policy_for_bits(bits).tile_items();
+  return {0, 1, 2, 31, tile - 1, tile, tile + 1, 3 * tile + 17, 100003};
+}
+
+void run_matrix(Backend& backend) {
+  for (int bits = mg_radix::kMinRadixBits; bits <= mg_radix::kMaxRadixBits; ++bits) {
+    for (bool pairs : {false, true}) {
+      for (const DistributionSpec& dist : distributions_to_test()) {
+        for (uint64_t n : sizes_for_bits(bits)) {
+          DataSpec data{dist, n, 42 + n, KeyType::u32};
+          SortConfig config;
+          config.algorithm = Algorithm::mg_radix;
+          config.pairs = pairs;
+          config.radix_bits = bits;
+          expect_sorted_like_reference(backend, data, config);
+          if (testing::Test::HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+// Large enough that every block owns many tiles (2^22 keys, 256 blocks on the CPU).
+void run_large(Backend& backend, uint64_t n) {
+  for (int bits = mg_radix::kMinRadixBits; bits <= mg_radix::kMaxRadixBits; ++bits) {
+    for (bool pairs : {false, true}) {
+      SortConfig config;
+      config.algorithm = Algorithm::mg_radix;
+      config.pairs = pairs;
+      config.radix_bits = bits;
+      expect_sorted_like_reference(backend, DataSpec{*parse_distribution("uniform"), n, 7, KeyType::u32}, config);
+      if (testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(MgRadixCpu, MatchesStableSortForEveryRadixWidthDistributionAndSize) {
+  auto backend = make_cpu_backend();
+  run_matrix(*backend);
+}
+
+TEST(MgRadixCpu, MatchesStableSortAtFourMillionKeys) {
+  auto backend = make_cpu_backend();
+  run_large(*backend, uint64_t(1) << 22);
+}
+
+TEST(MgRadixCpu, TraceHoldsItsInvariants) {
+  auto backend = make_cpu_backend();
+  for (const char* dist : {"uniform", "zero", "entropy-4", "sorted"}) {
+    ASSERT_TRUE(backend->set_data(DataSpec{*parse_distribution(dist), 300000, 3, KeyType::u32}).ok());
+    for (int bits : {1, 4, 7, 8}) {
+      SortConfig config;
+      config.radix_bits = bits;
+      RunOptions options;
+      options.trace = true;
+      options.keep_snapshots = true;
+      RunResult r;
+      ASSERT_TRUE(backend->run(config, options, &r).ok());
+      ASSERT_TRUE(r.trace.has_value());
+      EXPECT_EQ(check_invariants(*r.trace), "") << dist << " bits " << bits;
+      ASSERT_TRUE(r.snapshots);
+      // The scatter samples agree with the keys before and after their pass.
+      for (const PassTrace& p : r.trace->passes) {
+        const auto* before = static_cast<const uint32_t*>(r.snapshots->keys(p.pass));
+        const auto* after = static_cast<const uint32_t*>(r.snapshots->keys(p.pass + 1));
+        for (const ScatterSample& s : p.scatter) {
+          ASSERT_EQ(before[s.src], after[s.dst]) << "pass " << p.pass << " sample " << s.src;
+          ASSERT_EQ(s.digit, (before[s.src] >> p.shift) & ((1u << p.bits) - 1));
+        }
+        if (p.skipped) {
+          EXPECT_EQ(0, std::memcmp(before, after, 300000 * 4)) << "a skipped pass moved keys";
+        }
+      }
+    }
+  }
+}
+
+TEST(MgRadixCpu, SkipsPassesWhereEveryKeyHasTheSameDigit) {
+  auto backend = make_cpu_backend();
+  // All-zero keys: every digit of every pass is 0, so every pass is skipped.
+  ASSERT_TRUE(backend->set_data(DataSpec{*parse_distribution("zero"), 100000, 1, KeyType::u32}).ok());
+  RunOptions options;
+  options.trace = true;
+  RunResult r;
+  SortConfig config;
+  config.radix_bits = 8;
+  ASSERT_TRUE(backend->run(config, options, &r).ok());
+  ASSERT_EQ(r.trace->passes.size(), 4u);
+  for (const PassTrace& p : r.trace->passes) EXPECT_TRUE(p.skipped);
+  EXPECT_TRUE(r.verified);
+  // Keys below 2^16: the two upper 8-bit passes are skipped, the lower two are not.
+  HostKeys keys;
+  keys.key_type = KeyType::u32;
+  keys.n = 5000;
+  keys.bytes.resize(keys.n * 4);
+  for (uint64_t i = 0; i < keys.n; ++i) keys.as<uint32_t>()[i] = uint32_t((i * 7919) % 65536);
+  ASSERT_TRUE(backend->set_data(keys).ok());
+  ASSERT_TRUE(backend->run(config, options, &r).ok());
+  EXPECT_FALSE(r.trace->passes[0].skipped);
+  EXPECT_FALSE(r.trace->passes[1].skipped);
+  EXPECT_TRUE(r.trace->passes[2].skipped);
+  EXPECT_TRUE(r.trace->passes[3].skipped);
+  EXPECT_TRUE(r.verified) << r.verify_detail;
+}
+
+TEST(MgRadixCpu, RejectsBadArguments) {
+  auto backend = make_cpu_backend();
+  ASSERT_TRUE(backend->set_data(DataSpec{*parse_distribution("uniform"), 1000, 1, KeyType::u32}).ok());
+  RunResult r;
+  SortConfig config;
+  config.radix_bits = 9;
+  Status s = backend->run(config, RunOptions{}, &r);
+  EXPECT_EQ(s.code(), StatusCode::invalid_argument);
+  EXPECT_NE(s.message().find("radix bits"), std::string::npos) << s.message();
+  config.radix_bits = 4;
+  config.end_bit = 40;
+  s = backend->run(config, RunOptions{}, &r);
+  EXPECT_EQ(s.code(), StatusCode::invalid_argument) << s.message();
+}
+
+// ------------------------------------------------------------------------------------------------
+// GPU: the same matrix, traces equal to the CPU's, and the CUB-shaped API called directly.
+// ------------------------------------------------------------------------------------------------
+
+TEST(MgRadixGpu, MatchesStableSortForEveryRadixWidthDistributionAndSize) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  run_matrix(*gpu);
+}
+
+TEST(MgRadixGpu, MatchesStableSortAtLargeSizes) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  run_large(*gpu, uint64_t(1) << 22);
+  run_large(*gpu, (uint64_t(1) << 24) + 12345);
+}
+
+TEST(MgRadixGpu, TraceEqualsCpuTrace) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  auto cpu = make_cpu_backend();
+  for (const char* dist : {"uniform", "zero", "entropy-3", "sorted", "gaussian"}) {
+    for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(4097), uint64_t(1) << 20, (uint64_t(1) << 21) + 3}) {
+      for (int bits = 1; bits <= 8; ++bits) {
+        for (bool pairs : {false, true}) {
+          const DataSpec data{*parse_distribution(dist), n, 11, KeyType::u32};
+          ASSERT_TRUE(gpu->set_data(data).ok());
+          ASSERT_TRUE(cpu->set_data(data).ok());
+          SortConfig config;
+          config.radix_bits = bits;
+          config.pairs = pairs;
+          RunOptions options;
+          options.trace = true;
+          RunResult g, c;
+          ASSERT_TRUE(gpu->run(config, options, &g).ok());
+          config.max_grid = g.trace->grid_blocks;  // the CPU cuts the input into the same blocks
+          ASSERT_TRUE(cpu->run(config, options, &c).ok());
+          EXPECT_EQ(first_difference(*g.trace, *c.trace), "") << dist << " n=" << n << " bits=" << bits;
+          EXPECT_EQ(check_invariants(*g.trace), "");
+          EXPECT_TRUE(g.verified) << g.verify_detail;
+        }
+      }
+    }
+  }
+}
+
+#if defined(SORTSCOPE_HAVE_CUDA)
+// Code written for cub::DeviceRadixSort, with the namespace changed.
+TEST(MgRadixGpu, CubShapedApiSortsKeysPairsAndDoubleBuffers) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  using sortscope::mg_radix::DeviceRadixSort;
+  using sortscope::mg_radix::DoubleBuffer;
+  const int n = 123457;
+  std::vector<uint32_t> h_keys(n), h_values(n);
+  for (int i = 0; i < n; ++i) {
+    h_keys[i] = uint32_t(gen::mix64(i));
+    h_values[i] = uint32_t(i);
+  }
+  std::vector<uint32_t> expect = h_keys;
+  std::stable_sort(expect.begin(), expect.end());
+
+  uint32_t *d_keys_in, *d_keys_out, *d_values_in, *d_values_out;
+  ASSERT_EQ(cudaMalloc(&d_keys_in, n * 4), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_keys_out, n * 4), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_values_in, n * 4), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_values_out, n * 4), cudaSuccess);
+  cudaMemcpy(d_keys_in, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(d_values_in, h_values.data(), n * 4, cudaMemcpyHostToDevice);
+
+  // SortKeys: the size query, then the sort.
+  void* d_temp = nullptr;
+  size_t temp_bytes = 0;
+  ASSERT_EQ(DeviceRadixSort::SortKeys(d_temp, temp_bytes, d_keys_in, d_keys_out, n), cudaSuccess);
+  ASSERT_GT(temp_bytes, 0u);
+  ASSERT_EQ(cudaMalloc(&d_temp, temp_bytes), cudaSuccess);
+  ASSERT_EQ(DeviceRadixSort::SortKeys(d_temp, temp_bytes, d_keys_in, d_keys_out, n), cudaSuccess);
+  std::vector<uint32_t> got(n);
+  cudaMemcpy(got.data(), d_keys_out, n * 4, cudaMemcpyDeviceToHost);
+  EXPECT_EQ(got, expect);
+
+  // SortKeysDescending over bits [8, 24).
+  ASSERT_EQ(DeviceRadixSort::SortKeysDescending(d_temp, temp_bytes, d_keys_in, d_keys_out, n, 8, 24), cudaSuccess);
+  cudaMemcpy(got.data(), d_keys_out, n * 4, cudaMemcpyDeviceToHost);
+  for (int i = 0; i + 1 < n; ++i) ASSERT_GE((got[i] >> 8) & 0xffff, (got[i + 1] >> 8) & 0xffff) << i;
+
+  // SortPairs is stable: values (input positions) follow their keys.
+  cudaFree(d_temp);
+  temp_bytes = 0;
+  ASSERT_EQ(DeviceRadixSort::SortPairs(nullptr, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_temp, temp_bytes), cudaSuccess);
+  ASSERT_EQ(DeviceRadixSort::SortPairs(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n), cudaSuccess);
+  std::vector<uint32_t> got_values(n);
+  cudaMemcpy(got.data(), d_keys_out, n * 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(got_values.data(), d_values_out, n * 4, cudaMemcpyDeviceToHost);
+  EXPECT_EQ(got, expect);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(h_keys[got_values[i]], got[i]) << i;
+
+  // DoubleBuffer: the result is in Current() whatever the number of passes.
+  for (int bits : {3, 4, 5, 8}) {
+    cudaMemcpy(d_keys_in, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
+    cudaMemcpy(d_values_in, h_values.data(), n * 4, cudaMemcpyHostToDevice);
+    DoubleBuffer<uint32_t> keys(d_keys_in, d_keys_out);
+    DoubleBuffer<uint32_t> values(d_values_in, d_values_out);
+    mg_radix::Options options;
+    options.radix_bits = bits;
+    size_t bytes = 0;
+    ASSERT_EQ(DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, n, 0, 32, nullptr, options), cudaSuccess);
+    void* temp = nullptr;
+    ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
+    ASSERT_EQ(DeviceRadixSort::SortPairs(temp, bytes, keys, values, n, 0, 32, nullptr, options), cudaSuccess);
+    cudaMemcpy(got.data(), keys.Current(), n * 4, cudaMemcpyDeviceToHost);
+    cudaMemcpy(got_values.data(), values.Current(), n * 4, cudaMemcpyDeviceToHost);
+    EXPECT_EQ(got, expect) << "radix bits " << bits;
+    for (int i = 0; i < n; ++i) ASSERT_EQ(h_keys[got_values[i]], got[i]) << i;
+    cudaFree(temp);
+  }
+  cudaFree(d_temp);
+  cudaFree(d_keys_in);
+  cudaFree(d_keys_out);
+  cudaFree(d_values_in);
+  cudaFree(d_values_out);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+#endif
+
+}  // namespace
+}  // namespace sortscope

@@ -1,0 +1,92 @@
+// Helpers shared by the tests: a reference sort, backend access, and readable case names.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "sortscope/backend.hpp"
+#include "sortscope/key_traits.hpp"
+
+namespace sortscope::test {
+
+// The reference: std::stable_sort of (key, input position) by the radix sorts' key order.
+template <typename Bits>
+void reference_sort(const HostKeys& in, const SortConfig& config, HostKeys* keys, std::vector<uint32_t>* positions) {
+  const KeyTypeInfo& k = info(in.key_type);
+  const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, config.descending);
+  const int end = config.end_bit < 0 ? key_bits(in.key_type) : config.end_bit;
+  const int width = end - config.begin_bit;
+  const Bits mask = width >= int(sizeof(Bits) * 8) ? ~Bits(0) : ((Bits(1) << width) - 1);
+  const Bits* src = in.as<Bits>();
+  std::vector<uint32_t> order(in.n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return ((twiddle.in(src[a]) >> config.begin_bit) & mask) < ((twiddle.in(src[b]) >> config.begin_bit) & mask);
+  });
+  keys->key_type = in.key_type;
+  keys->n = in.n;
+  keys->bytes.resize(in.bytes.size());
+  Bits* dst = keys->as<Bits>();
+  for (uint64_t i = 0; i < in.n; ++i) dst[i] = src[order[i]];
+  *positions = std::move(order);
+}
+
+inline void reference_sort(const HostKeys& in, const SortConfig& config, HostKeys* keys,
+                           std::vector<uint32_t>* positions) {
+  if (info(in.key_type).bytes == 4) reference_sort<uint32_t>(in, config, keys, positions);
+  else reference_sort<uint64_t>(in, config, keys, positions);
+}
+
+// The CUDA backend, or null with the reason in `why` (tests then GTEST_SKIP with it).
+inline Backend* cuda_backend(std::string* why) {
+  static std::unique_ptr<Backend> backend;
+  static Status status = make_cuda_backend(&backend);
+  *why = status.message();
+  return status.ok() ? backend.get() : nullptr;
+}
+
+#define SORTSCOPE_REQUIRE_CUDA(backend_var)                                     \
+  std::string sortscope_why_;                                                   \
+  ::sortscope::Backend* backend_var = ::sortscope::test::cuda_backend(&sortscope_why_); \
+  if (!backend_var) GTEST_SKIP() << "GPU test skipped: " << sortscope_why_
+
+// Sorts `data` with `config` on `backend` and compares with the reference, bit for bit.
+inline void expect_sorted_like_reference(Backend& backend, const DataSpec& data, const SortConfig& config) {
+  SCOPED_TRACE(std::string(backend_name(backend.kind())) + " " + std::string(info(config.algorithm).name) + " " +
+               data.dist.name() + " n=" + std::to_string(data.n) + " keys=" + std::string(info(data.key_type).name) +
+               (config.pairs ? " pairs" : "") + (config.descending ? " descending" : "") +
+               " radix_bits=" + std::to_string(config.radix_bits) + " bits=[" + std::to_string(config.begin_bit) +
+               "," + std::to_string(config.end_bit) + ")");
+  ASSERT_TRUE(backend.set_data(data).ok());
+  RunResult result;
+  const Status s = backend.run(config, RunOptions{}, &result);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_TRUE(result.verified) << result.verify_detail;
+  HostKeys input, output, expected;
+  std::vector<uint32_t> values, positions;
+  ASSERT_TRUE(backend.download_input(&input).ok());
+  ASSERT_TRUE(backend.download_output(&output, &values).ok());
+  reference_sort(input, config, &expected, &positions);
+  ASSERT_EQ(output.n, expected.n);
+  if (config.pairs) {
+    ASSERT_EQ(values.size(), positions.size());
+    const auto mismatch = std::mismatch(values.begin(), values.end(), positions.begin());
+    ASSERT_TRUE(mismatch.first == values.end())
+        << "first wrong value at " << (mismatch.first - values.begin()) << ": " << *mismatch.first
+        << " (expected " << *mismatch.second << ")";
+  }
+  // With a partial bit range, keys-only equal-digit keys may legitimately differ in order.
+  const bool full_range = config.begin_bit == 0 && (config.end_bit < 0 || config.end_bit == key_bits(data.key_type));
+  if (config.pairs || full_range) {
+    ASSERT_EQ(0, std::memcmp(output.bytes.data(), expected.bytes.data(), output.bytes.size()))
+        << "keys differ from std::stable_sort";
+  }
+}
+
+}  // namespace sortscope::test
