@@ -77,7 +77,7 @@ TEST(MgRadixCpu, MatchesStableSortAtFourMillionKeys) {
 TEST(MgRadixCpu, TraceHoldsItsInvariants) {
   auto backend = make_cpu_backend();
   for (const char* dist : {"uniform", "zero", "entropy-4", "sorted"}) {
-    ASSERT_TRUE(backend->set_data(DataSpec{*parse_distribution(dist), 300000, 3, KeyType::u32}).ok());
+    ASSERT_OK(backend->set_data(DataSpec{*parse_distribution(dist), 300000, 3, KeyType::u32}));
     for (int bits : {1, 4, 7, 8}) {
       SortConfig config;
       config.radix_bits = bits;
@@ -85,7 +85,7 @@ TEST(MgRadixCpu, TraceHoldsItsInvariants) {
       options.trace = true;
       options.keep_snapshots = true;
       RunResult r;
-      ASSERT_TRUE(backend->run(config, options, &r).ok());
+      ASSERT_OK(backend->run(config, options, &r));
       ASSERT_TRUE(r.trace.has_value());
       EXPECT_EQ(check_invariants(*r.trace), "") << dist << " bits " << bits;
       ASSERT_TRUE(r.snapshots);
@@ -108,13 +108,13 @@ TEST(MgRadixCpu, TraceHoldsItsInvariants) {
 TEST(MgRadixCpu, SkipsPassesWhereEveryKeyHasTheSameDigit) {
   auto backend = make_cpu_backend();
   // All-zero keys: every digit of every pass is 0, so every pass is skipped.
-  ASSERT_TRUE(backend->set_data(DataSpec{*parse_distribution("zero"), 100000, 1, KeyType::u32}).ok());
+  ASSERT_OK(backend->set_data(DataSpec{*parse_distribution("zero"), 100000, 1, KeyType::u32}));
   RunOptions options;
   options.trace = true;
   RunResult r;
   SortConfig config;
   config.radix_bits = 8;
-  ASSERT_TRUE(backend->run(config, options, &r).ok());
+  ASSERT_OK(backend->run(config, options, &r));
   ASSERT_EQ(r.trace->passes.size(), 4u);
   for (const PassTrace& p : r.trace->passes) EXPECT_TRUE(p.skipped);
   EXPECT_TRUE(r.verified);
@@ -124,8 +124,8 @@ TEST(MgRadixCpu, SkipsPassesWhereEveryKeyHasTheSameDigit) {
   keys.n = 5000;
   keys.bytes.resize(keys.n * 4);
   for (uint64_t i = 0; i < keys.n; ++i) keys.as<uint32_t>()[i] = uint32_t((i * 7919) % 65536);
-  ASSERT_TRUE(backend->set_data(keys).ok());
-  ASSERT_TRUE(backend->run(config, options, &r).ok());
+  ASSERT_OK(backend->set_data(keys));
+  ASSERT_OK(backend->run(config, options, &r));
   EXPECT_FALSE(r.trace->passes[0].skipped);
   EXPECT_FALSE(r.trace->passes[1].skipped);
   EXPECT_TRUE(r.trace->passes[2].skipped);
@@ -135,7 +135,7 @@ TEST(MgRadixCpu, SkipsPassesWhereEveryKeyHasTheSameDigit) {
 
 TEST(MgRadixCpu, RejectsBadArguments) {
   auto backend = make_cpu_backend();
-  ASSERT_TRUE(backend->set_data(DataSpec{*parse_distribution("uniform"), 1000, 1, KeyType::u32}).ok());
+  ASSERT_OK(backend->set_data(DataSpec{*parse_distribution("uniform"), 1000, 1, KeyType::u32}));
   RunResult r;
   SortConfig config;
   config.radix_bits = 9;
@@ -159,29 +159,28 @@ TEST(MgRadixGpu, MatchesStableSortForEveryRadixWidthDistributionAndSize) {
 
 TEST(MgRadixGpu, MatchesStableSortAtLargeSizes) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
-  run_large(*gpu, uint64_t(1) << 22);
-  run_large(*gpu, (uint64_t(1) << 24) + 12345);
+  run_large(*gpu, (uint64_t(1) << 22) + 12345);
 }
 
 TEST(MgRadixGpu, TraceEqualsCpuTrace) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
   auto cpu = make_cpu_backend();
   for (const char* dist : {"uniform", "zero", "entropy-3", "sorted", "gaussian"}) {
-    for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(4097), uint64_t(1) << 20, (uint64_t(1) << 21) + 3}) {
+    for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(4097), (uint64_t(1) << 20) + 3}) {
       for (int bits = 1; bits <= 8; ++bits) {
         for (bool pairs : {false, true}) {
           const DataSpec data{*parse_distribution(dist), n, 11, KeyType::u32};
-          ASSERT_TRUE(gpu->set_data(data).ok());
-          ASSERT_TRUE(cpu->set_data(data).ok());
+          ASSERT_OK(gpu->set_data(data));
+          ASSERT_OK(cpu->set_data(data));
           SortConfig config;
           config.radix_bits = bits;
           config.pairs = pairs;
           RunOptions options;
           options.trace = true;
           RunResult g, c;
-          ASSERT_TRUE(gpu->run(config, options, &g).ok());
+          ASSERT_OK(gpu->run(config, options, &g));
           config.max_grid = g.trace->grid_blocks;  // the CPU cuts the input into the same blocks
-          ASSERT_TRUE(cpu->run(config, options, &c).ok());
+          ASSERT_OK(cpu->run(config, options, &c));
           EXPECT_EQ(first_difference(*g.trace, *c.trace), "") << dist << " n=" << n << " bits=" << bits;
           EXPECT_EQ(check_invariants(*g.trace), "");
           EXPECT_TRUE(g.verified) << g.verify_detail;

@@ -51,6 +51,13 @@ inline Backend* cuda_backend(std::string* why) {
   return status.ok() ? backend.get() : nullptr;
 }
 
+// Asserts a Status is ok, printing its message when not.
+#define ASSERT_OK(expr)                                 \
+  do {                                                  \
+    const ::sortscope::Status assert_ok_status_ = (expr); \
+    ASSERT_TRUE(assert_ok_status_.ok()) << #expr << ": " << assert_ok_status_.message(); \
+  } while (0)
+
 #define SORTSCOPE_REQUIRE_CUDA(backend_var)                                     \
   std::string sortscope_why_;                                                   \
   ::sortscope::Backend* backend_var = ::sortscope::test::cuda_backend(&sortscope_why_); \
@@ -63,15 +70,14 @@ inline void expect_sorted_like_reference(Backend& backend, const DataSpec& data,
                (config.pairs ? " pairs" : "") + (config.descending ? " descending" : "") +
                " radix_bits=" + std::to_string(config.radix_bits) + " bits=[" + std::to_string(config.begin_bit) +
                "," + std::to_string(config.end_bit) + ")");
-  ASSERT_TRUE(backend.set_data(data).ok());
+  ASSERT_OK(backend.set_data(data));
   RunResult result;
-  const Status s = backend.run(config, RunOptions{}, &result);
-  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_OK(backend.run(config, RunOptions{}, &result));
   EXPECT_TRUE(result.verified) << result.verify_detail;
   HostKeys input, output, expected;
   std::vector<uint32_t> values, positions;
-  ASSERT_TRUE(backend.download_input(&input).ok());
-  ASSERT_TRUE(backend.download_output(&output, &values).ok());
+  ASSERT_OK(backend.download_input(&input));
+  ASSERT_OK(backend.download_output(&output, &values));
   reference_sort(input, config, &expected, &positions);
   ASSERT_EQ(output.n, expected.n);
   if (config.pairs) {

@@ -21,12 +21,16 @@ int resolved_radix_bits(const SortConfig& config) {
   return 0;
 }
 
+int pass_count(const SortConfig& config, KeyType key_type) {
+  const int end = config.end_bit < 0 ? key_bits(key_type) : config.end_bit;
+  const int bits = resolved_radix_bits(config);
+  return bits ? radix_pass_count(config.begin_bit, end, bits) : 0;
+}
+
 uint64_t model_bytes(const SortConfig& config, KeyType key_type, uint64_t n) {
   const uint64_t kb = info(key_type).bytes;
   const uint64_t vb = config.pairs ? 4 : 0;
-  const int end = config.end_bit < 0 ? key_bits(key_type) : config.end_bit;
-  const int bits = resolved_radix_bits(config);
-  const uint64_t passes = bits ? radix_pass_count(config.begin_bit, end, bits) : 0;
+  const uint64_t passes = pass_count(config, key_type);
   switch (config.algorithm) {
     case Algorithm::mg_radix: return n * passes * (3 * kb + 2 * vb);
     case Algorithm::cub_radix: return n * (kb + passes * (2 * kb + 2 * vb));

@@ -103,6 +103,9 @@ uint64_t model_bytes(const SortConfig& config, KeyType key_type, uint64_t n);
 // algorithms that are not LSD radix sorts.
 int resolved_radix_bits(const SortConfig& config);
 
+// Passes an LSD radix sort makes over keys of `key_type` under `config`; 0 for other algorithms.
+int pass_count(const SortConfig& config, KeyType key_type);
+
 // Checks that `keys`/`values` are the stable sort of `input` under `config` (values are input
 // positions). Empty if so, else what is wrong.
 std::string verify_sorted_host(const HostKeys& input, const HostKeys& keys, const std::vector<uint32_t>* values,

@@ -1,0 +1,191 @@
+// `sortscope bench`: every algorithm asked for, on one data set, in one process, against the copy
+// bandwidth measured at start and (when listed) CUB. Each timed output is verified.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/options.hpp"
+#include "session/parse.hpp"
+
+namespace sortscope::app::cli {
+namespace {
+
+struct Row {
+  std::string algorithm;
+  std::string key_type;
+  uint64_t n = 0;
+  bool pairs = false;
+  int radix_bits = 0;
+  std::string dist;
+  double median_ms = 0;
+  double keys_per_s = 0;
+  double gbps = 0;
+  double pct_copy = 0;
+  double ratio_to_cub = 0;  // 0: no cub-radix row to compare with
+  bool verified = false;
+  std::string verify_detail;
+  std::vector<double> times_ms;
+};
+
+// "n=2^16..2^28" -> every power of two; "radix-bits=1..8" -> every width.
+Status parse_sweep(const std::string& text, std::vector<uint64_t>* ns, std::vector<int>* bits) {
+  const auto eq = text.find('=');
+  const auto dots = text.find("..");
+  if (eq == std::string::npos || dots == std::string::npos || dots < eq)
+    return InvalidArgument("--sweep '" + text + "' is not NAME=A..B (n=2^16..2^28 or radix-bits=1..8)");
+  const std::string name = text.substr(0, eq), a = text.substr(eq + 1, dots - eq - 1), b = text.substr(dots + 2);
+  if (name == "n") {
+    const auto lo = parse_count(a), hi = parse_count(b);
+    if (!lo || !hi || *lo == 0 || *lo > *hi) return InvalidArgument("--sweep n=A..B needs counts with 0 < A <= B");
+    ns->clear();
+    for (uint64_t n = *lo; n <= *hi; n *= 2) ns->push_back(n);
+    return Status::Ok();
+  }
+  if (name == "radix-bits") {
+    int lo = 0, hi = 0;
+    if (std::sscanf(a.c_str(), "%d", &lo) != 1 || std::sscanf(b.c_str(), "%d", &hi) != 1 || lo < 1 || hi > 8 || lo > hi)
+      return InvalidArgument("--sweep radix-bits=A..B needs 1 <= A <= B <= 8");
+    bits->clear();
+    for (int k = lo; k <= hi; ++k) bits->push_back(k);
+    return Status::Ok();
+  }
+  return InvalidArgument("--sweep can vary n or radix-bits, not '" + name + "'");
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+void print_table(const std::vector<Row>& rows) {
+  std::printf("%-10s %-4s %12s %5s %4s %11s %12s %9s %7s %8s  %s\n", "algorithm", "keys", "n", "pairs", "bits",
+              "median ms", "keys/s", "GB/s", "% copy", "vs cub", "verified");
+  for (const Row& r : rows) {
+    std::printf("%-10s %-4s %12llu %5s %4s %11.4f %12s %9.1f %7.1f %8s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
+                static_cast<unsigned long long>(r.n), r.pairs ? "yes" : "no",
+                r.radix_bits ? std::to_string(r.radix_bits).c_str() : "-", r.median_ms,
+                (fmt("%.3f", r.keys_per_s / 1e9) + " G").c_str(), r.gbps, r.pct_copy,
+                r.ratio_to_cub > 0 ? fmt("%.3fx", r.ratio_to_cub).c_str() : "-", r.verified ? "yes" : ("NO: " + r.verify_detail).c_str());
+  }
+}
+
+void print_csv(const std::vector<Row>& rows) {
+  std::printf("algorithm,key_type,n,pairs,radix_bits,dist,median_ms,keys_per_s,gbps,pct_copy,ratio_to_cub,verified\n");
+  for (const Row& r : rows)
+    std::printf("%s,%s,%llu,%d,%d,%s,%.6f,%.6g,%.3f,%.3f,%.4f,%d\n", r.algorithm.c_str(), r.key_type.c_str(),
+                static_cast<unsigned long long>(r.n), r.pairs, r.radix_bits, r.dist.c_str(), r.median_ms, r.keys_per_s,
+                r.gbps, r.pct_copy, r.ratio_to_cub, r.verified);
+}
+
+void print_json(const std::vector<Row>& rows, const std::string& device, const std::string& backend, double copy_gbps,
+                int repeat) {
+  nlohmann::json j;
+  j["device"] = device;
+  j["backend"] = backend;
+  j["copy_gbps"] = copy_gbps;
+  j["repeat"] = repeat;
+  j["results"] = nlohmann::json::array();
+  for (const Row& r : rows) {
+    nlohmann::json x = {{"algorithm", r.algorithm}, {"key_type", r.key_type}, {"n", r.n},
+                        {"pairs", r.pairs},         {"radix_bits", r.radix_bits}, {"dist", r.dist},
+                        {"median_ms", r.median_ms}, {"keys_per_s", r.keys_per_s}, {"gbps", r.gbps},
+                        {"pct_copy", r.pct_copy},   {"verified", r.verified},   {"times_ms", r.times_ms}};
+    x["ratio_to_cub"] = r.ratio_to_cub > 0 ? nlohmann::json(r.ratio_to_cub) : nlohmann::json(nullptr);
+    if (!r.verified) x["verify_detail"] = r.verify_detail;
+    j["results"].push_back(x);
+  }
+  std::cout << j.dump(2) << "\n";
+}
+
+}  // namespace
+
+int run_bench(const RunOptions& run, const BenchOptions& bench) {
+  auto fail = [](const Status& s, int code) {
+    std::cerr << "sortscope bench: " << s.message() << "\n";
+    return code;
+  };
+  std::vector<RunRequest> requests;
+  if (Status s = to_requests(run, &requests); !s.ok()) return fail(s, 2);
+  std::vector<uint64_t> ns{requests.front().data.n};
+  std::vector<int> radix_bits{requests.front().sort.radix_bits};
+  for (const std::string& sweep : bench.sweeps)
+    if (Status s = parse_sweep(sweep, &ns, &radix_bits); !s.ok()) return fail(s, 2);
+
+  std::unique_ptr<Backend> backend;
+  const BackendChoice choice = requests.front().backend;
+  if (choice != BackendChoice::cpu) {
+    const Status s = make_cuda_backend(&backend);
+    if (!s.ok() && choice == BackendChoice::cuda) return fail(s, 1);
+    if (!s.ok()) std::cerr << "sortscope bench: note: " << s.message() << "; using the CPU backend\n";
+  }
+  if (!backend) backend = make_cpu_backend();
+  for (const RunRequest& r : requests) {
+    const AlgorithmInfo& a = info(r.sort.algorithm);
+    if (backend->kind() == BackendKind::cpu && !a.runs_on_cpu)
+      return fail(InvalidArgument(std::string(a.name) + " needs the CUDA backend, and " +
+                                  (choice == BackendChoice::cpu ? "--backend cpu was asked for" : "no GPU is usable")),
+                  1);
+  }
+  double copy_gbps = 0;
+  if (Status s = backend->measure_copy_bandwidth(&copy_gbps); !s.ok()) return fail(s, 1);
+  if (bench.format == "table")
+    std::printf("# %s (%s backend); copy bandwidth %.0f GB/s (read + write); dist %s, seed %llu, %d timed runs after %d warm-up\n",
+                backend->device_name().c_str(), std::string(backend_name(backend->kind())).c_str(), copy_gbps,
+                requests.front().data.dist.name().c_str(), static_cast<unsigned long long>(requests.front().data.seed),
+                bench.repeat, bench.warmup);
+
+  std::vector<Row> rows;
+  bool all_verified = true;
+  for (uint64_t n : ns) {
+    DataSpec data = requests.front().data;
+    data.n = n;
+    if (Status s = backend->set_data(data); !s.ok()) return fail(s, 1);
+    const size_t first_row = rows.size();
+    for (const RunRequest& request : requests) {
+      const bool selectable_bits = request.sort.algorithm == Algorithm::mg_radix;
+      for (int bits : selectable_bits ? radix_bits : std::vector<int>{request.sort.radix_bits}) {
+        SortConfig config = request.sort;
+        config.radix_bits = bits;
+        sortscope::RunOptions options;
+        options.warmup = bench.warmup;
+        options.repeat = bench.repeat;
+        RunResult result;
+        if (Status s = backend->run(config, options, &result); !s.ok()) return fail(s, 1);
+        Row row;
+        row.algorithm = std::string(info(config.algorithm).name);
+        row.key_type = std::string(info(backend->key_type()).name);
+        row.n = backend->size();
+        row.pairs = config.pairs;
+        row.radix_bits = resolved_radix_bits(config);
+        row.dist = data.dist.name();
+        row.median_ms = result.median_ms;
+        row.keys_per_s = row.n / (result.median_ms * 1e-3);
+        row.gbps = result.model_bytes / (result.median_ms * 1e6);
+        row.pct_copy = copy_gbps > 0 ? 100.0 * row.gbps / copy_gbps : 0;
+        row.verified = result.verified;
+        row.verify_detail = result.verify_detail;
+        row.times_ms = result.times_ms;
+        all_verified &= row.verified;
+        rows.push_back(row);
+      }
+    }
+    // Ratios against CUB measured in this process on this input.
+    for (size_t i = first_row; i < rows.size(); ++i)
+      if (rows[i].algorithm == "cub-radix")
+        for (size_t j = first_row; j < rows.size(); ++j) rows[j].ratio_to_cub = rows[j].keys_per_s / rows[i].keys_per_s;
+  }
+
+  if (bench.format == "json") print_json(rows, backend->device_name(), std::string(backend_name(backend->kind())), copy_gbps, bench.repeat);
+  else if (bench.format == "csv") print_csv(rows);
+  else print_table(rows);
+  if (!all_verified) {
+    std::cerr << "sortscope bench: some outputs failed verification\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace sortscope::app::cli

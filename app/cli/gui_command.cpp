@@ -1,0 +1,89 @@
+// The GUI command: a window (or an offscreen EGL context with --headless), the session, and the
+// frame loop; with --screenshot, the last frame is written to a PNG.
+#include <glad/gl.h>
+#include <imgui.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include <iostream>
+
+#include "cli/options.hpp"
+#include "platform/platform.hpp"
+#include "ui/ui.hpp"
+
+namespace sortscope::app::cli {
+namespace {
+
+constexpr int kDefaultHeadlessFrames = 60;
+// A headless render waits this long for its sort before taking the picture anyway.
+constexpr double kHeadlessWaitSeconds = 300;
+
+void render_frame(Platform& platform, ui::Ui& ui, Session& session) {
+  platform.new_frame();
+  ui.draw(session);
+  int w = 0, h = 0;
+  platform.framebuffer_size(&w, &h);
+  platform.bind_frame_target();
+  glViewport(0, 0, w, h);
+  glClearColor(0.04f, 0.045f, 0.055f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+}  // namespace
+
+int run_gui(const RunRequest& request, const GuiOptions& options) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
+
+  PlatformOptions platform_options;
+  platform_options.width = options.width;
+  platform_options.height = options.height;
+  std::unique_ptr<Platform> platform;
+  const Status opened = options.headless ? create_headless_platform(platform_options, &platform)
+                                         : create_window_platform(platform_options, &platform);
+  if (!opened.ok()) {
+    std::cerr << "sortscope: " << opened.message() << "\n";
+    ImGui::DestroyContext();
+    return 1;
+  }
+  ImGui_ImplOpenGL3_Init("#version 430 core");
+  std::cerr << "sortscope: " << platform->description() << "\n";
+
+  int status = 0;
+  {
+    Session::Options session_options;
+    session_options.initial = request;
+    Session session(session_options);
+    session.view.ui_scale = options.ui_scale;
+    session.view.stage = options.stage;
+    ui::Ui ui;
+    const int frames = options.frames > 0 ? options.frames : (options.headless ? kDefaultHeadlessFrames : 0);
+    for (int frame = 0; frames == 0 || frame < frames; ++frame) {
+      if (platform->should_close()) break;
+      const bool last = frames > 0 && frame == frames - 1;
+      // Offscreen, the picture is the point: let the first sort and a few timed runs finish first.
+      if (last && !platform->interactive() && !session.wait_until_shown(kHeadlessWaitSeconds, 3))
+        std::cerr << "sortscope: the sort did not finish in " << kHeadlessWaitSeconds << " s; the picture shows it running\n";
+      render_frame(*platform, ui, session);
+      if (last && !options.screenshot.empty()) {
+        Image image;
+        Status s = platform->read_frame(&image);
+        if (s.ok()) s = write_png(image, options.screenshot);
+        if (!s.ok()) {
+          std::cerr << "sortscope: " << s.message() << "\n";
+          status = 1;
+        }
+      }
+      platform->present();
+    }
+    const SessionState end = session.state();
+    if (!end.error.empty()) std::cerr << "sortscope: " << end.error << "\n";
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  platform.reset();
+  ImGui::DestroyContext();
+  return status;
+}
+
+}  // namespace sortscope::app::cli

@@ -1,0 +1,157 @@
+// Command-line parsing with CLI11, and the translation of run options into session requests.
+#include "cli/options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <sstream>
+
+#include "session/parse.hpp"
+
+namespace sortscope::app::cli {
+namespace {
+
+std::string catalogue_text() {
+  std::ostringstream out;
+  out << "\nAlgorithms (--algorithm):\n";
+  for (const AlgorithmInfo& a : algorithms()) {
+    out << "  " << a.name << std::string(a.name.size() < 14 ? 14 - a.name.size() : 1, ' ') << a.title << " [";
+    out << (a.runs_on_cuda && a.runs_on_cpu ? "cuda, cpu" : a.runs_on_cuda ? "cuda" : "cpu") << "]\n";
+  }
+  out << "\nDistributions (--dist):\n";
+  for (const DistributionInfo& d : distributions())
+    out << "  " << d.name << std::string(d.name.size() < 14 ? 14 - d.name.size() : 1, ' ') << d.description << "\n";
+  out << "\nKey types (--keys): ";
+  for (const KeyTypeInfo& k : key_types()) out << k.name << " ";
+  out << "\n\nExamples:\n"
+         "  sortscope                                   the GUI, sorting 2^20 uniform u32 keys with mg-radix\n"
+         "  sortscope --headless --frames 30 --screenshot shot.png --n 2^24\n"
+         "  sortscope bench --algorithm mg-radix,cub-radix --n 2^28 --repeat 20\n";
+  return out.str();
+}
+
+void add_run_options(CLI::App& app, RunOptions& o) {
+  app.add_option("--algorithm,-a", o.algorithms, "Algorithm(s), comma-separated (see the list below)")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--n,-n", o.n, "Number of keys: a count or 2^K")->capture_default_str();
+  app.add_option("--keys", o.keys, "Key type: u32 i32 f32 u64 i64 f64")->capture_default_str();
+  app.add_flag("--pairs", o.pairs, "Sort key-value pairs (values are input positions)");
+  app.add_flag("--descending", o.descending, "Sort in descending order");
+  app.add_option("--dist", o.dist, "Input distribution, entropy-K or file:PATH")->capture_default_str();
+  app.add_option("--radix-bits", o.radix_bits, "Digit width of the radix sorts (1..8; 0 = default)")->capture_default_str();
+  app.add_option("--backend", o.backend, "auto, cuda or cpu")->capture_default_str();
+  app.add_option("--seed", o.seed, "Seed of the generated input")->capture_default_str();
+  app.add_option("--begin-bit", o.begin_bit, "Lowest key bit to sort on")->capture_default_str();
+  app.add_option("--end-bit", o.end_bit, "One past the highest key bit to sort on (-1 = all)")->capture_default_str();
+}
+
+}  // namespace
+
+Status parse_backend(const std::string& text, BackendChoice* out) {
+  if (text == "auto") *out = BackendChoice::automatic;
+  else if (text == "cuda") *out = BackendChoice::cuda;
+  else if (text == "cpu") *out = BackendChoice::cpu;
+  else return InvalidArgument("unknown backend '" + text + "' (auto, cuda or cpu)");
+  return Status::Ok();
+}
+
+Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
+  RunRequest base;
+  SORTSCOPE_RETURN_IF_ERROR(parse_backend(o.backend, &base.backend));
+  const auto n = parse_count(o.n);
+  if (!n) return InvalidArgument("--n '" + o.n + "' is not a count (write e.g. 1000000 or 2^20)");
+  base.data.n = *n;
+  const auto keys = parse_key_type(o.keys);
+  if (!keys) return InvalidArgument("unknown key type '" + o.keys + "' (u32, i32, f32, u64, i64 or f64)");
+  base.data.key_type = *keys;
+  const auto dist = parse_distribution(o.dist);
+  if (!dist) return InvalidArgument("unknown distribution '" + o.dist + "' (see sortscope --help)");
+  base.data.dist = *dist;
+  base.data.seed = o.seed;
+  base.sort.pairs = o.pairs;
+  base.sort.descending = o.descending;
+  base.sort.radix_bits = o.radix_bits;
+  base.sort.begin_bit = o.begin_bit;
+  base.sort.end_bit = o.end_bit;
+  if (o.radix_bits < 0 || o.radix_bits > 8) return InvalidArgument("--radix-bits must be 1..8 (or 0 for the default)");
+  const int width = key_bits(*keys);
+  const int end = o.end_bit < 0 ? width : o.end_bit;
+  if (o.begin_bit < 0 || end > width || o.begin_bit > end)
+    return InvalidArgument("--begin-bit/--end-bit [" + std::to_string(o.begin_bit) + ", " + std::to_string(end) +
+                           ") do not fit " + std::to_string(width) + "-bit keys");
+  if (o.algorithms.empty()) return InvalidArgument("--algorithm needs a name");
+  requests->clear();
+  for (const std::string& name : o.algorithms) {
+    const auto a = parse_algorithm(name);
+    if (!a) {
+      std::string names;
+      for (const AlgorithmInfo& i : algorithms()) names += (names.empty() ? "" : ", ") + std::string(i.name);
+      return InvalidArgument("unknown algorithm '" + name + "' (available: " + names + ")");
+    }
+    RunRequest r = base;
+    r.sort.algorithm = *a;
+    requests->push_back(r);
+  }
+  return Status::Ok();
+}
+
+int main(int argc, char** argv) {
+  CLI::App app{"SortScope: watch GPU sorting algorithms work, pass by pass, and race them against NVIDIA CUB."};
+  app.footer(catalogue_text());
+  app.set_version_flag("--version", "SortScope 0.1");
+  RunOptions run;
+  GuiOptions gui;
+  add_run_options(app, run);
+  app.add_flag("--headless", gui.headless, "Render offscreen (EGL) instead of opening a window");
+  app.add_option("--frames", gui.frames, "Frames to render before exiting (headless default: 60)");
+  app.add_option("--screenshot", gui.screenshot, "Write the last frame to this PNG file");
+  app.add_option("--width", gui.width, "Window or image width")->check(CLI::Range(320, 8192));
+  app.add_option("--height", gui.height, "Window or image height")->check(CLI::Range(240, 8192));
+  app.add_option("--ui-scale", gui.ui_scale, "UI scale (fonts and spacing)")->check(CLI::Range(0.5f, 4.0f));
+  app.add_option("--stage", gui.stage, "Pass view to open at: 0 = input, P = after pass P (default: the sorted output)")
+      ->check(CLI::Range(-1, 64));
+
+  BenchOptions bench;
+  RunOptions bench_run;
+  CLI::App* bench_cmd = app.add_subcommand("bench", "Time algorithms on one input in one process, median of --repeat runs");
+  add_run_options(*bench_cmd, bench_run);
+  bench_cmd->add_option("--repeat", bench.repeat, "Timed runs per algorithm")->check(CLI::Range(1, 100000))->capture_default_str();
+  bench_cmd->add_option("--warmup", bench.warmup, "Untimed runs first")->check(CLI::Range(0, 1000))->capture_default_str();
+  bench_cmd->add_option("--format", bench.format, "table, csv or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}))
+      ->capture_default_str();
+  bench_cmd->add_option("--sweep", bench.sweeps, "n=2^A..2^B (every power of two) or radix-bits=A..B");
+  bench_cmd->footer(catalogue_text());
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << "SortScope 0.1\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    // CLI11 says what is wrong; one line, with where to look.
+    std::cerr << "sortscope: " << e.what() << " (see sortscope --help)\n";
+    return 2;
+  }
+
+  if (bench_cmd->parsed()) return run_bench(bench_run, bench);
+  std::vector<RunRequest> requests;
+  if (Status s = to_requests(run, &requests); !s.ok()) {
+    std::cerr << "sortscope: " << s.message() << "\n";
+    return 2;
+  }
+  if (requests.size() > 1) {
+    std::cerr << "sortscope: the GUI shows one algorithm at a time; use 'sortscope bench' to compare several\n";
+    return 2;
+  }
+  return run_gui(requests.front(), gui);
+}
+
+}  // namespace sortscope::app::cli

@@ -1,0 +1,53 @@
+// The command line (DESIGN.md 4): the GUI (windowed or headless) and the bench command share the
+// run options; every mistake becomes one clear line on stderr and a non-zero exit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "session/session.hpp"
+
+namespace sortscope::app::cli {
+
+struct RunOptions {
+  std::vector<std::string> algorithms{"mg-radix"};
+  std::string n = "2^20";
+  std::string keys = "u32";
+  bool pairs = false;
+  bool descending = false;
+  std::string dist = "uniform";
+  int radix_bits = 0;
+  std::string backend = "auto";
+  uint64_t seed = 1;
+  int begin_bit = 0;
+  int end_bit = -1;
+};
+
+struct GuiOptions {
+  bool headless = false;
+  int frames = 0;  // 0: run until closed (windowed); headless defaults to 60
+  std::string screenshot;
+  int width = 1920;
+  int height = 1080;
+  float ui_scale = 1.0f;
+  int stage = -1;  // the pass view's stage (0 = input, p = after pass p); -1: the last
+};
+
+struct BenchOptions {
+  int repeat = 20;
+  int warmup = 3;
+  std::string format = "table";
+  std::vector<std::string> sweeps;  // "n=2^16..2^28", "radix-bits=1..8"
+};
+
+// One fully checked request per algorithm, or the first problem as a one-line message.
+Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests);
+Status parse_backend(const std::string& text, BackendChoice* out);
+
+int run_gui(const RunRequest& request, const GuiOptions& options);
+int run_bench(const RunOptions& run, const BenchOptions& bench);
+
+// The whole command line: returns the process exit code.
+int main(int argc, char** argv);
+
+}  // namespace sortscope::app::cli

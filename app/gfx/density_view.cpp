@@ -1,0 +1,158 @@
+// Array view rendering: density grid reduction (device or host) and shading into a texture.
+#include "gfx/density_view.hpp"
+
+#include <chrono>
+#include <cstring>
+
+#include "gfx/shader_sources.hpp"
+
+#if defined(SORTSCOPE_HAVE_CUDA)
+#include "gfx/cuda_gl_buffer.hpp"
+#endif
+
+namespace sortscope::gfx {
+
+const char* key_path_text(KeyPath p) {
+  switch (p) {
+    case KeyPath::none: return "no keys";
+    case KeyPath::cuda_gl_interop: return "drawn from GPU memory through CUDA-GL interop";
+    case KeyPath::device_copy_fallback: return "copied from the GPU (no CUDA-GL interop with this GL)";
+    case KeyPath::host_upload: return "uploaded from host memory";
+  }
+  return "";
+}
+
+DensityView::DensityView() {
+  glGenVertexArrays(1, &vao_);
+  glGenBuffers(1, &cells_);
+  glGenFramebuffers(1, &fbo_);
+  glGenTextures(1, &texture_);
+#if defined(SORTSCOPE_HAVE_CUDA)
+  cudaStream_t s = nullptr;
+  if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess) stream_ = s;
+  else cudaGetLastError();
+#endif
+}
+
+DensityView::~DensityView() {
+  interop_.reset();  // unregister before the GL buffer is deleted
+#if defined(SORTSCOPE_HAVE_CUDA)
+  if (stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+#endif
+  glDeleteTextures(1, &texture_);
+  glDeleteFramebuffers(1, &fbo_);
+  glDeleteBuffers(1, &cells_);
+  glDeleteVertexArrays(1, &vao_);
+}
+
+Status DensityView::ensure_grid(uint32_t columns, uint32_t rows) {
+  if (!program_ready_) {
+    SORTSCOPE_RETURN_IF_ERROR(program_.build(shaders::fullscreen_vert, shaders::density_frag, "density"));
+    program_ready_ = true;
+  }
+  if (columns == columns_ && rows == rows_) return Status::Ok();
+  interop_.reset();
+  columns_ = columns;
+  rows_ = rows;
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, cells_);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(sizeof(uint32_t)) * kDensityWordsPerCell * columns * rows, nullptr,
+               GL_DYNAMIC_DRAW);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, GLsizei(columns), GLsizei(rows), 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  shown_.reset();
+  return Status::Ok();
+}
+
+Status DensityView::draw(const std::shared_ptr<const PassSnapshots>& snapshots, int stage, const DensityRequest& request) {
+  if (!snapshots || request.columns == 0 || request.rows == 0) return Status::Ok();
+  SORTSCOPE_RETURN_IF_ERROR(ensure_grid(request.columns, request.rows));
+  const bool same = shown_ == snapshots && shown_stage_ == stage && shown_request_.n == request.n &&
+                    shown_request_.digit_shift == request.digit_shift && shown_request_.digit_bits == request.digit_bits &&
+                    shown_request_.key_type == request.key_type;
+  if (same) return Status::Ok();
+  const void* keys = snapshots->keys(stage);
+  if (!keys && request.n > 0) return Status::Ok();
+  const auto start = std::chrono::steady_clock::now();
+  if (snapshots->memory() == BackendKind::cuda) SORTSCOPE_RETURN_IF_ERROR(reduce_on_device(keys, request));
+  else SORTSCOPE_RETURN_IF_ERROR(reduce_on_host(keys, request));
+  reduce_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  shade(request);
+  shown_ = snapshots;
+  shown_stage_ = stage;
+  shown_request_ = request;
+  return Status::Ok();
+}
+
+Status DensityView::reduce_on_device(const void* keys, const DensityRequest& request) {
+#if defined(SORTSCOPE_HAVE_CUDA)
+  const auto stream = static_cast<cudaStream_t>(stream_);
+  if (!interop_ && !interop_failed_) {
+    if (!CudaGlBuffer::register_buffer(cells_, &interop_).ok()) interop_failed_ = true;
+  }
+  if (interop_) {
+    void* cells = nullptr;
+    size_t bytes = 0;
+    SORTSCOPE_RETURN_IF_ERROR(interop_->map(stream, &cells, &bytes));
+    const cudaError_t e = cuda::density_grid(keys, request, static_cast<uint32_t*>(cells), stream);
+    SORTSCOPE_RETURN_IF_ERROR(interop_->unmap(stream));  // orders the kernel before GL's use
+    if (e != cudaSuccess) return {StatusCode::cuda_error, std::string("array view kernel: ") + cudaGetErrorString(e)};
+    cudaStreamSynchronize(stream);  // only so reduce_ms() measures the kernel, not its launch
+    key_path_ = KeyPath::cuda_gl_interop;
+    return Status::Ok();
+  }
+  // This GL cannot share buffers with CUDA (e.g. Mesa): bring the keys to the host instead.
+  const size_t bytes = request.n * size_t(info(request.key_type).bytes);
+  host_keys_.resize(bytes);
+  if (cudaMemcpy(host_keys_.data(), keys, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+    cudaGetLastError();
+    return {StatusCode::cuda_error, "copying keys for the array view failed"};
+  }
+  SORTSCOPE_RETURN_IF_ERROR(reduce_on_host(host_keys_.data(), request));
+  key_path_ = KeyPath::device_copy_fallback;
+  return Status::Ok();
+#else
+  (void)keys;
+  (void)request;
+  return Unsupported("device keys in a build without CUDA");
+#endif
+}
+
+Status DensityView::reduce_on_host(const void* keys, const DensityRequest& request) {
+  host_cells_.resize(size_t(kDensityWordsPerCell) * request.columns * request.rows);
+  cpu::density_grid(keys, request, host_cells_.data());
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, cells_);
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(host_cells_.size() * sizeof(uint32_t)), host_cells_.data());
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  key_path_ = KeyPath::host_upload;
+  return Status::Ok();
+}
+
+void DensityView::shade(const DensityRequest& request) {
+  GLint previous_fbo = 0, viewport[4];
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_fbo);
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture_, 0);
+  glViewport(0, 0, GLsizei(columns_), GLsizei(rows_));
+  glDisable(GL_BLEND);
+  glDisable(GL_SCISSOR_TEST);
+  glUseProgram(program_.id());
+  glUniform2i(program_.uniform("u_grid"), GLint(columns_), GLint(rows_));
+  glUniform1f(program_.uniform("u_full_count"), float(double(request.n) / columns_));
+  glUniform1f(program_.uniform("u_digits"), request.digit_bits ? float(1u << request.digit_bits) : 0.0f);
+  // Sparse keys (fewer than a quarter of the columns) grow into blobs a projector can show.
+  const int radius = request.n * 4 <= columns_ ? 2 : (request.n <= columns_ ? 1 : 0);
+  glUniform1i(program_.uniform("u_radius"), radius);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, cells_);
+  glBindVertexArray(vao_);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  glUseProgram(0);
+  glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous_fbo));
+  glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+}
+
+}  // namespace sortscope::gfx

@@ -1,0 +1,62 @@
+// The array view's renderer: reduces a keys array to a columns x rows density grid where the keys
+// live (a CUDA kernel writing a GL buffer through interop, or a host loop and an upload) and
+// colours it into a texture with a fragment shader.
+#pragma once
+
+#include <glad/gl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gfx/gl_program.hpp"
+#include "sortscope/backend.hpp"
+#include "sortscope/density.hpp"
+
+namespace sortscope::gfx {
+
+class CudaGlBuffer;
+
+// How the last frame's keys reached the GPU's GL side.
+enum class KeyPath { none, cuda_gl_interop, device_copy_fallback, host_upload };
+const char* key_path_text(KeyPath p);
+
+class DensityView {
+ public:
+  DensityView();
+  ~DensityView();
+  DensityView(const DensityView&) = delete;
+  DensityView& operator=(const DensityView&) = delete;
+
+  // Draws stage `stage` of `snapshots` into the view texture; recomputes the grid only when the
+  // keys or the request changed since the last call.
+  Status draw(const std::shared_ptr<const PassSnapshots>& snapshots, int stage, const DensityRequest& request);
+
+  GLuint texture() const { return texture_; }
+  KeyPath key_path() const { return key_path_; }
+  double reduce_ms() const { return reduce_ms_; }  // the last grid computation
+
+ private:
+  Status ensure_grid(uint32_t columns, uint32_t rows);
+  Status reduce_on_device(const void* keys, const DensityRequest& request);
+  Status reduce_on_host(const void* keys, const DensityRequest& request);
+  void shade(const DensityRequest& request);
+
+  GlProgram program_;
+  GLuint vao_ = 0, cells_ = 0, fbo_ = 0, texture_ = 0;
+  uint32_t columns_ = 0, rows_ = 0;
+  std::vector<uint32_t> host_cells_;
+  std::vector<std::byte> host_keys_;  // device keys copied down when interop is unavailable
+  std::unique_ptr<CudaGlBuffer> interop_;
+  bool interop_failed_ = false;
+  void* stream_ = nullptr;  // cudaStream_t of the reductions
+  KeyPath key_path_ = KeyPath::none;
+  double reduce_ms_ = 0;
+  // What the current grid shows.
+  std::shared_ptr<const PassSnapshots> shown_;
+  int shown_stage_ = -1;
+  DensityRequest shown_request_;
+  bool program_ready_ = false;
+};
+
+}  // namespace sortscope::gfx

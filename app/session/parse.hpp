@@ -1,0 +1,28 @@
+// Parsing of user-typed values shared by the command line and the controls panel.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace sortscope::app {
+
+// A key count: a plain integer or 2^K (K <= 40).
+inline std::optional<uint64_t> parse_count(std::string_view text) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  if (text.starts_with("2^")) {
+    text.remove_prefix(2);
+    int k = -1;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), k);
+    if (ec != std::errc() || p != text.data() + text.size() || k < 0 || k > 40) return std::nullopt;
+    return uint64_t(1) << k;
+  }
+  uint64_t n = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || p != text.data() + text.size() || text.empty()) return std::nullopt;
+  return n;
+}
+
+}  // namespace sortscope::app

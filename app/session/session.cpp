@@ -1,0 +1,220 @@
+// The session's worker: one thread owns the backend, so sorts never block a frame.
+#include "session/session.hpp"
+
+#include <algorithm>
+
+namespace sortscope::app {
+
+std::string_view backend_choice_name(BackendChoice c) {
+  switch (c) {
+    case BackendChoice::automatic: return "auto";
+    case BackendChoice::cuda: return "cuda";
+    case BackendChoice::cpu: return "cpu";
+  }
+  return "auto";
+}
+
+Session::Session(const Options& options) : options_(options), start_(std::chrono::steady_clock::now()) {
+  state_.live = options.live;
+  state_.request = options.initial;
+  pending_ = options.initial;
+  requests_submitted_ = 1;
+  worker_ = std::thread([this] { worker_loop(); });
+}
+
+Session::~Session() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  worker_.join();
+}
+
+void Session::submit(const RunRequest& request) {
+  {
+    std::lock_guard lock(mutex_);
+    pending_ = request;
+    state_.request = request;
+    ++requests_submitted_;
+  }
+  changed_.notify_all();
+}
+
+void Session::rerun() {
+  RunRequest r;
+  {
+    std::lock_guard lock(mutex_);
+    r = state_.request;
+  }
+  submit(r);
+}
+
+void Session::set_live(bool live) {
+  {
+    std::lock_guard lock(mutex_);
+    state_.live = live;
+  }
+  changed_.notify_all();
+}
+
+SessionState Session::state() const {
+  std::lock_guard lock(mutex_);
+  SessionState s = state_;
+  s.throughput.assign(history_.begin(), history_.end());
+  return s;
+}
+
+bool Session::wait_until_shown(double timeout_s, size_t throughput_points) const {
+  std::unique_lock lock(mutex_);
+  // A failed request has no timed runs to wait for.
+  return changed_.wait_for(lock, std::chrono::duration<double>(timeout_s), [&] {
+    return requests_done_ == requests_submitted_ && (history_.size() >= throughput_points || !state_.error.empty());
+  });
+}
+
+double Session::now_seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void Session::set_busy(const std::string& what) {
+  std::lock_guard lock(mutex_);
+  state_.busy = !what.empty();
+  state_.busy_what = what;
+}
+
+void Session::worker_loop() {
+  for (;;) {
+    std::optional<RunRequest> request;
+    bool live = false;
+    {
+      std::unique_lock lock(mutex_);
+      changed_.wait_for(lock, std::chrono::milliseconds(100), [&] { return stop_ || pending_.has_value(); });
+      if (stop_) return;
+      request.swap(pending_);
+      live = state_.live;
+    }
+    if (request) {
+      handle_request(*request);
+      std::lock_guard lock(mutex_);
+      ++requests_done_;
+      changed_.notify_all();
+    } else if (live && current_) {
+      live_run();
+    }
+  }
+}
+
+Status Session::ensure_backend(BackendChoice choice) {
+  if (backend_ && choice == backend_choice_) return Status::Ok();
+  std::unique_ptr<Backend> fresh;
+  std::string note, detail;
+  if (choice != BackendChoice::cpu) {
+    const Status s = make_cuda_backend(&fresh);
+    if (!s.ok()) {
+      if (choice == BackendChoice::cuda) return s;
+      note = "No usable NVIDIA GPU: the CPU backend runs the same algorithms, tile for tile.";
+      detail = s.message();
+    }
+  }
+  if (!fresh) fresh = make_cpu_backend();
+  set_busy("measuring copy bandwidth");
+  double gbps = 0;
+  const Status bw = fresh->measure_copy_bandwidth(&gbps);
+  backend_ = std::move(fresh);
+  backend_choice_ = choice;
+  loaded_data_.reset();
+  std::lock_guard lock(mutex_);
+  state_.backend = backend_->kind();
+  state_.device_name = backend_->device_name();
+  state_.backend_note = note;
+  state_.backend_note_detail = detail;
+  state_.copy_gbps = bw.ok() ? gbps : 0;
+  history_.clear();
+  return Status::Ok();
+}
+
+void Session::handle_request(const RunRequest& request) {
+  auto fail = [&](const Status& s) {
+    std::lock_guard lock(mutex_);
+    state_.error = s.message();
+    state_.busy = false;
+    state_.busy_what.clear();
+  };
+  set_busy("starting the backend");
+  if (Status s = ensure_backend(request.backend); !s.ok()) return fail(s);
+
+  if (!loaded_data_ || *loaded_data_ != request.data) {
+    set_busy(request.data.dist.id == Distribution::file ? "reading " + request.data.dist.path
+                                                        : "generating " + std::to_string(request.data.n) + " keys");
+    loaded_data_.reset();
+    if (Status s = backend_->set_data(request.data); !s.ok()) return fail(s);
+    loaded_data_ = request.data;
+  }
+  const uint64_t n = backend_->size();
+  const KeyType key_type = backend_->key_type();
+  const AlgorithmInfo& algo = info(request.sort.algorithm);
+
+  // Keep a snapshot per pass when they fit beside the sort's own buffers.
+  const int passes = pass_count(request.sort, key_type);
+  RunOptions options;
+  options.trace = algo.has_trace;
+  options.keep_snapshots = algo.has_trace && n <= backend_->max_items(key_type, request.sort.pairs, passes);
+  options.warmup = 1;
+  options.repeat = 3;
+  set_busy("sorting " + std::to_string(n) + " keys with " + std::string(algo.name));
+  RunResult result;
+  if (Status s = backend_->run(request.sort, options, &result); !s.ok()) return fail(s);
+
+  auto record = std::make_shared<RunRecord>();
+  record->id = next_run_id_++;
+  record->request = request;
+  record->backend = backend_->kind();
+  record->n = n;
+  record->key_type = key_type;
+  record->untraced_ms = result.median_ms;
+  if (result.trace)
+    for (const PassTrace& p : result.trace->passes)
+      for (const KernelTiming& k : p.kernels) record->traced_ms += k.ms;
+  record->trace = std::move(result.trace);
+  record->snapshots = std::move(result.snapshots);
+  record->model_bytes = result.model_bytes;
+  record->verified = result.verified;
+  record->verify_detail = result.verify_detail;
+  current_ = request;
+
+  std::lock_guard lock(mutex_);
+  state_.run = std::move(record);
+  state_.error.clear();
+  state_.busy = false;
+  state_.busy_what.clear();
+  state_.max_items = backend_->max_items(key_type, request.sort.pairs, 0);
+  if (result.median_ms > 0) {
+    history_.push_back({now_seconds(), n / (result.median_ms * 1e-3), result.model_bytes / (result.median_ms * 1e6),
+                        request.sort.algorithm, n});
+    while (history_.size() > options_.history_points) history_.pop_front();
+  }
+}
+
+void Session::live_run() {
+  const RunRequest request = *current_;
+  double last_ms = 1;
+  {
+    std::lock_guard lock(mutex_);
+    if (state_.run && state_.run->untraced_ms > 0) last_ms = state_.run->untraced_ms;
+  }
+  RunOptions options;
+  options.verify = false;
+  // Batch short sorts so each point is a median of several runs over ~20 ms of work.
+  options.repeat = std::clamp(int(20.0 / last_ms), 1, 25);
+  RunResult result;
+  if (!backend_->run(request.sort, options, &result).ok() || result.median_ms <= 0) return;
+  const uint64_t n = backend_->size();
+  std::lock_guard lock(mutex_);
+  history_.push_back({now_seconds(), n / (result.median_ms * 1e-3), result.model_bytes / (result.median_ms * 1e6),
+                      request.sort.algorithm, n});
+  while (history_.size() > options_.history_points) history_.pop_front();
+  changed_.notify_all();
+}
+
+}  // namespace sortscope::app

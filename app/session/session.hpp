@@ -1,0 +1,131 @@
+// The model (Tracy's split: no ImGui, no GL). A Session owns the backend and its data set, runs
+// sorts on a worker thread, and publishes immutable results: the last traced run (trace and
+// per-pass snapshots), a throughput history of timed runs, and what went wrong, if anything.
+// The UI reads state() once per frame and sends requests; it never waits on a sort.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "session/view_state.hpp"
+#include "sortscope/backend.hpp"
+
+namespace sortscope::app {
+
+enum class BackendChoice { automatic, cuda, cpu };
+
+std::string_view backend_choice_name(BackendChoice c);
+
+// What the user asked to see sorted.
+struct RunRequest {
+  BackendChoice backend = BackendChoice::automatic;
+  DataSpec data;
+  SortConfig sort;
+  bool operator==(const RunRequest&) const = default;
+};
+
+// One finished traced run; immutable once published, shared with the renderers.
+struct RunRecord {
+  uint64_t id = 0;                 // increases with every published run
+  RunRequest request;
+  BackendKind backend = BackendKind::cpu;
+  uint64_t n = 0;
+  KeyType key_type = KeyType::u32;
+  std::optional<SortTrace> trace;  // absent for algorithms without traces
+  std::shared_ptr<const PassSnapshots> snapshots;  // absent when n was too large to keep them
+  double untraced_ms = 0;          // median of the timed runs (the real speed)
+  double traced_ms = 0;            // the traced run's kernel times summed (what tracing costs)
+  uint64_t model_bytes = 0;
+  bool verified = false;
+  std::string verify_detail;
+};
+
+struct ThroughputPoint {
+  double seconds = 0;      // since the session started
+  double keys_per_s = 0;
+  double gbps = 0;         // model bytes / time
+  Algorithm algorithm = Algorithm::mg_radix;
+  uint64_t n = 0;
+};
+
+// A copy of everything the UI shows, taken under the session's lock.
+struct SessionState {
+  BackendKind backend = BackendKind::cpu;
+  std::string device_name;
+  std::string backend_note;         // e.g. that the CPU backend runs because there is no GPU
+  std::string backend_note_detail;  // ... and what CUDA said
+  RunRequest request;        // the request being shown or worked on
+  std::shared_ptr<const RunRecord> run;
+  std::vector<ThroughputPoint> throughput;
+  double copy_gbps = 0;
+  uint64_t max_items = 0;    // largest n of the current key type on this backend
+  bool busy = false;
+  std::string busy_what;
+  std::string error;         // the last request's failure, shown in the window; empty if none
+  bool live = true;
+};
+
+class Session {
+ public:
+  struct Options {
+    RunRequest initial;
+    bool live = true;             // keep timing runs going for the throughput history
+    size_t history_points = 600;  // throughput points kept
+  };
+
+  explicit Session(const Options& options);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Non-blocking: the worker picks the newest request up after its current run.
+  void submit(const RunRequest& request);
+  void rerun();
+  void set_live(bool live);
+
+  SessionState state() const;
+
+  // Waits until the newest request has been run and, if `throughput_points` > 0, until that many
+  // throughput points exist; or until it failed. For headless rendering and tests. False on timeout.
+  bool wait_until_shown(double timeout_s, size_t throughput_points = 0) const;
+
+  // The viewer's state (selected pass, playback): plain data, used only from the UI thread.
+  ViewState view;
+
+ private:
+  void worker_loop();
+  void handle_request(const RunRequest& request);
+  void live_run();
+  Status ensure_backend(BackendChoice choice);
+  void set_busy(const std::string& what);
+  double now_seconds() const;
+
+  const Options options_;
+  const std::chrono::steady_clock::time_point start_;
+
+  mutable std::mutex mutex_;
+  mutable std::condition_variable changed_;
+  std::optional<RunRequest> pending_;
+  uint64_t requests_submitted_ = 0;
+  uint64_t requests_done_ = 0;
+  bool stop_ = false;
+  SessionState state_;
+  std::deque<ThroughputPoint> history_;
+
+  // Worker-thread only.
+  std::unique_ptr<Backend> backend_;
+  BackendChoice backend_choice_ = BackendChoice::automatic;
+  std::optional<DataSpec> loaded_data_;
+  std::optional<RunRequest> current_;
+  uint64_t next_run_id_ = 1;
+
+  std::thread worker_;
+};
+
+}  // namespace sortscope::app

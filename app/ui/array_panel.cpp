@@ -1,0 +1,99 @@
+// Array view: every key as a point (index across, value up), reduced on the device to the pixels
+// the panel covers and coloured by its digit in the viewed pass.
+#include <algorithm>
+
+#include "ui/panel_flags.hpp"
+#include "ui/ui.hpp"
+#include "ui/widgets.hpp"
+
+namespace sortscope::app::ui {
+namespace {
+
+void digit_legend(uint32_t digits, float width) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetTextLineHeight() * 0.7f;
+  const float label_w = ImGui::CalcTextSize("digit 255").x;
+  const float bar_w = std::max(40.0f, width - 2 * label_w - 16);
+  const int steps = int(std::min<uint32_t>(digits, 256));
+  for (int i = 0; i < steps; ++i) {
+    const float x0 = at.x + label_w + 8 + bar_w * i / steps;
+    const float x1 = at.x + label_w + 8 + bar_w * (i + 1) / steps;
+    dl->AddRectFilled(ImVec2(x0, at.y + 2), ImVec2(x1, at.y + 2 + h), digit_color(uint32_t(i), uint32_t(steps)));
+  }
+  ImGui::TextUnformatted("digit 0");
+  ImGui::SameLine(label_w + 16 + bar_w);
+  ImGui::Text("digit %u", digits - 1);
+}
+
+}  // namespace
+
+void draw_array_panel(UiFrame& f, bool* open) {
+  if (!ImGui::Begin("Array view", open, kPanelFlags)) {
+    ImGui::End();
+    return;
+  }
+  if (!f.state.run) {
+    centered_text(f.state.busy ? (f.state.busy_what + "...").c_str() : "Nothing sorted yet");
+    ImGui::End();
+    return;
+  }
+  const RunRecord& run = *f.state.run;
+  const int stage = viewed_stage(f.session.view, run);
+  const PassTrace* pass = run.trace && !run.trace->passes.empty() ? &run.trace->passes[pass_of_stage(stage)] : nullptr;
+
+  ImGui::Text("%s keys, %s", format_count(run.n).c_str(), stage_name(stage).c_str());
+  if (pass) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("- colour: digit of pass %d, bits [%d, %d)%s", pass->pass + 1, pass->shift,
+                        pass->shift + pass->bits, pass->skipped ? " (pass skipped: one digit)" : "");
+  }
+
+  const float footer = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float axis = ImGui::CalcTextSize("max").x + 6;
+  const uint32_t columns = uint32_t(std::clamp(avail.x - axis, 16.0f, 4096.0f));
+  const uint32_t rows = uint32_t(std::clamp(avail.y - footer, 16.0f, 2048.0f));
+
+  if (!run.snapshots) {
+    ImGui::Dummy(ImVec2(float(columns), float(rows)));
+    ImGui::TextWrapped("Per-pass snapshots were not kept: %s keys with their passes do not fit in memory.",
+                       format_count(run.n).c_str());
+    ImGui::End();
+    return;
+  }
+  DensityRequest request;
+  request.key_type = run.key_type;
+  request.n = run.n;
+  request.columns = columns;
+  request.rows = rows;
+  if (pass) {
+    request.digit_shift = pass->shift;
+    request.digit_bits = pass->bits;
+  }
+  const Status s = f.resources.array_view.draw(run.snapshots, stage, request);
+  f.resources.array_view_error = s.ok() ? "" : s.message();
+
+  // The value axis on the left, then the image (GL's bottom-up rows flipped by the UVs).
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 axis_color = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  dl->AddText(ImVec2(origin.x, origin.y), axis_color, "max");
+  dl->AddText(ImVec2(origin.x, origin.y + rows - ImGui::GetFontSize()), axis_color, "min");
+  ImGui::SetCursorScreenPos(ImVec2(origin.x + axis, origin.y));
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(f.resources.array_view.texture())),
+               ImVec2(float(columns), float(rows)), ImVec2(0, 1), ImVec2(1, 0));
+  if (ImGui::IsItemHovered()) {
+    const float x = ImGui::GetIO().MousePos.x - (origin.x + axis);
+    ImGui::SetTooltip("index ~ %s", format_count(uint64_t(double(x) / columns * run.n)).c_str());
+  }
+
+  if (pass) digit_legend(pass->digits(), avail.x);
+  ImGui::TextDisabled("Keys %s; reduced to %ux%u pixels in %s.%s",
+                      gfx::key_path_text(f.resources.array_view.key_path()), columns, rows,
+                      format_ms(f.resources.array_view.reduce_ms()).c_str(),
+                      f.resources.array_view_error.empty() ? "" : (" " + f.resources.array_view_error).c_str());
+  ImGui::End();
+}
+
+}  // namespace sortscope::app::ui

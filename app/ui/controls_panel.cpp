@@ -1,0 +1,237 @@
+// Controls: what to sort and how (algorithm, backend, data, radix bits), stepping through the
+// passes, the run's result, and anything that went wrong.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "session/parse.hpp"
+#include "ui/panel_flags.hpp"
+#include "ui/ui.hpp"
+#include "ui/widgets.hpp"
+
+namespace sortscope::app::ui {
+namespace {
+
+const ImVec4 kWarn(1.0f, 0.78f, 0.3f, 1.0f);
+const ImVec4 kError(1.0f, 0.42f, 0.38f, 1.0f);
+const ImVec4 kGood(0.45f, 0.9f, 0.5f, 1.0f);
+
+// Combos submit at once; sliders and text fields when the edit completes, so dragging a slider
+// does not start a sort per frame.
+bool edit_done() { return ImGui::IsItemDeactivatedAfterEdit(); }
+
+bool algorithm_combo(RunRequest& d) {
+  bool changed = false;
+  if (ImGui::BeginCombo("Algorithm", std::string(info(d.sort.algorithm).name).c_str())) {
+    for (const AlgorithmInfo& a : algorithms()) {
+      if (ImGui::Selectable(std::string(a.name).c_str(), a.id == d.sort.algorithm)) {
+        changed = a.id != d.sort.algorithm;
+        d.sort.algorithm = a.id;
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nseed: %s", std::string(a.title).c_str(), std::string(a.seed).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  help_marker(std::string(info(d.sort.algorithm).title).c_str());
+  return changed;
+}
+
+bool backend_combo(RunRequest& d) {
+  bool changed = false;
+  if (ImGui::BeginCombo("Backend", std::string(backend_choice_name(d.backend)).c_str())) {
+    for (BackendChoice c : {BackendChoice::automatic, BackendChoice::cuda, BackendChoice::cpu}) {
+      if (ImGui::Selectable(std::string(backend_choice_name(c)).c_str(), c == d.backend)) {
+        changed = c != d.backend;
+        d.backend = c;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  help_marker("auto: the GPU when there is one, else the CPU. The CPU backend runs the same algorithms, tile for tile.");
+  return changed;
+}
+
+bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
+  bool changed = false;
+  if (ImGui::BeginCombo("Key type", std::string(info(d.data.key_type).name).c_str())) {
+    for (const KeyTypeInfo& k : key_types()) {
+      if (ImGui::Selectable(std::string(k.name).c_str(), k.id == d.data.key_type)) {
+        changed = k.id != d.data.key_type;
+        d.data.key_type = k.id;
+      }
+    }
+    ImGui::EndCombo();
+  }
+
+  // n as a power of two on a slider, or any count typed in.
+  const uint64_t max_items = std::max<uint64_t>(s.max_items, 1);
+  const int max_log = std::max(1, int(std::floor(std::log2(double(max_items)))));
+  int log_n = d.data.n ? int(std::round(std::log2(double(d.data.n)))) : 0;
+  if (ImGui::SliderInt("Keys", &log_n, 0, std::min(max_log, 32), "2^%d")) d.data.n = uint64_t(1) << log_n;
+  changed |= edit_done();
+  if (ImGui::InputText("Exact count", r.n_text, sizeof r.n_text, ImGuiInputTextFlags_EnterReturnsTrue)) {
+    if (auto n = parse_count(r.n_text)) {
+      d.data.n = *n;
+      changed = true;
+    }
+  }
+  help_marker("Type a count (1000000) or a power of two (2^24) and press Enter.");
+  ImGui::TextDisabled("n = %s (at most %s here)", format_count(d.data.n).c_str(), format_count(max_items).c_str());
+
+  const std::string dist_label = d.data.dist.id == Distribution::entropy ? "entropy-K" : d.data.dist.name();
+  if (ImGui::BeginCombo("Distribution", dist_label.substr(0, 40).c_str())) {
+    for (const DistributionInfo& info : distributions()) {
+      if (ImGui::Selectable(std::string(info.name).c_str(), info.id == d.data.dist.id)) {
+        changed |= info.id != d.data.dist.id;
+        d.data.dist.id = info.id;
+        if (info.id == Distribution::file) d.data.dist.path = r.path_text;
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(info.description).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  if (d.data.dist.id == Distribution::entropy) {
+    ImGui::SliderInt("AND of K words", &d.data.dist.entropy_ands, 1, 5);
+    changed |= edit_done();
+  }
+  if (d.data.dist.id == Distribution::file) {
+    if (ImGui::InputText("File", r.path_text, sizeof r.path_text, ImGuiInputTextFlags_EnterReturnsTrue)) {
+      d.data.dist.path = r.path_text;
+      changed = true;
+    }
+    help_marker("Raw little-endian keys (.bin), a NumPy .npy file, or text with one key per line. Press Enter to load.");
+  }
+  int seed = int(d.data.seed);
+  if (ImGui::InputInt("Seed", &seed)) d.data.seed = uint64_t(std::max(0, seed));
+  changed |= edit_done();
+  return changed;
+}
+
+bool sort_controls(RunRequest& d) {
+  bool changed = false;
+  if (info(d.sort.algorithm).is_lsd_radix) {
+    int bits = resolved_radix_bits(d.sort);
+    if (ImGui::SliderInt("Radix bits", &bits, 1, 8)) d.sort.radix_bits = bits;
+    changed |= edit_done();
+    help_marker("Digit width d: 2^d buckets per pass, ceil(32/d) passes for 32-bit keys. The seed found d = 4 best on 2010 GPUs.");
+  }
+  changed |= ImGui::Checkbox("Key-value pairs", &d.sort.pairs);
+  help_marker("Sort (key, input position) pairs: the values show that equal keys keep their order (stability).");
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("Descending", &d.sort.descending);
+  return changed;
+}
+
+void stage_controls(UiFrame& f) {
+  ViewState& view = f.session.view;
+  const RunRecord& run = *f.state.run;
+  const int last = stage_count(run) - 1;
+  int stage = viewed_stage(view, run);
+  ImGui::Text("Pass view");
+  help_marker("Stage 0 is the input; stage p shows the keys after pass p. Keys: Left/Right step, Space plays, Home/End jump.");
+  if (ImGui::Button("|<")) view.stage = 0;
+  ImGui::SameLine();
+  if (ImGui::Button("< Step")) view.stage = std::max(0, stage - 1);
+  ImGui::SameLine();
+  if (ImGui::Button(view.playing ? "Pause" : "Play")) {
+    view.playing = !view.playing;
+    view.stage_shown_at = f.now;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Step >")) view.stage = std::min(last, stage + 1);
+  ImGui::SameLine();
+  if (ImGui::Button(">|")) view.stage = last;
+  const std::string name = stage_name(stage) + " of " + std::to_string(last);
+  if (ImGui::SliderInt("Stage", &stage, 0, last, name.c_str())) view.stage = stage;
+  float seconds = float(view.seconds_per_stage);
+  if (ImGui::SliderFloat("Seconds per pass", &seconds, 0.2f, 4.0f, "%.1f s")) view.seconds_per_stage = seconds;
+}
+
+void result_summary(const SessionState& s) {
+  const RunRecord& run = *s.run;
+  ImGui::Text("Sorted %s %s keys", format_count(run.n).c_str(), std::string(info(run.key_type).name).c_str());
+  if (run.untraced_ms > 0) {
+    const double keys_per_s = run.n / (run.untraced_ms * 1e-3);
+    const double gbps = run.model_bytes / (run.untraced_ms * 1e6);
+    ImGui::Text("Timed: %s  =  %s", format_ms(run.untraced_ms).c_str(), format_rate(keys_per_s).c_str());
+    if (s.copy_gbps > 0)
+      ImGui::Text("%s, %.0f%% of copy bandwidth", format_bytes_rate(gbps).c_str(), 100.0 * gbps / s.copy_gbps);
+  }
+  if (run.traced_ms > 0) {
+    ImGui::TextDisabled("Traced run: %s (tracing adds %.0f%%)", format_ms(run.traced_ms).c_str(),
+                        run.untraced_ms > 0 ? 100.0 * (run.traced_ms / run.untraced_ms - 1.0) : 0.0);
+  }
+  ImGui::TextColored(run.verified ? kGood : kError, "%s: %s", run.verified ? "Verified" : "NOT verified",
+                     run.verify_detail.c_str());
+}
+
+}  // namespace
+
+void draw_controls_panel(UiFrame& f, bool* open) {
+  if (!ImGui::Begin("Controls", open, kPanelFlags)) {
+    ImGui::End();
+    return;
+  }
+  const SessionState& s = f.state;
+  PanelResources& r = f.resources;
+  if (!r.draft_from_session) {
+    r.draft = s.request;
+    std::snprintf(r.n_text, sizeof r.n_text, "%llu", static_cast<unsigned long long>(s.request.data.n));
+    std::snprintf(r.path_text, sizeof r.path_text, "%s", s.request.data.dist.path.c_str());
+    r.draft_from_session = true;
+  }
+  RunRequest& d = r.draft;
+
+  ImGui::TextColored(ImVec4(0.55f, 0.78f, 1.0f, 1.0f), "SortScope");
+  ImGui::SameLine();
+  ImGui::TextDisabled("GPU sorting, pass by pass");
+  ImGui::TextWrapped("%s: %s", s.backend == BackendKind::cuda ? "CUDA" : "CPU backend", s.device_name.c_str());
+  if (!s.backend_note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+    ImGui::TextWrapped("%s", s.backend_note.c_str());
+    ImGui::PopStyleColor();
+    if (!s.backend_note_detail.empty()) help_marker(s.backend_note_detail.c_str());
+  }
+  if (s.copy_gbps > 0) ImGui::TextDisabled("Measured copy bandwidth: %s", format_bytes_rate(s.copy_gbps).c_str());
+  ImGui::Separator();
+
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);
+  bool changed = algorithm_combo(d);
+  changed |= backend_combo(d);
+  changed |= data_controls(d, r, s);
+  changed |= sort_controls(d);
+  ImGui::PopItemWidth();
+  if (changed) f.session.submit(d);
+
+  if (ImGui::Button("Run again")) f.session.rerun();
+  ImGui::SameLine();
+  bool live = s.live;
+  if (ImGui::Checkbox("Live timing", &live)) f.session.set_live(live);
+  help_marker("Keep re-running the untraced sort to plot its throughput.");
+  ImGui::Separator();
+
+  if (s.busy) ImGui::TextColored(kWarn, "Working: %s...", s.busy_what.c_str());
+  if (!s.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kError);
+    ImGui::TextWrapped("Error: %s", s.error.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (s.run) {
+    ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);
+    stage_controls(f);
+    ImGui::PopItemWidth();
+    ImGui::Separator();
+    result_summary(s);
+  }
+  ImGui::Separator();
+  // The font is rebuilt when the drag ends, not on every frame of it.
+  if (r.ui_scale_draft <= 0) r.ui_scale_draft = f.session.view.ui_scale;
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);
+  ImGui::SliderFloat("UI scale", &r.ui_scale_draft, 0.75f, 2.5f, "%.2fx");
+  if (edit_done()) f.session.view.ui_scale = r.ui_scale_draft;
+  ImGui::PopItemWidth();
+  ImGui::End();
+}
+
+}  // namespace sortscope::app::ui

@@ -1,0 +1,103 @@
+// Digit histogram of the viewed pass: keys per digit as bars, and the exclusive scan of the counts
+// (where each digit's bucket starts in the output) as a stepped line on the right-hand axis.
+#include <algorithm>
+#include <cstdio>
+
+#include "ui/panel_flags.hpp"
+#include "ui/ui.hpp"
+#include "ui/widgets.hpp"
+
+namespace sortscope::app::ui {
+
+void draw_histogram_panel(UiFrame& f, bool* open) {
+  if (!ImGui::Begin("Digit histogram", open, kPanelFlags)) {
+    ImGui::End();
+    return;
+  }
+  const RunRecord* run = f.state.run.get();
+  if (!run || !run->trace || run->trace->passes.empty()) {
+    centered_text(run ? "This algorithm has no passes to show" : "Nothing sorted yet");
+    ImGui::End();
+    return;
+  }
+  const int stage = viewed_stage(f.session.view, *run);
+  const PassTrace& p = run->trace->passes[pass_of_stage(stage)];
+  const uint32_t digits = p.digits();
+  ImGui::Text("Pass %d of %zu: digit = key bits [%d, %d), %u buckets", p.pass + 1, run->trace->passes.size(), p.shift,
+              p.shift + p.bits, digits);
+  if (p.skipped) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1, 0.78f, 0.3f, 1), "skipped: every key has this digit");
+  }
+  ImGui::TextDisabled("bars: keys per digit    line: exclusive scan = where each bucket starts");
+
+  uint64_t max_count = 1;
+  for (uint64_t c : p.histogram) max_count = std::max(max_count, c);
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float left = ImGui::CalcTextSize("000.0M").x + 6, right = ImGui::CalcTextSize("n").x + 10;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 plot0(origin.x + left, origin.y + line * 0.5f);
+  const ImVec2 plot1(origin.x + avail.x - right, origin.y + avail.y - line * 1.6f);
+  const float w = plot1.x - plot0.x, h = plot1.y - plot0.y;
+  if (w < 20 || h < 20) {
+    ImGui::End();
+    return;
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 grid = ImGui::GetColorU32(ImGuiCol_Border);
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  dl->AddRect(plot0, plot1, grid);
+
+  // Bars.
+  const float bar_w = w / digits;
+  for (uint32_t d = 0; d < digits; ++d) {
+    const float top = plot1.y - h * float(double(p.histogram[d]) / double(max_count));
+    const float gap = bar_w > 6 ? 1.0f : 0.0f;
+    dl->AddRectFilled(ImVec2(plot0.x + d * bar_w + gap, top), ImVec2(plot0.x + (d + 1) * bar_w - gap, plot1.y),
+                      digit_color(d, digits));
+  }
+  // Exclusive scan: bucket d starts at the sum of the counts of digits below it (0 .. n).
+  const double n = double(std::max<uint64_t>(run->n, 1));
+  uint64_t start = 0;
+  ImVec2 previous(plot0.x, plot1.y);
+  for (uint32_t d = 0; d < digits; ++d) {
+    const float y = plot1.y - h * float(start / n);
+    const ImVec2 step_from(plot0.x + d * bar_w, previous.y), step_to(plot0.x + d * bar_w, y);
+    dl->AddLine(previous, step_from, IM_COL32(255, 255, 255, 230), 2.0f);
+    dl->AddLine(step_from, step_to, IM_COL32(255, 255, 255, 230), 2.0f);
+    previous = step_to;
+    start += p.histogram[d];
+  }
+  dl->AddLine(previous, ImVec2(plot1.x, previous.y), IM_COL32(255, 255, 255, 230), 2.0f);
+
+  // Axes: counts on the left, offsets (0 .. n) on the right, digits below.
+  char label[32];
+  std::snprintf(label, sizeof label, max_count >= 1000000 ? "%.1fM" : "%.0f",
+                max_count >= 1000000 ? max_count / 1e6 : double(max_count));
+  dl->AddText(ImVec2(origin.x, plot0.y - line * 0.5f), text, label);
+  dl->AddText(ImVec2(origin.x, plot1.y - line), text, "0");
+  dl->AddText(ImVec2(plot1.x + 4, plot0.y - line * 0.5f), text, "n");
+  dl->AddText(ImVec2(plot1.x + 4, plot1.y - line), text, "0");
+  const uint32_t label_every = std::max<uint32_t>(1, uint32_t(ImGui::CalcTextSize("255 ").x / bar_w) + 1);
+  for (uint32_t d = 0; d < digits; d += label_every) {
+    std::snprintf(label, sizeof label, "%u", d);
+    dl->AddText(ImVec2(plot0.x + (d + 0.5f) * bar_w - ImGui::CalcTextSize(label).x / 2, plot1.y + 2), text, label);
+  }
+
+  ImGui::InvisibleButton("histogram", ImVec2(avail.x, avail.y));
+  if (ImGui::IsItemHovered()) {
+    const float mx = ImGui::GetIO().MousePos.x;
+    if (mx >= plot0.x && mx < plot1.x) {
+      const uint32_t d = std::min(digits - 1, uint32_t((mx - plot0.x) / bar_w));
+      uint64_t offset = 0;
+      for (uint32_t i = 0; i < d; ++i) offset += p.histogram[i];
+      ImGui::SetTooltip("digit %u: %llu keys (%.2f%%)\nits bucket starts at output position %llu", d,
+                        static_cast<unsigned long long>(p.histogram[d]), 100.0 * p.histogram[d] / n,
+                        static_cast<unsigned long long>(offset));
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace sortscope::app::ui

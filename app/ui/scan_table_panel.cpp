@@ -1,0 +1,119 @@
+// Scan table: the blocks x digits count table of the viewed pass as a heatmap (digits across,
+// blocks down). The top-level scan walks it bucket-major: down digit 0's column, then digit 1's;
+// a cell's exclusive scan is where that block's keys of that digit go.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "ui/panel_flags.hpp"
+#include "ui/ui.hpp"
+#include "ui/widgets.hpp"
+
+namespace sortscope::app::ui {
+namespace {
+
+// Viridis-like ramp (deep purple, blue, teal, green, pale yellow) as packed RGBA.
+uint32_t ramp_rgba(float t) {
+  static constexpr float kStops[5][3] = {
+      {0.27f, 0.00f, 0.33f}, {0.23f, 0.32f, 0.55f}, {0.13f, 0.57f, 0.55f}, {0.37f, 0.79f, 0.38f}, {0.99f, 0.91f, 0.15f}};
+  t = std::clamp(t, 0.0f, 1.0f) * 4.0f;
+  const int i = std::min(3, int(t));
+  const float f = t - float(i);
+  auto byte = [&](int c) { return uint32_t(std::lround((kStops[i][c] + (kStops[i + 1][c] - kStops[i][c]) * f) * 255)); };
+  return byte(0) | (byte(1) << 8) | (byte(2) << 16) | (0xffu << 24);
+}
+
+constexpr uint32_t kEmptyCell = 0xff181414u;
+
+// Builds the texture for (run, pass, mode): at most `max_rows` rows, grouping blocks. Counts are
+// summed per group and coloured against their mean (mid-ramp = an even share, bright = twice that
+// or more), so skew stands out; offsets show each group's first block scaled 0..n, so the picture
+// is the scan's walk itself.
+void rebuild_texture(PanelResources& r, const RunRecord& run, const PassTrace& p, bool offsets, int max_rows) {
+  const uint32_t digits = p.digits();
+  const int group = std::max(1, int((p.rows + max_rows - 1) / max_rows));
+  const int rows = int((p.rows + group - 1) / group);
+  std::vector<uint64_t> cells(size_t(rows) * digits, 0);
+  for (uint32_t d = 0; d < digits; ++d)
+    for (uint32_t b = 0; b < p.rows; ++b) {
+      uint64_t& cell = cells[size_t(b / group) * digits + d];
+      const size_t i = size_t(d) * p.rows + b;
+      if (offsets) {
+        if (b % group == 0) cell = p.offsets[i];
+      } else {
+        cell += p.counts[i];
+      }
+    }
+  std::vector<uint32_t> pixels(cells.size());
+  const double n = double(std::max<uint64_t>(run.n, 1));
+  const double mean = n / double(cells.size());
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (offsets) pixels[i] = ramp_rgba(float(cells[i] / n));
+    else pixels[i] = cells[i] ? ramp_rgba(float(0.05 + 0.95 * cells[i] / (2 * mean))) : kEmptyCell;
+  }
+  r.scan_table.upload_rgba(int(digits), rows, pixels.data());
+  r.scan_table_run = run.id;
+  r.scan_table_pass = p.pass;
+  r.scan_table_offsets = offsets;
+  r.scan_table_row_group = group;
+}
+
+}  // namespace
+
+void draw_scan_table_panel(UiFrame& f, bool* open) {
+  if (!ImGui::Begin("Scan table", open, kPanelFlags)) {
+    ImGui::End();
+    return;
+  }
+  const RunRecord* run = f.state.run.get();
+  if (!run || !run->trace || run->trace->passes.empty()) {
+    centered_text(run ? "This algorithm has no scan table" : "Nothing sorted yet");
+    ImGui::End();
+    return;
+  }
+  PanelResources& r = f.resources;
+  const int stage = viewed_stage(f.session.view, *run);
+  const PassTrace& p = run->trace->passes[pass_of_stage(stage)];
+  bool& offsets = f.session.view.scan_table_offsets;
+  if (r.scan_table_run != run->id || r.scan_table_pass != p.pass || r.scan_table_offsets != offsets)
+    rebuild_texture(r, *run, p, offsets, 512);
+
+  ImGui::Text("%u blocks x %u digits, pass %d", p.rows, p.digits(), p.pass + 1);
+  ImGui::SameLine();
+  if (ImGui::RadioButton("counts", !offsets)) offsets = false;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("exclusive scan", offsets)) offsets = true;
+  ImGui::TextDisabled("scan order: down each digit's column, then the next digit");
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 size(avail.x, std::max(20.0f, avail.y - ImGui::GetTextLineHeightWithSpacing()));
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(r.scan_table.id())), size);
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const uint32_t d = std::min(p.digits() - 1, uint32_t((m.x - origin.x) / size.x * p.digits()));
+    const uint32_t b = std::min(p.rows - 1, uint32_t((m.y - origin.y) / size.y * p.rows));
+    const size_t i = size_t(d) * p.rows + b;
+    ImGui::SetTooltip("block %u, digit %u\ncount %u\nexclusive scan (global offset) %llu", b, d, p.counts[i],
+                      static_cast<unsigned long long>(p.offsets[i]));
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float cw = size.x / p.digits();
+  if (cw >= 6) {
+    for (uint32_t d = 1; d < p.digits(); ++d)
+      dl->AddLine(ImVec2(origin.x + d * cw, origin.y), ImVec2(origin.x + d * cw, origin.y + size.y), IM_COL32(0, 0, 0, 90));
+  }
+  // The scan's walk, drawn over the first two columns: down, then over to the next column.
+  if (cw >= 8) {
+    const ImU32 c = IM_COL32(255, 255, 255, 200);
+    const float x0 = origin.x + cw * 0.5f, x1 = origin.x + cw * 1.5f;
+    dl->AddLine(ImVec2(x0, origin.y + 4), ImVec2(x0, origin.y + size.y - 6), c, 2);
+    dl->AddLine(ImVec2(x0, origin.y + size.y - 6), ImVec2(x1, origin.y + 4), c, 1);
+    dl->AddTriangleFilled(ImVec2(x0 - 5, origin.y + size.y - 14), ImVec2(x0 + 5, origin.y + size.y - 14),
+                          ImVec2(x0, origin.y + size.y - 4), c);
+  }
+  if (r.scan_table_row_group > 1) ImGui::TextDisabled("each row sums %d blocks", r.scan_table_row_group);
+  else ImGui::TextDisabled("one row per block (each block owns a run of %u-key tiles)", run->trace->tile_items);
+  ImGui::End();
+}
+
+}  // namespace sortscope::app::ui

@@ -1,0 +1,65 @@
+// The view: one fixed layout of panels for a 1920x1080 projector, each panel one file drawn from
+// the session's state once per frame. Renderers and the controls' edits live here, not in statics.
+#pragma once
+
+#include <imgui.h>
+
+#include <memory>
+#include <string>
+
+#include "gfx/density_view.hpp"
+#include "gfx/texture.hpp"
+#include "session/session.hpp"
+
+namespace sortscope::app::ui {
+
+// GL objects and edit buffers the panels keep between frames.
+struct PanelResources {
+  gfx::DensityView array_view;
+  std::string array_view_error;
+  gfx::Texture2D scan_table;
+  uint64_t scan_table_run = 0;   // run id and pass the texture shows
+  int scan_table_pass = -1;
+  bool scan_table_offsets = false;
+  int scan_table_row_group = 1;  // blocks summed into one texture row
+  RunRequest draft;              // the controls' edits, submitted when an edit completes
+  bool draft_from_session = false;
+  char n_text[32] = {};
+  char path_text[512] = {};
+  float ui_scale_draft = 0;
+  ImFont* big_font = nullptr;    // headline numbers
+};
+
+// What one frame's panels work from.
+struct UiFrame {
+  Session& session;
+  const SessionState& state;
+  PanelResources& resources;
+  double now;  // seconds, ImGui's clock
+};
+
+void draw_controls_panel(UiFrame& frame, bool* open);
+void draw_array_panel(UiFrame& frame, bool* open);
+void draw_histogram_panel(UiFrame& frame, bool* open);
+void draw_scan_table_panel(UiFrame& frame, bool* open);
+void draw_throughput_panel(UiFrame& frame, bool* open);
+
+class Ui {
+ public:
+  Ui();
+  ~Ui();
+  // Loads the UI font at `scale` (DejaVu Sans from fonts-dejavu-core, or ImGui's own font).
+  void apply_scale(float scale);
+  // Starts, lays out and renders one frame of every panel (ImGui::NewFrame to ImGui::Render).
+  void draw(Session& session);
+
+ private:
+  void handle_shortcuts(Session& session, const SessionState& state);
+  void advance_playback(Session& session, const SessionState& state);
+
+  std::unique_ptr<PanelResources> resources_;
+  float applied_scale_ = 0;
+  ImGuiStyle base_style_;
+};
+
+}  // namespace sortscope::app::ui

@@ -1,0 +1,96 @@
+// Shared UI helpers.
+#include "ui/widgets.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace sortscope::app::ui {
+
+std::string format_count(uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  if (n && (n & (n - 1)) == 0) {
+    int k = 0;
+    while ((uint64_t(1) << k) != n) ++k;
+    out += " (2^" + std::to_string(k) + ")";
+  }
+  return out;
+}
+
+std::string format_rate(double keys_per_s) {
+  char buf[64];
+  if (keys_per_s >= 1e9) std::snprintf(buf, sizeof buf, "%.2f G keys/s", keys_per_s / 1e9);
+  else if (keys_per_s >= 1e6) std::snprintf(buf, sizeof buf, "%.1f M keys/s", keys_per_s / 1e6);
+  else std::snprintf(buf, sizeof buf, "%.0f K keys/s", keys_per_s / 1e3);
+  return buf;
+}
+
+std::string format_bytes_rate(double gbps) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, gbps >= 100 ? "%.0f GB/s" : "%.1f GB/s", gbps);
+  return buf;
+}
+
+std::string format_ms(double ms) {
+  char buf[32];
+  if (ms >= 1) std::snprintf(buf, sizeof buf, "%.2f ms", ms);
+  else std::snprintf(buf, sizeof buf, "%.1f us", ms * 1e3);
+  return buf;
+}
+
+ImU32 digit_color(float t, float alpha) {
+  // 0.5 + 0.5 cos(2 pi (offset - 0.85 t)), mixed 90% with grey: as in density.frag
+  const float phase = 6.2831853f;
+  float c[3];
+  const float offsets[3] = {0.0f, 0.33f, 0.67f};
+  for (int i = 0; i < 3; ++i) {
+    const float v = 0.5f + 0.5f * std::cos(phase * (offsets[i] - t * 0.85f));
+    c[i] = 0.55f + (v - 0.55f) * 0.9f;
+  }
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(c[0], c[1], c[2], alpha));
+}
+
+ImU32 digit_color(uint32_t digit, uint32_t digits) {
+  return digit_color(digits > 1 ? float(digit) / float(digits - 1) : 0.0f);
+}
+
+void help_marker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+int stage_count(const RunRecord& run) {
+  return run.trace ? int(run.trace->passes.size()) + 1 : 1;
+}
+
+int viewed_stage(const ViewState& view, const RunRecord& run) {
+  const int last = stage_count(run) - 1;
+  if (view.stage < 0 || view.stage > last) return last;
+  return view.stage;
+}
+
+int pass_of_stage(int stage) { return stage > 0 ? stage - 1 : 0; }
+
+std::string stage_name(int stage) {
+  return stage == 0 ? std::string("input") : "after pass " + std::to_string(stage);
+}
+
+void centered_text(const char* text) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 size = ImGui::CalcTextSize(text);
+  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + std::max(0.0f, (avail.x - size.x) / 2),
+                             ImGui::GetCursorPosY() + std::max(0.0f, (avail.y - size.y) / 2)));
+  ImGui::TextDisabled("%s", text);
+}
+
+}  // namespace sortscope::app::ui

@@ -1,0 +1,36 @@
+// Small shared pieces of the UI: number formatting, the digit palette (the same as the array
+// view's shader), the Dear ImGui demo's HelpMarker, and pass/stage helpers.
+#pragma once
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <string>
+
+#include "session/session.hpp"
+
+namespace sortscope::app::ui {
+
+std::string format_count(uint64_t n);          // "1,048,576 (2^20)"
+std::string format_rate(double keys_per_s);    // "12.3 G keys/s"
+std::string format_bytes_rate(double gbps);    // "2961 GB/s"
+std::string format_ms(double ms);              // "0.412 ms" / "12.5 us"
+
+// Hue of digit value t in [0, 1], matching shaders/density.frag.
+ImU32 digit_color(float t, float alpha = 1.0f);
+ImU32 digit_color(uint32_t digit, uint32_t digits);
+
+void help_marker(const char* text);
+
+// The stage being viewed (0 = input, p + 1 = after pass p), resolving "follow the latest".
+int viewed_stage(const ViewState& view, const RunRecord& run);
+int stage_count(const RunRecord& run);
+// The pass whose digits colour and describe stage s: the pass that produced it (the first pass
+// for the input).
+int pass_of_stage(int stage);
+std::string stage_name(int stage);
+
+// Dims the whole panel's text when nothing has been sorted yet.
+void centered_text(const char* text);
+
+}  // namespace sortscope::app::ui

@@ -1,0 +1,16 @@
+# Embeds GLSL files into a C++ source as string constants, so the binary needs no shader files at
+# run time. Re-runs when a shader changes.
+function(sortscope_embed_shaders out_cpp)
+  set(body "// Generated from shaders/ by cmake/EmbedShaders.cmake; edit the .glsl files instead.\n")
+  string(APPEND body "#include \"gfx/shader_sources.hpp\"\n\nnamespace sortscope::gfx::shaders {\n")
+  foreach(file IN LISTS ARGN)
+    get_filename_component(name ${file} NAME_WE)
+    get_filename_component(ext ${file} EXT)
+    string(REPLACE "." "_" ext_id ${ext})
+    file(READ ${file} text)
+    string(APPEND body "const char* const ${name}${ext_id} = R\"sortscope_glsl(${text})sortscope_glsl\";\n")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${file})
+  endforeach()
+  string(APPEND body "}  // namespace sortscope::gfx::shaders\n")
+  file(GENERATE OUTPUT ${out_cpp} CONTENT "${body}")
+endfunction()

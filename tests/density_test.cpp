@@ -1,0 +1,82 @@
+// The array view's reduction: hand-made keys land in known cells, and the GPU agrees with the CPU.
+#include <gtest/gtest.h>
+
+#include "sortscope/density.hpp"
+#include "test_support.hpp"
+
+#if defined(SORTSCOPE_HAVE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+namespace sortscope {
+namespace {
+
+TEST(Density, KeysLandInTheirCells) {
+  // 8 keys over 4 columns (2 keys each) and 4 rows (key value / 2^30).
+  const std::vector<uint32_t> keys{0, 1u << 30, 3u << 30, 0xffffffffu, 2u << 30, 2u << 30, 5, 6};
+  DensityRequest r;
+  r.n = keys.size();
+  r.columns = 4;
+  r.rows = 4;
+  r.digit_shift = 0;
+  r.digit_bits = 2;
+  std::vector<uint32_t> cells(4 * 4 * kDensityWordsPerCell, 99);
+  cpu::density_grid(keys.data(), r, cells.data());
+  auto count = [&](uint32_t col, uint32_t row) { return cells[(row * 4 + col) * 2]; };
+  auto digits = [&](uint32_t col, uint32_t row) { return cells[(row * 4 + col) * 2 + 1]; };
+  EXPECT_EQ(count(0, 0), 1u);
+  EXPECT_EQ(count(0, 1), 1u);
+  EXPECT_EQ(count(1, 3), 2u);  // 3<<30 and 0xffffffff
+  EXPECT_EQ(digits(1, 3), 3u);  // digits 0 and 3
+  EXPECT_EQ(count(2, 2), 2u);
+  EXPECT_EQ(count(3, 0), 2u);
+  EXPECT_EQ(digits(3, 0), 1u + 2u);
+  uint32_t total = 0;
+  for (size_t i = 0; i < cells.size(); i += 2) total += cells[i];
+  EXPECT_EQ(total, keys.size());
+}
+
+TEST(Density, SignedKeysAreDrawnInValueOrder) {
+  const std::vector<int32_t> keys{-2000000000, 2000000000};
+  DensityRequest r;
+  r.key_type = KeyType::i32;
+  r.n = 2;
+  r.columns = 2;
+  r.rows = 2;
+  std::vector<uint32_t> cells(2 * 2 * kDensityWordsPerCell);
+  cpu::density_grid(keys.data(), r, cells.data());
+  EXPECT_EQ(cells[(0 * 2 + 0) * 2], 1u);  // the negative key in the bottom row
+  EXPECT_EQ(cells[(1 * 2 + 1) * 2], 1u);  // the positive key in the top row
+}
+
+#if defined(SORTSCOPE_HAVE_CUDA)
+TEST(Density, GpuGridEqualsCpuGrid) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  for (const char* dist : {"uniform", "sorted", "zero", "zipf"}) {
+    ASSERT_OK(gpu->set_data(DataSpec{*parse_distribution(dist), 1000003, 3, KeyType::u32}));
+    HostKeys keys;
+    ASSERT_OK(gpu->download_input(&keys));
+    DensityRequest r;
+    r.n = keys.n;
+    r.columns = 1237;
+    r.rows = 401;
+    r.digit_shift = 4;
+    r.digit_bits = 4;
+    std::vector<uint32_t> expect(size_t(r.columns) * r.rows * kDensityWordsPerCell);
+    cpu::density_grid(keys.bytes.data(), r, expect.data());
+    uint32_t *d_keys = nullptr, *d_cells = nullptr;
+    ASSERT_EQ(cudaMalloc(&d_keys, keys.bytes.size()), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&d_cells, expect.size() * 4), cudaSuccess);
+    cudaMemcpy(d_keys, keys.bytes.data(), keys.bytes.size(), cudaMemcpyHostToDevice);
+    ASSERT_EQ(cuda::density_grid(d_keys, r, d_cells, nullptr), cudaSuccess);
+    std::vector<uint32_t> got(expect.size());
+    cudaMemcpy(got.data(), d_cells, got.size() * 4, cudaMemcpyDeviceToHost);
+    EXPECT_EQ(got, expect) << dist;
+    cudaFree(d_keys);
+    cudaFree(d_cells);
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace sortscope

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# One device-tool call's worth of GPU checks: run from the repository root on the GPU machine with
+# the binaries in .gpu/ (see README "On the GPU machine"). Results go to $OUT (or ./gpu-out).
+#   tools/gpu-check.sh [tests] [sanitize] [bench] [shots]    (default: all four)
+set -uo pipefail
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+steps=${*:-tests sanitize bench shots}
+source .device/prelude.sh
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
+
+for step in $steps; do
+  case $step in
+    tests)
+      for t in .gpu/*_test; do
+        echo "== $t"
+        "$t" --gtest_brief=1 2>&1 | tail -n 25
+      done 2>&1 | tee "$out/tests.txt" ;;
+    sanitize)
+      echo "== memcheck, mg-radix 2^20 keys and pairs, radix bits 4 and 8"
+      for args in "--radix-bits 4" "--radix-bits 8 --pairs"; do
+        compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 \
+          .gpu/sortscope bench --backend cuda --algorithm mg-radix --n 2^20 --repeat 1 --warmup 0 $args 2>&1 | tail -n 4
+      done 2>&1 | tee "$out/sanitizer.txt"
+      echo "== racecheck, mg-radix 2^16 keys, radix bits 4 and 8" | tee -a "$out/sanitizer.txt"
+      for args in "--radix-bits 4" "--radix-bits 8 --pairs"; do
+        compute-sanitizer --tool racecheck --error-exitcode 9 \
+          .gpu/sortscope bench --backend cuda --algorithm mg-radix --n 2^16 --repeat 1 --warmup 0 $args 2>&1 | tail -n 4
+      done 2>&1 | tee -a "$out/sanitizer.txt" ;;
+    bench)
+      for n in 2^24 2^28; do
+        .gpu/sortscope bench --backend cuda --algorithm mg-radix,cub-radix --n $n --repeat 20 --warmup 3
+      done 2>&1 | tee "$out/bench.txt"
+      .gpu/sortscope bench --backend cuda --algorithm mg-radix,cub-radix --n 2^26 --sweep radix-bits=1..8 \
+        --repeat 10 --warmup 2 2>&1 | tee "$out/bench_bits.txt" ;;
+    shots)
+      .gpu/sortscope --headless --frames 30 --n 2^24 --stage 2 --screenshot "$out/gpu_2e24.png" 2>&1 | tail -n 3
+      .gpu/sortscope --headless --frames 30 --n 2^20 --screenshot "$out/gpu_default.png" 2>&1 | tail -n 3 ;;
+  esac
+done
