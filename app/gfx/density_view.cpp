@@ -29,8 +29,15 @@ DensityView::DensityView() {
   glGenTextures(1, &texture_);
 #if defined(SORTSCOPE_HAVE_CUDA)
   cudaStream_t s = nullptr;
-  if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess) stream_ = s;
-  else cudaGetLastError();
+  cudaEvent_t e[2] = {nullptr, nullptr};
+  if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess && cudaEventCreate(&e[0]) == cudaSuccess &&
+      cudaEventCreate(&e[1]) == cudaSuccess) {
+    stream_ = s;
+    events_[0] = e[0];
+    events_[1] = e[1];
+  } else {
+    cudaGetLastError();
+  }
 #endif
 }
 
@@ -38,6 +45,8 @@ DensityView::~DensityView() {
   interop_.reset();  // unregister before the GL buffer is deleted
 #if defined(SORTSCOPE_HAVE_CUDA)
   if (stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+  for (void* e : events_)
+    if (e) cudaEventDestroy(static_cast<cudaEvent_t>(e));
 #endif
   glDeleteTextures(1, &texture_);
   glDeleteFramebuffers(1, &fbo_);
@@ -76,6 +85,7 @@ Status DensityView::draw(const std::shared_ptr<const PassSnapshots>& snapshots, 
   const void* keys = snapshots->keys(stage);
   if (!keys && request.n > 0) return Status::Ok();
   const auto start = std::chrono::steady_clock::now();
+  kernel_ms_ = 0;
   if (snapshots->memory() == BackendKind::cuda) SORTSCOPE_RETURN_IF_ERROR(reduce_on_device(keys, request));
   else SORTSCOPE_RETURN_IF_ERROR(reduce_on_host(keys, request));
   reduce_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -96,10 +106,14 @@ Status DensityView::reduce_on_device(const void* keys, const DensityRequest& req
     void* cells = nullptr;
     size_t bytes = 0;
     SORTSCOPE_RETURN_IF_ERROR(interop_->map(stream, &cells, &bytes));
+    auto start = static_cast<cudaEvent_t>(events_[0]), stop = static_cast<cudaEvent_t>(events_[1]);
+    cudaEventRecord(start, stream);
     const cudaError_t e = cuda::density_grid(keys, request, static_cast<uint32_t*>(cells), stream);
+    cudaEventRecord(stop, stream);
     SORTSCOPE_RETURN_IF_ERROR(interop_->unmap(stream));  // orders the kernel before GL's use
     if (e != cudaSuccess) return {StatusCode::cuda_error, std::string("array view kernel: ") + cudaGetErrorString(e)};
-    cudaStreamSynchronize(stream);  // only so reduce_ms() measures the kernel, not its launch
+    float ms = 0;
+    if (cudaEventSynchronize(stop) == cudaSuccess && cudaEventElapsedTime(&ms, start, stop) == cudaSuccess) kernel_ms_ = ms;
     key_path_ = KeyPath::cuda_gl_interop;
     return Status::Ok();
   }

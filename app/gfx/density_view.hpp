@@ -34,7 +34,8 @@ class DensityView {
 
   GLuint texture() const { return texture_; }
   KeyPath key_path() const { return key_path_; }
-  double reduce_ms() const { return reduce_ms_; }  // the last grid computation
+  double reduce_ms() const { return reduce_ms_; }  // the last grid computation, wall clock
+  double kernel_ms() const { return kernel_ms_; }  // ... of which the CUDA kernel (0 on the host path)
 
  private:
   Status ensure_grid(uint32_t columns, uint32_t rows);
@@ -50,8 +51,10 @@ class DensityView {
   std::unique_ptr<CudaGlBuffer> interop_;
   bool interop_failed_ = false;
   void* stream_ = nullptr;  // cudaStream_t of the reductions
+  void* events_[2] = {nullptr, nullptr};  // cudaEvent_t around the kernel
   KeyPath key_path_ = KeyPath::none;
   double reduce_ms_ = 0;
+  double kernel_ms_ = 0;
   // What the current grid shows.
   std::shared_ptr<const PassSnapshots> shown_;
   int shown_stage_ = -1;

@@ -89,10 +89,10 @@ void draw_array_panel(UiFrame& f, bool* open) {
   }
 
   if (pass) digit_legend(pass->digits(), avail.x);
-  ImGui::TextDisabled("Keys %s; reduced to %ux%u pixels in %s.%s",
-                      gfx::key_path_text(f.resources.array_view.key_path()), columns, rows,
-                      format_ms(f.resources.array_view.reduce_ms()).c_str(),
-                      f.resources.array_view_error.empty() ? "" : (" " + f.resources.array_view_error).c_str());
+  const gfx::DensityView& view = f.resources.array_view;
+  const std::string timing = view.kernel_ms() > 0 ? format_ms(view.kernel_ms()) + " on the GPU" : format_ms(view.reduce_ms());
+  ImGui::TextDisabled("Keys %s; reduced to %ux%u pixels in %s.%s", gfx::key_path_text(view.key_path()), columns, rows,
+                      timing.c_str(), f.resources.array_view_error.empty() ? "" : (" " + f.resources.array_view_error).c_str());
   ImGui::End();
 }
 

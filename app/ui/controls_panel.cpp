@@ -77,7 +77,9 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
     }
   }
   help_marker("Type a count (1000000) or a power of two (2^24) and press Enter.");
-  ImGui::TextDisabled("n = %s (at most %s here)", format_count(d.data.n).c_str(), format_count(max_items).c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("n = %s (at most %s here)", format_count(d.data.n).c_str(), format_count(max_items).c_str());
+  ImGui::PopStyleColor();
 
   const std::string dist_label = d.data.dist.id == Distribution::entropy ? "entropy-K" : d.data.dist.name();
   if (ImGui::BeginCombo("Distribution", dist_label.substr(0, 40).c_str())) {
@@ -159,11 +161,14 @@ void result_summary(const SessionState& s) {
       ImGui::Text("%s, %.0f%% of copy bandwidth", format_bytes_rate(gbps).c_str(), 100.0 * gbps / s.copy_gbps);
   }
   if (run.traced_ms > 0) {
-    ImGui::TextDisabled("Traced run: %s (tracing adds %.0f%%)", format_ms(run.traced_ms).c_str(),
-                        run.untraced_ms > 0 ? 100.0 * (run.traced_ms / run.untraced_ms - 1.0) : 0.0);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Traced run: %s (tracing adds %.0f%%)", format_ms(run.traced_ms).c_str(),
+                       run.untraced_ms > 0 ? 100.0 * (run.traced_ms / run.untraced_ms - 1.0) : 0.0);
+    ImGui::PopStyleColor();
   }
-  ImGui::TextColored(run.verified ? kGood : kError, "%s: %s", run.verified ? "Verified" : "NOT verified",
-                     run.verify_detail.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, run.verified ? kGood : kError);
+  ImGui::TextWrapped("%s: %s", run.verified ? "Verified" : "NOT verified", run.verify_detail.c_str());
+  ImGui::PopStyleColor();
 }
 
 }  // namespace

@@ -94,16 +94,21 @@ cudaError_t sort_instance(const detail::Call& c) {
   const bool double_buffer = c.key_selector != nullptr;
   cuda::TraceRecorder* recorder = TRACE ? c.options.trace : nullptr;
 
-  // Fill the GPU with resident blocks: the seed's fixed grid of C thread blocks.
+  // Fill the GPU with resident blocks: the seed's fixed grid of C thread blocks. The grid comes from
+  // the timed (untraced) kernel's occupancy in both modes, so a trace shows the timed run's blocks.
   auto downsweep = device::downsweep_kernel<RADIX_BITS, Bits, Value, TRACE>;
+  auto timed_downsweep = device::downsweep_kernel<RADIX_BITS, Bits, Value, false>;
   static const cudaError_t smem_ok = cudaFuncSetAttribute(
       downsweep, cudaFuncAttributeMaxDynamicSharedMemorySize, Downsweep::kDynamicSharedBytes);
   SORTSCOPE_CUDA_TRY(smem_ok);
+  static const cudaError_t timed_smem_ok = cudaFuncSetAttribute(
+      timed_downsweep, cudaFuncAttributeMaxDynamicSharedMemorySize, Downsweep::kDynamicSharedBytes);
+  SORTSCOPE_CUDA_TRY(timed_smem_ok);
   DeviceShape shape;
   SORTSCOPE_CUDA_TRY(device_shape(&shape));
   int blocks_per_sm = 0;
-  SORTSCOPE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, downsweep, kPolicy.downsweep.threads,
-                                                                   Downsweep::kDynamicSharedBytes));
+  SORTSCOPE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks_per_sm, timed_downsweep, kPolicy.downsweep.threads, Downsweep::kDynamicSharedBytes));
   uint32_t max_grid = uint32_t(std::max(1, blocks_per_sm) * shape.sm_count);
   if (c.options.max_grid) max_grid = std::min(max_grid, c.options.max_grid);
   const EvenShare share = EvenShare::make(n, kPolicy.tile_items(), max_grid);
@@ -132,21 +137,14 @@ cudaError_t sort_instance(const detail::Call& c) {
   // Buffer 0 is the input. Without a DoubleBuffer the passes alternate between the output and a
   // scratch buffer, starting so that an unskipped sort ends in the output. With one, they alternate
   // between the two caller buffers (index 2 aliases the input, which is then free to overwrite).
-  Buffers<Bits, Value> buffers;
-  int first_target;
-  Bits* final_keys;
-  Value* final_values;
-  if (double_buffer) {
-    buffers = {{in, out, in}, {values_in, values_out, values_in}};
-    first_target = 1;
-    final_keys = passes % 2 ? out : in;
-    final_values = passes % 2 ? values_out : values_in;
-  } else {
-    buffers = {{in, out, alt_keys}, {values_in, values_out, alt_values}};
-    first_target = passes % 2 ? 1 : 2;
-    final_keys = out;
-    final_values = values_out;
-  }
+  const Buffers<Bits, Value> buffers =
+      double_buffer ? Buffers<Bits, Value>{{in, out, in}, {values_in, values_out, values_in}}
+                    : Buffers<Bits, Value>{{in, out, alt_keys}, {values_in, values_out, alt_values}};
+  const int first_target = double_buffer ? 1 : (passes % 2 ? 1 : 2);
+  // Where the caller finds the result: the output, or for a DoubleBuffer wherever an unskipped
+  // sequence of passes ends.
+  Bits* const final_keys = double_buffer && passes % 2 == 0 ? in : out;
+  Value* const final_values = double_buffer && passes % 2 == 0 ? values_in : values_out;
 
   const KeyTypeInfo& k = info(a.key_type);
   const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
