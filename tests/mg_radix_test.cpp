@@ -4,7 +4,7 @@
 #include "generate/distributions.hpp"
 #include "mg_radix/mg_radix_policy.hpp"
 #include "sortscope/trace.hpp"
-#include "test_support.hpp"
+#include "radix_matrix.hpp"
 
 #if defined(SORTSCOPE_HAVE_CUDA)
 #include <cuda_runtime.h>
@@ -67,6 +67,23 @@ void run_large(Backend& backend, uint64_t n) {
 TEST(MgRadixCpu, MatchesStableSortForEveryRadixWidthDistributionAndSize) {
   auto backend = make_cpu_backend();
   run_matrix(*backend);
+}
+
+// Every key type, both orders, bit ranges and special floats, at radix widths 3, 4 and 8.
+test::MatrixOptions mg_radix_key_matrix() {
+  test::MatrixOptions m{Algorithm::mg_radix};
+  m.radix_bits = {3, 8};
+  const uint64_t tile = mg_radix::policy_for_bits(8).tile_items();
+  m.sizes = {0, 1, tile - 1, tile, tile + 1, 7 * tile + 5};
+  m.distributions = {"uniform", "gaussian", "det-dup"};
+  return m;
+}
+
+TEST(MgRadixCpu, EveryKeyTypeOrderBitRangeAndSpecialFloat) {
+  auto backend = make_cpu_backend();
+  test::run_radix_matrix(*backend, mg_radix_key_matrix());
+  test::run_bit_ranges(*backend, Algorithm::mg_radix, 30000);
+  test::run_special_floats(*backend, Algorithm::mg_radix, 20000);
 }
 
 TEST(MgRadixCpu, MatchesStableSortAtFourMillionKeys) {
@@ -155,6 +172,13 @@ TEST(MgRadixCpu, RejectsBadArguments) {
 TEST(MgRadixGpu, MatchesStableSortForEveryRadixWidthDistributionAndSize) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
   run_matrix(*gpu);
+}
+
+TEST(MgRadixGpu, EveryKeyTypeOrderBitRangeAndSpecialFloat) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  test::run_radix_matrix(*gpu, mg_radix_key_matrix());
+  test::run_bit_ranges(*gpu, Algorithm::mg_radix, 30000);
+  test::run_special_floats(*gpu, Algorithm::mg_radix, 20000);
 }
 
 TEST(MgRadixGpu, MatchesStableSortAtLargeSizes) {

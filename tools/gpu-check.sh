@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # One device-tool call's worth of GPU checks: run from the repository root on the GPU machine with
 # the binaries in .gpu/ (see README "On the GPU machine"). Results go to $OUT (or ./gpu-out).
-#   tools/gpu-check.sh [tests] [sanitize] [bench] [shots]    (default: all four)
+#   tools/gpu-check.sh [tests] [sanitize] [bench] [targets] [sweeps] [shots]   (default: all)
 set -uo pipefail
 out=${OUT:-gpu-out}
 mkdir -p "$out"
-steps=${*:-tests sanitize bench shots}
+steps=${*:-tests sanitize bench targets sweeps shots}
+b() { .gpu/sortscope bench --backend cuda --repeat 20 --warmup 3 "$@"; }
 source .device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
 
@@ -33,6 +34,19 @@ for step in $steps; do
       done 2>&1 | tee "$out/bench.txt"
       .gpu/sortscope bench --backend cuda --algorithm mg-radix,cub-radix --n 2^26 --sweep radix-bits=1..8 \
         --repeat 10 --warmup 2 2>&1 | tee "$out/bench_bits.txt" ;;
+    targets)
+      # The performance issue's targets: onesweep against CUB in one process on one input.
+      {
+        b --algorithm onesweep,cub-radix --n 2^28
+        b --algorithm onesweep,cub-radix --n 2^28 --pairs
+        b --algorithm onesweep,cub-radix --n 2^28 --keys u64
+        b --algorithm onesweep,cub-radix --n 2^26 --keys f32
+        b --algorithm onesweep,cub-radix --n 2^16 --repeat 200
+        b --algorithm onesweep,cub-radix --n 2^20 --repeat 100
+        b --algorithm mg-radix,cub-radix --n 2^28 --sweep radix-bits=1..8 --repeat 10
+      } 2>&1 | tee "$out/targets.txt" ;;
+    sweeps)
+      b --algorithm onesweep,cub-radix,thrust --sweep n=2^10..2^28 --repeat 30 --format csv 2>&1 | tee "$out/sweep_n.csv" ;;
     shots)
       .gpu/sortscope --headless --frames 30 --n 2^24 --stage 2 --screenshot "$out/gpu_2e24.png" 2>&1 | tail -n 3
       .gpu/sortscope --headless --frames 30 --n 2^20 --screenshot "$out/gpu_default.png" 2>&1 | tail -n 3 ;;

@@ -4,6 +4,7 @@
 
 #include "common/radix_passes.hpp"
 #include "mg_radix/mg_radix_policy.hpp"
+#include "onesweep/onesweep_policy.hpp"
 #include "sortscope/backend.hpp"
 #include "sortscope/key_traits.hpp"
 
@@ -15,8 +16,11 @@ constexpr int kCubRadixBits = 8;
 int resolved_radix_bits(const SortConfig& config) {
   switch (config.algorithm) {
     case Algorithm::mg_radix: return config.radix_bits ? config.radix_bits : mg_radix::kDefaultRadixBits;
+    case Algorithm::onesweep: return onesweep::kRadixBits;
     case Algorithm::cub_radix: return kCubRadixBits;
-    case Algorithm::std_sort: return 0;
+    case Algorithm::thrust:
+    case Algorithm::std_sort:
+    case Algorithm::cpu_par: return 0;
   }
   return 0;
 }
@@ -33,8 +37,15 @@ uint64_t model_bytes(const SortConfig& config, KeyType key_type, uint64_t n) {
   const uint64_t passes = pass_count(config, key_type);
   switch (config.algorithm) {
     case Algorithm::mg_radix: return n * passes * (3 * kb + 2 * vb);
+    case Algorithm::onesweep:
     case Algorithm::cub_radix: return n * (kb + passes * (2 * kb + 2 * vb));
-    case Algorithm::std_sort: return n * 2 * (kb + vb);
+    case Algorithm::thrust: {
+      // thrust::sort of primitive keys runs CUB's radix sort: count it the same way.
+      const uint64_t cub_passes = uint64_t(key_bits(key_type) + kCubRadixBits - 1) / kCubRadixBits;
+      return n * (kb + cub_passes * (2 * kb + 2 * vb));
+    }
+    case Algorithm::std_sort:
+    case Algorithm::cpu_par: return n * 2 * (kb + vb);
   }
   return 0;
 }

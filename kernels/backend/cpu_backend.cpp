@@ -127,7 +127,9 @@ class CpuBackend final : public Backend {
     auto sort_once = [&](SortTrace* trace, const PassObserver* observer) -> Status {
       switch (config.algorithm) {
         case Algorithm::mg_radix: return cpu::mg_radix_sort(args, trace, observer);
+        case Algorithm::onesweep: return cpu::onesweep_sort(args, trace, observer);
         case Algorithm::std_sort: return cpu::std_sort(args);
+        case Algorithm::cpu_par: return cpu::parallel_sort(args);
         default: return Unsupported(std::string(algo.name) + " has no CPU implementation");
       }
     };

@@ -37,4 +37,8 @@ cudaError_t verify_sorted(const RadixSortArgs& args, VerifyCounts* counts, cudaS
 // The cub-radix baseline: cub::DeviceRadixSort with the same arguments (size query when d_temp is null).
 cudaError_t cub_radix_sort(const RadixSortArgs& args, void* d_temp, size_t* temp_bytes, cudaStream_t stream);
 
+// The thrust baseline, in place on args.keys_out (and values_out), which the caller fills with the
+// input first. Whole keys only.
+cudaError_t thrust_sort_in_place(const RadixSortArgs& args, cudaStream_t stream);
+
 }  // namespace sortscope::cuda

@@ -7,12 +7,22 @@
 namespace sortscope::cuda {
 namespace {
 
+template <typename Key, typename Value, typename NumItems>
+cudaError_t sort_with(const RadixSortArgs& a, NumItems n, void* d_temp, size_t* temp_bytes, cudaStream_t stream);
+
+// CUB picks its tuning by the offset type; 32-bit offsets select its faster policy, so the
+// baseline runs at its best (and, to keep the build lean, only that way: n < 2^31).
 template <typename Key, typename Value>
 cudaError_t sort_typed(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
+  if (a.n > uint64_t(INT32_MAX)) return cudaErrorNotSupported;
+  return sort_with<Key, Value>(a, int32_t(a.n), d_temp, temp_bytes, stream);
+}
+
+template <typename Key, typename Value, typename NumItems>
+cudaError_t sort_with(const RadixSortArgs& a, NumItems n, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
   const Key* keys_in = static_cast<const Key*>(a.keys_in);
   Key* keys_out = static_cast<Key*>(a.keys_out);
   const int end = a.resolved_end_bit();
-  const auto n = static_cast<int64_t>(a.n);
   if constexpr (std::is_void_v<Value>) {
     return a.descending
                ? cub::DeviceRadixSort::SortKeysDescending(d_temp, *temp_bytes, keys_in, keys_out, n, a.begin_bit, end, stream)

@@ -10,10 +10,16 @@ namespace {
 constexpr std::array kAlgorithms = {
     AlgorithmInfo{Algorithm::mg_radix, "mg-radix", "LSD radix, reduce-then-scan (Merrill & Grimshaw)",
                   "merrill-grimshaw-2011", true, true, true, true},
+    AlgorithmInfo{Algorithm::onesweep, "onesweep", "LSD radix, one sweep with decoupled look-back (Adinets & Merrill)",
+                  "beyond the seeds: Adinets & Merrill 2022", true, true, true, true},
     AlgorithmInfo{Algorithm::cub_radix, "cub-radix", "NVIDIA CUB DeviceRadixSort", "baseline", false, true, false,
                   false},
+    AlgorithmInfo{Algorithm::thrust, "thrust", "thrust::sort (stable_sort_by_key for pairs) on the device", "baseline",
+                  false, true, false, false},
     AlgorithmInfo{Algorithm::std_sort, "std-sort", "std::sort (std::stable_sort for pairs) on the host", "baseline",
                   true, false, false, false},
+    AlgorithmInfo{Algorithm::cpu_par, "cpu-par", "libstdc++ parallel-mode sort on every host core", "baseline", true,
+                  false, false, false},
 };
 
 constexpr std::array kKeyTypes = {

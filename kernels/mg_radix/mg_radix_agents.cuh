@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "common/block_radix_rank.cuh"
 #include "common/block_scan.cuh"
 #include "common/even_share.hpp"
 #include "mg_radix/mg_radix_policy.hpp"
@@ -13,6 +14,7 @@
 namespace sortscope::mg_radix::device {
 
 using sortscope::device::block_exclusive_sum;
+using sortscope::device::BlockRadixRankMatch;
 using sortscope::device::BlockScanStorage;
 using sortscope::device::kWarpThreads;
 
@@ -135,14 +137,14 @@ struct SpineAgent {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Downsweep: for each tile, rank every key by a local multi-scan, exchange the keys into digit
-// order through shared memory, and write them with consecutive threads on consecutive addresses.
+// Downsweep: for each tile of the block's share, rank every key with a local multi-scan, exchange
+// the keys into digit order through shared memory, and write them with consecutive threads on
+// consecutive addresses. The running digit offsets are carried from tile to tile.
 //
-// Multi-scan: each thread counts its own keys per digit in a private column of 16-bit counters
-// (keys in blocked order, so thread order is input order), then the block scans the
-// digits x threads counter table in digit-major order: raking per thread over one row, a block
-// scan of the row totals, and a rescan of the row. A key's rank in the tile is its thread's
-// scanned counter for its digit plus the keys of that digit the thread saw before it.
+// The multi-scan (the seed's section 3.3: r concurrent scans of digit flags) is done the way
+// today's GPUs do it fastest: each warp counts its keys per digit with warp-wide ballots, the
+// block scans those counts digit-major, and each key's rank follows from its warp's running count
+// (BlockRadixRankMatch). Keys are loaded warp-striped: coalesced, and the order the ranks keep.
 // ---------------------------------------------------------------------------------------------
 template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
 struct DownsweepAgent {
@@ -152,140 +154,102 @@ struct DownsweepAgent {
   static constexpr int kTile = kThreads * kItems;
   static constexpr int kDigits = 1 << RADIX_BITS;
   static constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
-  // Each thread rakes one row of kDigits counters; 2 counters of padding per row put
-  // consecutive threads' rows in different banks.
-  static constexpr int kRowStride = kDigits + 2;
-  static constexpr int kCounterBytes = kThreads * kRowStride * 2;
-  static constexpr int kKeyExchangeBytes = kTile * sizeof(Bits);
-  static constexpr int kValueExchangeBytes = kPairs ? kTile * sizeof(Value) : 0;
-  static constexpr int kDynamicSharedBytes =
-      kCounterBytes > kKeyExchangeBytes
-          ? (kCounterBytes > kValueExchangeBytes ? kCounterBytes : kValueExchangeBytes)
-          : (kKeyExchangeBytes > kValueExchangeBytes ? kKeyExchangeBytes : kValueExchangeBytes);
-  static_assert(kTile < 65536, "16-bit counters hold tile-local ranks");
+  using Rank = BlockRadixRankMatch<kThreads, RADIX_BITS>;
+  static constexpr int kBins = Rank::kBinsPerThread;
+
+  union Exchange {
+    Bits keys[kTile];
+    Value values[kPairs ? kTile : 1];
+    typename Rank::Storage rank;
+  };
+  static constexpr int kDynamicSharedBytes = sizeof(Exchange);
 
   struct Storage {
     uint32_t bin_offset[kDigits];  // global output offset of the next key of each digit
     uint32_t bin_adjust[kDigits];  // bin_offset minus the digit's first position in this tile
-    BlockScanStorage<kThreads> scan;
   };
 
-  // Counter of (digit, thread) in the padded digit-major table.
-  __device__ __forceinline__ static int counter_index(uint32_t digit, int thread) {
-    const int linear = int(digit) * kThreads + thread;
-    return (linear / kDigits) * kRowStride + linear % kDigits;
+  // Item u of this thread sits at this tile position.
+  __device__ __forceinline__ static int position(int u) {
+    return ((threadIdx.x / kWarpThreads) * kItems + u) * kWarpThreads + threadIdx.x % kWarpThreads;
   }
 
-  __device__ __forceinline__ static void run(Storage& s, unsigned char* dynamic_shared, const Bits* in, Bits* out,
+  __device__ __forceinline__ static void run(Storage& s, Exchange& x, const Bits* in, Bits* out,
                                              const Value* values_in, Value* values_out, const EvenShare& share,
                                              Twiddle<Bits> twiddle, PassDigit digit, const uint32_t* spine,
                                              const cuda::TraceDeviceView& trace) {
-    uint16_t* counters = reinterpret_cast<uint16_t*>(dynamic_shared);
-    Bits* exchange_keys = reinterpret_cast<Bits*>(dynamic_shared);
-    Value* exchange_values = reinterpret_cast<Value*>(dynamic_shared);
     const int t = threadIdx.x;
     const uint32_t pass_digits = 1u << digit.bits;
-
     for (int d = t; d < kDigits; d += kThreads)
-      s.bin_offset[d] = d < int(pass_digits) ? spine[uint64_t(d) * share.grid + blockIdx.x] : 0;
+      s.bin_offset[d] = uint32_t(d) < pass_digits ? spine[uint64_t(d) * share.grid + blockIdx.x] : 0;
 
     const uint64_t block_end = share.block_end(blockIdx.x);
     for (uint64_t tile = share.block_begin(blockIdx.x); tile < block_end; tile += kTile) {
       const int valid = int(block_end - tile < uint64_t(kTile) ? block_end - tile : kTile);
-
-      // Decode: this thread's keys in blocked order.
       Bits keys[kItems];
-      uint32_t digits[kItems];
-      uint32_t ranks[kItems];
-      Value values[kPairs ? kItems : 1];
 #pragma unroll
-      for (int j = 0; j < kItems; ++j) {
-        const int idx = t * kItems + j;
-        if (idx < valid) {
-          keys[j] = in[tile + idx];
-          digits[j] = extract_digit(twiddle.in(keys[j]), digit.shift, digit.bits);
-          if constexpr (kPairs) values[j] = values_in[tile + idx];
-        }
-      }
-
-      // Count: a private column, so no atomics. (The previous tile ended with a barrier.)
-#pragma unroll 4
-      for (int d = 0; d < kDigits; ++d) counters[counter_index(d, t)] = 0;
-#pragma unroll
-      for (int j = 0; j < kItems; ++j) {
-        if (t * kItems + j < valid) {
-          uint16_t& c = counters[counter_index(digits[j], t)];
-          ranks[j] = c;
-          c = uint16_t(ranks[j] + 1);
-        }
-      }
-      __syncthreads();
-
-      // Multi-scan: raking over this thread's row of the digit-major table.
-      uint16_t* row = counters + t * kRowStride;
-      uint32_t row_total = 0;
-#pragma unroll 8
-      for (int i = 0; i < kDigits; ++i) row_total += row[i];
-      uint32_t running = block_exclusive_sum<kThreads>(row_total, s.scan);
-#pragma unroll 8
-      for (int i = 0; i < kDigits; ++i) {
-        const uint32_t c = row[i];
-        row[i] = uint16_t(running);
-        running += c;
-      }
-      __syncthreads();
-
-#pragma unroll
-      for (int j = 0; j < kItems; ++j)
-        if (t * kItems + j < valid) ranks[j] += counters[counter_index(digits[j], t)];
+      for (int u = 0; u < kItems; ++u) keys[u] = position(u) < valid ? in[tile + position(u)] : Bits(0);
+      // Padding of a partial tile takes the largest digit so it ranks after every real key.
+      auto digit_of = [&](int u) -> uint32_t {
+        return position(u) < valid ? extract_digit(twiddle.in(keys[u]), digit.shift, digit.bits) : kDigits - 1;
+      };
+      int ranks[kItems];
+      uint32_t bin_count[kBins], bin_start[kBins];
+      Rank::template rank<kItems>(x.rank, digit_of, ranks, bin_count, bin_start, [](uint32_t(&)[kBins]) {});
 
       // Carry the digit totals: where this tile's run of each digit lands globally.
-      for (int d = t; d < kDigits; d += kThreads) {
-        const uint32_t first = counters[counter_index(d, 0)];
-        const uint32_t last = d + 1 < kDigits ? counters[counter_index(d + 1, 0)] : uint32_t(valid);
-        s.bin_adjust[d] = s.bin_offset[d] - first;
-        s.bin_offset[d] += last - first;
-      }
-      __syncthreads();  // counters are read; the exchange may overwrite them
-
-      // Exchange the keys into digit order, then scatter: consecutive threads, consecutive slots.
 #pragma unroll
-      for (int j = 0; j < kItems; ++j)
-        if (t * kItems + j < valid) exchange_keys[ranks[j]] = keys[j];
+      for (int b = 0; b < kBins; ++b) {
+        const int bin = Rank::bin_of(b);
+        if (bin < kDigits) {
+          const uint32_t count = bin_count[b] - (bin == kDigits - 1 ? uint32_t(kTile - valid) : 0u);
+          s.bin_adjust[bin] = s.bin_offset[bin] - bin_start[b];
+          s.bin_offset[bin] += count;
+        }
+      }
+      __syncthreads();  // the rank storage becomes the exchange buffer; bin_adjust is ready
+
+#pragma unroll
+      for (int u = 0; u < kItems; ++u) x.keys[ranks[u]] = keys[u];
       if constexpr (TRACE) {
 #pragma unroll
-        for (int j = 0; j < kItems; ++j) {
-          const uint64_t src = tile + t * kItems + j;
-          if (t * kItems + j < valid && src % trace.stride == 0) {
-            cuda::DeviceScatterSample& sample =
-                trace.scatter[digit.pass * trace.samples_per_pass + src / trace.stride];
-            sample = {uint32_t(src), s.bin_adjust[digits[j]] + ranks[j], digits[j]};
+        for (int u = 0; u < kItems; ++u) {
+          const uint64_t src = tile + position(u);
+          if (position(u) < valid && src % trace.stride == 0) {
+            const uint32_t d = digit_of(u);
+            trace.scatter[digit.pass * trace.samples_per_pass + src / trace.stride] = {
+                uint32_t(src), s.bin_adjust[d] + uint32_t(ranks[u]), d};
           }
         }
       }
       __syncthreads();
 
-      uint32_t out_digit[kItems];
+      uint32_t out_digit[kPairs ? kItems : 1];
 #pragma unroll
-      for (int j = 0; j < kItems; ++j) {
-        const int slot = j * kThreads + t;
+      for (int u = 0; u < kItems; ++u) {
+        const int slot = u * kThreads + t;
         if (slot < valid) {
-          const Bits key = exchange_keys[slot];
-          out_digit[j] = extract_digit(twiddle.in(key), digit.shift, digit.bits);
-          out[s.bin_adjust[out_digit[j]] + slot] = key;
+          const Bits key = x.keys[slot];
+          const uint32_t d = extract_digit(twiddle.in(key), digit.shift, digit.bits);
+          out[s.bin_adjust[d] + slot] = key;
+          if constexpr (kPairs) out_digit[u] = d;
         }
       }
 
       if constexpr (kPairs) {
+        Value values[kItems];
+#pragma unroll
+        for (int u = 0; u < kItems; ++u)
+          if (position(u) < valid) values[u] = values_in[tile + position(u)];
         __syncthreads();
 #pragma unroll
-        for (int j = 0; j < kItems; ++j)
-          if (t * kItems + j < valid) exchange_values[ranks[j]] = values[j];
+        for (int u = 0; u < kItems; ++u)
+          if (position(u) < valid) x.values[ranks[u]] = values[u];
         __syncthreads();
 #pragma unroll
-        for (int j = 0; j < kItems; ++j) {
-          const int slot = j * kThreads + t;
-          if (slot < valid) values_out[s.bin_adjust[out_digit[j]] + slot] = exchange_values[slot];
+        for (int u = 0; u < kItems; ++u) {
+          const int slot = u * kThreads + t;
+          if (slot < valid) values_out[s.bin_adjust[out_digit[u]] + slot] = x.values[slot];
         }
       }
       __syncthreads();  // the next tile reuses the shared memory

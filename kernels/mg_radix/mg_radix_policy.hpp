@@ -29,11 +29,11 @@ struct Policy {
   constexpr uint32_t tile_items() const { return static_cast<uint32_t>(downsweep.tile_items()); }
 };
 
-// The downsweep keeps one 16-bit counter per (digit, thread): 2^bits x threads x 2 bytes of shared
-// memory, so wide digits get fewer threads. Correctness-first shapes; tuned in issue #3.
+// Starting shapes (H100 measurements in kernels/PERFORMANCE.md): the downsweep ranks with one
+// digit per thread for up to 256 digits, so 256 threads; 16 keys each balance registers and
+// latency hiding.
 constexpr Policy policy_for_bits(int bits) {
-  const int downsweep_threads = bits <= 6 ? 256 : 128;
-  return Policy{bits, KernelShape{256, 16}, KernelShape{downsweep_threads, 16}, 1024};
+  return Policy{bits, KernelShape{256, 16}, KernelShape{256, 16}, 1024};
 }
 
 }  // namespace sortscope::mg_radix

@@ -48,7 +48,8 @@ struct TraceRecorder::Impl {
   uint32_t max_digits = 0;
   uint64_t snapshot_bytes = 0;
   std::vector<std::pair<int, int>> pass_digits;  // shift, bits
-  DeviceBuffer counts, offsets, histogram, skipped, scatter, snapshots;
+  bool with_lookback = false;
+  DeviceBuffer counts, offsets, histogram, skipped, scatter, lookback, snapshots;
   TraceDeviceView view;
   std::vector<cudaEvent_t> event_pool;
   size_t events_used = 0;
@@ -75,7 +76,7 @@ TraceRecorder::TraceRecorder(bool keep_pass_snapshots) : impl_(std::make_unique<
 TraceRecorder::~TraceRecorder() = default;
 
 cudaError_t TraceRecorder::begin(const SortTrace& header, int passes, uint32_t rows, uint32_t max_digits,
-                                 uint64_t snapshot_bytes) {
+                                 uint64_t snapshot_bytes, bool with_lookback, cudaStream_t stream) {
   Impl& m = *impl_;
   m.header = header;
   m.header.passes.clear();
@@ -83,6 +84,7 @@ cudaError_t TraceRecorder::begin(const SortTrace& header, int passes, uint32_t r
   m.rows = rows;
   m.max_digits = max_digits;
   m.snapshot_bytes = m.keep_snapshots ? snapshot_bytes : 0;
+  m.with_lookback = with_lookback;
   m.pass_digits.assign(passes, {0, 0});
   m.kernels.clear();
   m.events_used = 0;
@@ -95,14 +97,21 @@ cudaError_t TraceRecorder::begin(const SortTrace& header, int passes, uint32_t r
   SORTSCOPE_CUDA_TRY(m.histogram.reserve(p * max_digits * sizeof(uint32_t)));
   SORTSCOPE_CUDA_TRY(m.skipped.reserve(p * sizeof(uint32_t)));
   SORTSCOPE_CUDA_TRY(m.scatter.reserve(p * (samples ? samples : 1) * sizeof(DeviceScatterSample)));
+  SORTSCOPE_CUDA_TRY(m.lookback.reserve(p * (rows ? rows : 1) * sizeof(DeviceLookbackRow)));
   if (m.snapshot_bytes) SORTSCOPE_CUDA_TRY(m.snapshots.reserve(p * m.snapshot_bytes));
+  // Kernels accumulate counts and look-back statistics into these.
+  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(m.counts.as<void>(), 0, p * table * sizeof(uint32_t), stream));
+  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(m.lookback.as<void>(), 0, p * (rows ? rows : 1) * sizeof(DeviceLookbackRow), stream));
 
   m.view.counts = m.counts.as<uint32_t>();
   m.view.offsets = m.offsets.as<uint32_t>();
   m.view.histogram = m.histogram.as<uint32_t>();
   m.view.skipped = m.skipped.as<uint32_t>();
   m.view.scatter = m.scatter.as<DeviceScatterSample>();
+  m.view.lookback = m.lookback.as<DeviceLookbackRow>();
   m.view.table_capacity = table;
+  m.view.rows = rows;
+  m.view.tiles_per_row = header.tiles_per_row;
   m.view.digit_capacity = max_digits;
   m.view.samples_per_pass = samples;
   m.view.stride = header.scatter_stride;
@@ -139,12 +148,15 @@ cudaError_t TraceRecorder::finish(SortTrace* out) {
   std::vector<uint32_t> counts(m.passes * table), offsets(m.passes * table);
   std::vector<uint32_t> histogram(size_t(m.passes) * m.max_digits), skipped(m.passes);
   std::vector<DeviceScatterSample> scatter(m.passes * samples);
+  std::vector<DeviceLookbackRow> lookback(m.with_lookback ? size_t(m.passes) * m.rows : 0);
   if (m.passes > 0) {
     SORTSCOPE_CUDA_TRY(cudaMemcpy(counts.data(), m.view.counts, counts.size() * 4, cudaMemcpyDeviceToHost));
     SORTSCOPE_CUDA_TRY(cudaMemcpy(offsets.data(), m.view.offsets, offsets.size() * 4, cudaMemcpyDeviceToHost));
     SORTSCOPE_CUDA_TRY(cudaMemcpy(histogram.data(), m.view.histogram, histogram.size() * 4, cudaMemcpyDeviceToHost));
     SORTSCOPE_CUDA_TRY(cudaMemcpy(skipped.data(), m.view.skipped, skipped.size() * 4, cudaMemcpyDeviceToHost));
     SORTSCOPE_CUDA_TRY(cudaMemcpy(scatter.data(), m.view.scatter, scatter.size() * sizeof(DeviceScatterSample),
+                                  cudaMemcpyDeviceToHost));
+    SORTSCOPE_CUDA_TRY(cudaMemcpy(lookback.data(), m.view.lookback, lookback.size() * sizeof(DeviceLookbackRow),
                                   cudaMemcpyDeviceToHost));
   }
   *out = m.header;
@@ -169,6 +181,11 @@ cudaError_t TraceRecorder::finish(SortTrace* out) {
         pt.scatter.push_back({d.src, d.dst, d.digit});
       }
     }
+    if (m.with_lookback && !pt.skipped)
+      for (uint32_t r = 0; r < m.rows; ++r) {
+        const DeviceLookbackRow& d = lookback[size_t(p) * m.rows + r];
+        pt.lookback.push_back({d.max_depth, d.aggregate_reads, d.inclusive_reads});
+      }
     for (const TimedKernel& k : m.kernels) {
       if (k.pass != p) continue;
       float ms = 0;

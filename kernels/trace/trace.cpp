@@ -32,6 +32,7 @@ std::string first_difference(const SortTrace& a, const SortTrace& b) {
   field("end_bit", a.end_bit, b.end_bit);
   field("tile_items", a.tile_items, b.tile_items);
   field("grid_blocks", a.grid_blocks, b.grid_blocks);
+  field("tiles_per_row", a.tiles_per_row, b.tiles_per_row);
   field("scatter_stride", a.scatter_stride, b.scatter_stride);
   field("passes", a.passes.size(), b.passes.size());
   if (out.tellp() != 0) return out.str();

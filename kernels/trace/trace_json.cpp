@@ -19,10 +19,20 @@ void from_json(const nlohmann::json& j, KernelTiming& k) {
   j.at("bytes").get_to(k.bytes);
 }
 
+void to_json(nlohmann::json& j, const LookbackRow& r) {
+  j = nlohmann::json::array({r.max_depth, r.aggregate_reads, r.inclusive_reads});
+}
+void from_json(const nlohmann::json& j, LookbackRow& r) {
+  r.max_depth = j.at(0).get<uint32_t>();
+  r.aggregate_reads = j.at(1).get<uint64_t>();
+  r.inclusive_reads = j.at(2).get<uint64_t>();
+}
+
 void to_json(nlohmann::json& j, const PassTrace& p) {
   j = {{"pass", p.pass},         {"shift", p.shift},   {"bits", p.bits},       {"skipped", p.skipped},
        {"histogram", p.histogram}, {"rows", p.rows},     {"scan_order", "digit-major"},
        {"counts", p.counts},     {"offsets", p.offsets}, {"scatter", p.scatter}, {"kernels", p.kernels}};
+  if (!p.lookback.empty()) j["lookback"] = p.lookback;
 }
 void from_json(const nlohmann::json& j, PassTrace& p) {
   j.at("pass").get_to(p.pass);
@@ -35,13 +45,15 @@ void from_json(const nlohmann::json& j, PassTrace& p) {
   j.at("offsets").get_to(p.offsets);
   j.at("scatter").get_to(p.scatter);
   j.at("kernels").get_to(p.kernels);
+  if (j.contains("lookback")) j.at("lookback").get_to(p.lookback);
 }
 
 void to_json(nlohmann::json& j, const SortTrace& t) {
   j = {{"algorithm", t.algorithm}, {"backend", t.backend},       {"key_type", t.key_type},
        {"n", t.n},                 {"pairs", t.pairs},           {"descending", t.descending},
        {"radix_bits", t.radix_bits}, {"begin_bit", t.begin_bit}, {"end_bit", t.end_bit},
-       {"tile_items", t.tile_items}, {"grid_blocks", t.grid_blocks}, {"scatter_stride", t.scatter_stride},
+       {"tile_items", t.tile_items}, {"grid_blocks", t.grid_blocks}, {"tiles_per_row", t.tiles_per_row},
+       {"scatter_stride", t.scatter_stride},
        {"passes", t.passes}};
 }
 void from_json(const nlohmann::json& j, SortTrace& t) {
@@ -56,6 +68,7 @@ void from_json(const nlohmann::json& j, SortTrace& t) {
   j.at("end_bit").get_to(t.end_bit);
   j.at("tile_items").get_to(t.tile_items);
   j.at("grid_blocks").get_to(t.grid_blocks);
+  if (j.contains("tiles_per_row")) j.at("tiles_per_row").get_to(t.tiles_per_row);
   j.at("scatter_stride").get_to(t.scatter_stride);
   j.at("passes").get_to(t.passes);
 }

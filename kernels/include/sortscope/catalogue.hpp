@@ -11,8 +11,11 @@ namespace sortscope {
 
 enum class Algorithm {
   mg_radix,   // Merrill & Grimshaw 2011 reduce-then-scan LSD radix sort
+  onesweep,   // one-sweep LSD radix sort with decoupled look-back (Adinets & Merrill 2022)
   cub_radix,  // NVIDIA CUB DeviceRadixSort (baseline)
+  thrust,     // thrust::sort / thrust::stable_sort_by_key on the device (baseline)
   std_sort,   // std::sort / std::stable_sort on the host (baseline)
+  cpu_par,    // libstdc++'s parallel mode sort on every core (baseline)
 };
 
 enum class BackendKind { cpu, cuda };

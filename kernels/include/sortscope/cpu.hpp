@@ -13,7 +13,14 @@ namespace sortscope::cpu {
 // Pointers are host memory; keys_in is not modified. With `trace`, fills it like the CUDA backend.
 Status mg_radix_sort(const RadixSortArgs& args, SortTrace* trace = nullptr, const PassObserver* observer = nullptr);
 
+// onesweep: one histogram read for every pass, then per pass the tiles in order, each placed behind
+// the earlier tiles (the look-back, sequentially). Same tiles and trace as the CUDA kernels.
+Status onesweep_sort(const RadixSortArgs& args, SortTrace* trace = nullptr, const PassObserver* observer = nullptr);
+
 // Baseline: std::sort (keys only) or std::stable_sort (pairs) in the same key order as the radix sorts.
 Status std_sort(const RadixSortArgs& args);
+
+// Baseline: libstdc++'s parallel mode (__gnu_parallel::sort / stable_sort) on every core.
+Status parallel_sort(const RadixSortArgs& args);
 
 }  // namespace sortscope::cpu

@@ -18,6 +18,13 @@ struct DeviceScatterSample {
   uint32_t digit;
 };
 
+struct DeviceLookbackRow {
+  uint32_t max_depth;
+  uint32_t unused;
+  unsigned long long aggregate_reads;
+  unsigned long long inclusive_reads;
+};
+
 // What the kernels of a traced run write to; plain device pointers, passed to kernels by value.
 struct TraceDeviceView {
   uint32_t* counts = nullptr;     // [pass][table_capacity], digit-major
@@ -25,7 +32,10 @@ struct TraceDeviceView {
   uint32_t* histogram = nullptr;  // [pass][digit_capacity]
   uint32_t* skipped = nullptr;    // [pass], 1 when the pass exited early
   DeviceScatterSample* scatter = nullptr;  // [pass][samples_per_pass]
+  DeviceLookbackRow* lookback = nullptr;   // [pass][rows] (one-sweep only)
   uint64_t table_capacity = 0;
+  uint32_t rows = 0;
+  uint64_t tiles_per_row = 1;
   uint64_t digit_capacity = 0;
   uint64_t samples_per_pass = 0;
   uint64_t stride = 1;
@@ -40,10 +50,11 @@ class TraceRecorder {
 
   // --- for the sort's dispatch ---
   // Prepares for a run: `header` carries every SortTrace field but the passes. Allocates (or reuses)
-  // device storage for `passes` passes of a rows x max_digits table, and, when snapshots are kept,
-  // `snapshot_bytes` per pass.
+  // device storage for `passes` passes of a rows x max_digits table (cleared: kernels may add into
+  // it), look-back rows when `with_lookback`, and, when snapshots are kept, `snapshot_bytes` per
+  // pass. Enqueued on `stream`.
   cudaError_t begin(const SortTrace& header, int passes, uint32_t rows, uint32_t max_digits,
-                    uint64_t snapshot_bytes);
+                    uint64_t snapshot_bytes, bool with_lookback = false, cudaStream_t stream = nullptr);
   void set_pass_digit(int pass, int shift, int bits);
   TraceDeviceView view() const;
   // Device buffer for the keys after `pass`, or null when snapshots are not kept.

@@ -26,6 +26,16 @@ struct KernelTiming {
   uint64_t bytes = 0;    // bytes the phase reads plus writes in device (or host) memory
 };
 
+// What a one-sweep pass's decoupled look-back saw, for one row of the trace (tiles_per_row
+// consecutive tiles). Timing decides how far a tile must look back, so these vary from run to run
+// and are not compared between backends.
+struct LookbackRow {
+  uint32_t max_depth = 0;        // the most predecessor tiles one digit's walk read
+  uint64_t aggregate_reads = 0;  // predecessor words read that held only that tile's aggregate
+  uint64_t inclusive_reads = 0;  // ... that held an inclusive prefix (every walk ends on one)
+  bool operator==(const LookbackRow&) const = default;
+};
+
 // How the scan walks the tiles x digits table. Every seed scans bucket-major: all tiles' counts of
 // digit 0, then all tiles' counts of digit 1, and so on (DIGEST.md "Cross-seed").
 enum class ScanOrder { digit_major };
@@ -39,7 +49,8 @@ struct PassTrace {
   std::vector<uint64_t> histogram;  // [digit]: keys with that digit; sums to n
 
   // The tiles x digits count table and its exclusive scan, both stored in scan order
-  // (index = digit * rows + row). For mg-radix a row is one thread block's run of tiles.
+  // (index = digit * rows + row). For mg-radix a row is one thread block's run of tiles; for
+  // onesweep a row is SortTrace::tiles_per_row consecutive tiles.
   uint32_t rows = 0;
   ScanOrder scan_order = ScanOrder::digit_major;
   std::vector<uint32_t> counts;
@@ -47,6 +58,8 @@ struct PassTrace {
 
   // Every `SortTrace::scatter_stride`-th input position of this pass, where its key went.
   std::vector<ScatterSample> scatter;
+
+  std::vector<LookbackRow> lookback;  // onesweep: one per row; empty for other algorithms
 
   std::vector<KernelTiming> kernels;
 
@@ -64,12 +77,14 @@ struct SortTrace {
   int begin_bit = 0;
   int end_bit = 0;
   uint32_t tile_items = 0;      // keys per tile
-  uint32_t grid_blocks = 0;     // thread blocks (rows of the scan table)
+  uint32_t grid_blocks = 0;     // thread blocks launched per pass
+  uint64_t tiles_per_row = 1;   // tiles summed into one row of the scan table
   uint64_t scatter_stride = 1;  // sampling period of ScatterSample::src
   std::vector<PassTrace> passes;
 };
 
-// The first difference between two traces, ignoring timings and the backend name; empty if equal.
+// The first difference between two traces, ignoring timings, look-back statistics (which depend on
+// timing) and the backend name; empty if equal.
 std::string first_difference(const SortTrace& a, const SortTrace& b);
 
 // The properties every correct trace has on its own: histograms sum to n and are the column sums

@@ -13,6 +13,8 @@ void to_json(nlohmann::json& j, const ScatterSample& s);
 void from_json(const nlohmann::json& j, ScatterSample& s);
 void to_json(nlohmann::json& j, const KernelTiming& k);
 void from_json(const nlohmann::json& j, KernelTiming& k);
+void to_json(nlohmann::json& j, const LookbackRow& r);
+void from_json(const nlohmann::json& j, LookbackRow& r);
 void to_json(nlohmann::json& j, const PassTrace& p);
 void from_json(const nlohmann::json& j, PassTrace& p);
 void to_json(nlohmann::json& j, const SortTrace& t);

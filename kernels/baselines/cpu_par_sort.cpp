@@ -1,0 +1,62 @@
+// Baseline cpu-par: libstdc++'s parallel mode (multiway mergesort over OpenMP threads), in the
+// radix sorts' key order. Pairs sort stably by key.
+#include <parallel/algorithm>
+
+#include <numeric>
+#include <vector>
+
+#include "common/radix_checks.hpp"
+#include "sortscope/cpu.hpp"
+#include "sortscope/key_traits.hpp"
+
+namespace sortscope::cpu {
+namespace {
+
+template <typename Bits, typename Value>
+void sort_typed(const RadixSortArgs& a) {
+  const KeyTypeInfo& k = info(a.key_type);
+  const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
+  const int width = a.resolved_end_bit() - a.begin_bit;
+  const Bits mask = width >= int(sizeof(Bits) * 8) ? ~Bits(0) : ((Bits(1) << width) - 1);
+  auto ordered = [&](Bits raw) { return (twiddle.in(raw) >> a.begin_bit) & mask; };
+  const Bits* in = static_cast<const Bits*>(a.keys_in);
+  Bits* out = static_cast<Bits*>(a.keys_out);
+  if constexpr (std::is_void_v<Value>) {
+    std::copy(in, in + a.n, out);
+    __gnu_parallel::sort(out, out + a.n, [&](Bits x, Bits y) { return ordered(x) < ordered(y); });
+  } else {
+    struct Pair {
+      Bits ordered;
+      uint64_t index;
+    };
+    std::vector<Pair> pairs(a.n);
+    for (uint64_t i = 0; i < a.n; ++i) pairs[i] = {ordered(in[i]), i};
+    __gnu_parallel::stable_sort(pairs.begin(), pairs.end(),
+                                [](const Pair& x, const Pair& y) { return x.ordered < y.ordered; });
+    const Value* values_in = static_cast<const Value*>(a.values_in);
+    Value* values_out = static_cast<Value*>(a.values_out);
+    for (uint64_t i = 0; i < a.n; ++i) {
+      out[i] = in[pairs[i].index];
+      values_out[i] = values_in[pairs[i].index];
+    }
+  }
+}
+
+}  // namespace
+
+Status parallel_sort(const RadixSortArgs& a) {
+  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, 1, 64));
+  try {
+    const bool wide = info(a.key_type).bytes == 8;
+    switch (a.value_bytes) {
+      case 0: wide ? sort_typed<uint64_t, void>(a) : sort_typed<uint32_t, void>(a); break;
+      case 4: wide ? sort_typed<uint64_t, uint32_t>(a) : sort_typed<uint32_t, uint32_t>(a); break;
+      default: wide ? sort_typed<uint64_t, uint64_t>(a) : sort_typed<uint32_t, uint64_t>(a); break;
+    }
+  } catch (const std::bad_alloc&) {
+    return OutOfMemory("not enough host memory to sort " + std::to_string(a.n) + " keys");
+  }
+  return Status::Ok();
+}
+
+}  // namespace sortscope::cpu

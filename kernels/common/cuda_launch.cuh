@@ -1,0 +1,47 @@
+// Small launch helpers shared by the algorithms' host dispatch.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace sortscope::device {
+
+// Temp-storage regions start on 256-byte boundaries (what cudaMalloc guarantees).
+constexpr size_t kTempAlign = 256;
+inline size_t align_temp(size_t bytes) { return (bytes + kTempAlign - 1) / kTempAlign * kTempAlign; }
+
+// Lifts a kernel's dynamic shared-memory limit, once per kernel and process.
+template <auto Kernel>
+cudaError_t allow_shared_bytes(int bytes) {
+  static const cudaError_t result = cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  return result;
+}
+
+// Streaming multiprocessors of the current device, read once.
+inline int sm_count() {
+  static const int count = [] {
+    int device = 0, sms = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device))
+      return 1;
+    return sms;
+  }();
+  return count;
+}
+
+// Carves consecutive regions out of a temp-storage allocation.
+class TempCarver {
+ public:
+  explicit TempCarver(void* base) : at_(static_cast<char*>(base)) {}
+  template <typename T>
+  T* take(size_t bytes) {
+    T* p = reinterpret_cast<T*>(at_);
+    at_ += bytes;
+    return p;
+  }
+
+ private:
+  char* at_;
+};
+
+}  // namespace sortscope::device

@@ -1,0 +1,158 @@
+// The public face of the radix sorts on CUDA, shaped call for call like cub::DeviceRadixSort:
+// keys and pairs, ascending and descending, a bit range, a stream, the temp-storage size query with
+// a null pointer, and DoubleBuffer forms. Each algorithm (mg_radix.hpp, onesweep.hpp) instantiates
+// it with its dispatch function, so code written for CUB calls ours by a change of namespace.
+//
+// Beyond CUB's parameters, a trailing RadixSortOptions selects the radix width (where the algorithm
+// offers a choice) and attaches a TraceRecorder, which switches to the traced kernel instances
+// (the same code, compiled with TRACE on).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "sortscope/double_buffer.hpp"
+#include "sortscope/key_type_of.hpp"
+#include "sortscope/radix_args.hpp"
+
+namespace sortscope::cuda {
+class TraceRecorder;
+}
+
+namespace sortscope {
+
+struct RadixSortOptions {
+  int radix_bits = 0;                    // 0 picks the algorithm's tuned default
+  cuda::TraceRecorder* trace = nullptr;  // non-null: record a SortTrace of this run
+  uint32_t max_grid = 0;                 // mg-radix: 0 fills the GPU, else caps the blocks
+};
+
+namespace detail {
+
+struct RadixSortCall {
+  RadixSortArgs args;
+  void* d_temp_storage = nullptr;
+  size_t* temp_storage_bytes = nullptr;
+  cudaStream_t stream = nullptr;
+  int* key_selector = nullptr;    // DoubleBuffer forms: in/out selector of the keys
+  int* value_selector = nullptr;  // DoubleBuffer forms with values
+  RadixSortOptions options;
+};
+
+using RadixSortDispatch = cudaError_t (*)(const RadixSortCall&);
+
+template <typename KeyT, typename ValueT, typename NumItemsT>
+cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, size_t& temp_storage_bytes,
+                            const KeyT* keys_in, KeyT* keys_out, const ValueT* values_in, ValueT* values_out,
+                            NumItemsT num_items, int begin_bit, int end_bit, bool descending, cudaStream_t stream,
+                            int* key_selector, int* value_selector, const RadixSortOptions& options) {
+  static_assert(std::is_integral_v<NumItemsT>, "num_items must be an integer");
+  if (num_items < 0) return cudaErrorInvalidValue;
+  RadixSortCall c;
+  c.args.key_type = key_type_of<KeyT>();
+  c.args.keys_in = keys_in;
+  c.args.keys_out = keys_out;
+  if constexpr (!std::is_void_v<ValueT>) {
+    static_assert(sizeof(ValueT) == 4 || sizeof(ValueT) == 8, "values must be 4 or 8 bytes wide");
+    c.args.values_in = values_in;
+    c.args.values_out = values_out;
+    c.args.value_bytes = sizeof(ValueT);
+  }
+  c.args.n = static_cast<uint64_t>(num_items);
+  c.args.begin_bit = begin_bit;
+  c.args.end_bit = end_bit;
+  c.args.descending = descending;
+  c.args.radix_bits = options.radix_bits;
+  c.args.max_grid = options.max_grid;
+  c.d_temp_storage = d_temp_storage;
+  c.temp_storage_bytes = &temp_storage_bytes;
+  c.stream = stream;
+  c.key_selector = key_selector;
+  c.value_selector = value_selector;
+  c.options = options;
+  return dispatch(c);
+}
+
+}  // namespace detail
+
+template <detail::RadixSortDispatch Dispatch>
+struct DeviceRadixSortApi {
+  // --- keys only ---
+  template <typename KeyT, typename NumItemsT>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                              NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
+                              cudaStream_t stream = 0, const RadixSortOptions& options = {}) {
+    return detail::radix_sort_call<KeyT, void>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                               nullptr, nullptr, num_items, begin_bit, end_bit, false, stream, nullptr,
+                                               nullptr, options);
+  }
+  template <typename KeyT, typename NumItemsT>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                                        KeyT* d_keys_out, NumItemsT num_items, int begin_bit = 0,
+                                        int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0,
+                                        const RadixSortOptions& options = {}) {
+    return detail::radix_sort_call<KeyT, void>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                               nullptr, nullptr, num_items, begin_bit, end_bit, true, stream, nullptr,
+                                               nullptr, options);
+  }
+  template <typename KeyT, typename NumItemsT>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                              NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
+                              cudaStream_t stream = 0, const RadixSortOptions& options = {}) {
+    return detail::radix_sort_call<KeyT, void>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys.Current(),
+                                               d_keys.Alternate(), nullptr, nullptr, num_items, begin_bit, end_bit,
+                                               false, stream, &d_keys.selector, nullptr, options);
+  }
+  template <typename KeyT, typename NumItemsT>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                                        NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
+                                        cudaStream_t stream = 0, const RadixSortOptions& options = {}) {
+    return detail::radix_sort_call<KeyT, void>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys.Current(),
+                                               d_keys.Alternate(), nullptr, nullptr, num_items, begin_bit, end_bit,
+                                               true, stream, &d_keys.selector, nullptr, options);
+  }
+
+  // --- key-value pairs (stable) ---
+  template <typename KeyT, typename ValueT, typename NumItemsT>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                               KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
+                               int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0,
+                               const RadixSortOptions& options = {}) {
+    return detail::radix_sort_call<KeyT, ValueT>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                 d_values_in, d_values_out, num_items, begin_bit, end_bit, false,
+                                                 stream, nullptr, nullptr, options);
+  }
+  template <typename KeyT, typename ValueT, typename NumItemsT>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                                         KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
+                                         NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
+                                         cudaStream_t stream = 0, const RadixSortOptions& options = {}) {
+    return detail::radix_sort_call<KeyT, ValueT>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                 d_values_in, d_values_out, num_items, begin_bit, end_bit, true, stream,
+                                                 nullptr, nullptr, options);
+  }
+  template <typename KeyT, typename ValueT, typename NumItemsT>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                               DoubleBuffer<ValueT>& d_values, NumItemsT num_items, int begin_bit = 0,
+                               int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0,
+                               const RadixSortOptions& options = {}) {
+    return detail::radix_sort_call<KeyT, ValueT>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys.Current(),
+                                                 d_keys.Alternate(), d_values.Current(), d_values.Alternate(),
+                                                 num_items, begin_bit, end_bit, false, stream, &d_keys.selector,
+                                                 &d_values.selector, options);
+  }
+  template <typename KeyT, typename ValueT, typename NumItemsT>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                                         DoubleBuffer<ValueT>& d_values, NumItemsT num_items, int begin_bit = 0,
+                                         int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0,
+                                         const RadixSortOptions& options = {}) {
+    return detail::radix_sort_call<KeyT, ValueT>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys.Current(),
+                                                 d_keys.Alternate(), d_values.Current(), d_values.Alternate(),
+                                                 num_items, begin_bit, end_bit, true, stream, &d_keys.selector,
+                                                 &d_values.selector, options);
+  }
+};
+
+}  // namespace sortscope

@@ -1,0 +1,19 @@
+// The precompiled mg-radix instances, one function per key width (each in its own translation
+// unit): radix bits 1..8 x keys only, 4- or 8-byte values x traced or not.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "sortscope/device_radix_sort_api.hpp"
+
+namespace sortscope::mg_radix::instances {
+
+template <typename Bits>
+cudaError_t sort_width(const detail::RadixSortCall& call);
+
+extern template cudaError_t sort_width<uint32_t>(const detail::RadixSortCall& call);
+extern template cudaError_t sort_width<uint64_t>(const detail::RadixSortCall& call);
+
+}  // namespace sortscope::mg_radix::instances

@@ -1,0 +1,205 @@
+// onesweep on both backends against std::stable_sort: every key type, keys and pairs, both orders,
+// bit ranges, skipped passes, special floats, sizes around the tile and the single-tile limit; GPU
+// traces equal to the CPU's; the CUB-shaped API, DoubleBuffers included.
+#include <gtest/gtest.h>
+
+#include "generate/distributions.hpp"
+#include "onesweep/onesweep_policy.hpp"
+#include "radix_matrix.hpp"
+
+#if defined(SORTSCOPE_HAVE_CUDA)
+#include <cuda_runtime.h>
+
+#include "sortscope/onesweep.hpp"
+#endif
+
+namespace sortscope {
+namespace {
+
+using test::MatrixOptions;
+
+// Around the single-tile limit and the multi-tile path's tile boundaries (32-bit keys only, to
+// keep CI short; 64-bit keys have their own, smaller tiles, covered by the same formula).
+std::vector<uint64_t> onesweep_sizes() {
+  const uint64_t single = onesweep::single_tile_limit(4, 0);
+  const uint64_t tile = onesweep::policy_for(4, 0).onesweep.tile_items();
+  return {0, 1, 2, 33, single - 1, single, single + 1, 2 * tile - 1, 2 * tile, 2 * tile + 1, 5 * tile + 17};
+}
+
+MatrixOptions onesweep_matrix() {
+  MatrixOptions m{Algorithm::onesweep};
+  m.sizes = onesweep_sizes();
+  return m;
+}
+
+TEST(OnesweepCpu, MatchesStableSortForEveryKeyTypeOrderAndSize) {
+  auto cpu = make_cpu_backend();
+  test::run_radix_matrix(*cpu, onesweep_matrix());
+}
+
+TEST(OnesweepCpu, BitRangesSpecialFloatsAndLargeInputs) {
+  auto cpu = make_cpu_backend();
+  test::run_bit_ranges(*cpu, Algorithm::onesweep, 50000);
+  test::run_special_floats(*cpu, Algorithm::onesweep, 3000);
+  test::run_special_floats(*cpu, Algorithm::onesweep, 40000);
+  for (bool pairs : {false, true}) {
+    SortConfig config;
+    config.algorithm = Algorithm::onesweep;
+    config.pairs = pairs;
+    test::expect_sorted_like_reference(*cpu, DataSpec{*parse_distribution("uniform"), (1u << 22) + 3, 2, KeyType::u32},
+                                       config);
+  }
+}
+
+TEST(OnesweepCpu, TraceHoldsItsInvariantsAndSkipsUniformDigits) {
+  auto cpu = make_cpu_backend();
+  // Keys below 2^16: the two upper 8-bit passes have one digit and are skipped.
+  HostKeys keys;
+  keys.key_type = KeyType::u32;
+  keys.n = 100000;
+  keys.bytes.resize(keys.n * 4);
+  for (uint64_t i = 0; i < keys.n; ++i) keys.as<uint32_t>()[i] = uint32_t((i * 7919) % 65536);
+  ASSERT_OK(cpu->set_data(keys));
+  SortConfig config;
+  config.algorithm = Algorithm::onesweep;
+  RunOptions options;
+  options.trace = true;
+  options.keep_snapshots = true;
+  RunResult r;
+  ASSERT_OK(cpu->run(config, options, &r));
+  ASSERT_EQ(r.trace->passes.size(), 4u);
+  EXPECT_FALSE(r.trace->passes[0].skipped);
+  EXPECT_FALSE(r.trace->passes[1].skipped);
+  EXPECT_TRUE(r.trace->passes[2].skipped);
+  EXPECT_TRUE(r.trace->passes[3].skipped);
+  EXPECT_EQ(check_invariants(*r.trace), "");
+  EXPECT_TRUE(r.verified);
+  // Scatter samples agree with the keys before and after their pass.
+  for (const PassTrace& p : r.trace->passes) {
+    const auto* before = static_cast<const uint32_t*>(r.snapshots->keys(p.pass));
+    const auto* after = static_cast<const uint32_t*>(r.snapshots->keys(p.pass + 1));
+    for (const ScatterSample& s : p.scatter) ASSERT_EQ(before[s.src], after[s.dst]);
+    if (!p.skipped) EXPECT_EQ(p.lookback.size(), p.rows);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+
+TEST(OnesweepGpu, MatchesStableSortForEveryKeyTypeOrderAndSize) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  test::run_radix_matrix(*gpu, onesweep_matrix());
+}
+
+TEST(OnesweepGpu, BitRangesSpecialFloatsAndLargeInputs) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  test::run_bit_ranges(*gpu, Algorithm::onesweep, 50000);
+  test::run_special_floats(*gpu, Algorithm::onesweep, 3000);
+  test::run_special_floats(*gpu, Algorithm::onesweep, 40000);
+  for (KeyType k : {KeyType::u32, KeyType::f64})
+    for (bool pairs : {false, true}) {
+      SortConfig config;
+      config.algorithm = Algorithm::onesweep;
+      config.pairs = pairs;
+      test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("uniform"), (1u << 23) + 5, 2, k}, config);
+    }
+}
+
+TEST(OnesweepGpu, TwoHundredMillionKeysVerifyOnTheDevice) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  for (bool pairs : {false, true}) {
+    ASSERT_OK(gpu->set_data(DataSpec{*parse_distribution("uniform"), uint64_t(1) << 28, 3, KeyType::u32}));
+    SortConfig config;
+    config.algorithm = Algorithm::onesweep;
+    config.pairs = pairs;
+    RunResult r;
+    ASSERT_OK(gpu->run(config, RunOptions{}, &r));
+    EXPECT_TRUE(r.verified) << r.verify_detail;
+  }
+}
+
+TEST(OnesweepGpu, TraceEqualsCpuTrace) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  auto cpu = make_cpu_backend();
+  for (const char* dist : {"uniform", "zero", "entropy-4", "det-dup"})
+    for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(5000), uint64_t(9000), uint64_t(1) << 20, (uint64_t(1) << 23) + 9})
+      for (KeyType k : {KeyType::u32, KeyType::f64})
+        for (bool pairs : {false, true}) {
+          const DataSpec data{*parse_distribution(dist), n, 11, k};
+          ASSERT_OK(gpu->set_data(data));
+          ASSERT_OK(cpu->set_data(data));
+          SortConfig config;
+          config.algorithm = Algorithm::onesweep;
+          config.pairs = pairs;
+          RunOptions options;
+          options.trace = true;
+          RunResult g, c;
+          ASSERT_OK(gpu->run(config, options, &g));
+          ASSERT_OK(cpu->run(config, options, &c));
+          EXPECT_EQ(first_difference(*g.trace, *c.trace), "") << dist << " n=" << n << " " << info(k).name;
+          EXPECT_EQ(check_invariants(*g.trace), "") << dist << " n=" << n;
+          EXPECT_TRUE(g.verified) << g.verify_detail;
+        }
+}
+
+#if defined(SORTSCOPE_HAVE_CUDA)
+// Code written for cub::DeviceRadixSort with the namespace changed: 64-bit values, DoubleBuffers
+// whose passes are partly skipped (the result must still be in Current()).
+TEST(OnesweepGpu, CubShapedApiWithDoubleBuffersAndWideValues) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  using sortscope::onesweep::DeviceRadixSort;
+  using sortscope::onesweep::DoubleBuffer;
+  for (int n : {1000, 300007}) {
+    for (uint32_t key_mask : {0xffffffffu, 0x00ffffffu, 0x0000ffffu, 0x000000ffu, 0u}) {
+      std::vector<uint32_t> h_keys(n);
+      std::vector<uint64_t> h_values(n);
+      for (int i = 0; i < n; ++i) {
+        h_keys[i] = uint32_t(gen::mix64(i)) & key_mask;
+        h_values[i] = uint64_t(i) << 20;
+      }
+      std::vector<uint32_t> order(n);
+      std::iota(order.begin(), order.end(), 0u);
+      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return h_keys[a] < h_keys[b]; });
+      uint32_t *d_k0, *d_k1;
+      uint64_t *d_v0, *d_v1;
+      ASSERT_EQ(cudaMalloc(&d_k0, n * 4), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&d_k1, n * 4), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&d_v0, n * 8), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&d_v1, n * 8), cudaSuccess);
+      cudaMemcpy(d_k0, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
+      cudaMemcpy(d_v0, h_values.data(), n * 8, cudaMemcpyHostToDevice);
+      DoubleBuffer<uint32_t> keys(d_k0, d_k1);
+      DoubleBuffer<uint64_t> values(d_v0, d_v1);
+      size_t bytes = 0;
+      ASSERT_EQ(DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, n), cudaSuccess);
+      void* temp = nullptr;
+      ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
+      ASSERT_EQ(DeviceRadixSort::SortPairs(temp, bytes, keys, values, n), cudaSuccess);
+      std::vector<uint32_t> got_keys(n);
+      std::vector<uint64_t> got_values(n);
+      cudaMemcpy(got_keys.data(), keys.Current(), n * 4, cudaMemcpyDeviceToHost);
+      cudaMemcpy(got_values.data(), values.Current(), n * 8, cudaMemcpyDeviceToHost);
+      for (int i = 0; i < n; ++i) {
+        ASSERT_EQ(got_keys[i], h_keys[order[i]]) << "n=" << n << " mask=" << key_mask << " i=" << i;
+        ASSERT_EQ(got_values[i], h_values[order[i]]) << "n=" << n << " mask=" << key_mask << " i=" << i;
+      }
+      // The out-of-place form leaves the input alone.
+      cudaMemcpy(d_k0, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
+      ASSERT_EQ(DeviceRadixSort::SortKeysDescending(temp, bytes, d_k0, d_k1, n), cudaSuccess);
+      std::vector<uint32_t> input_after(n);
+      cudaMemcpy(input_after.data(), d_k0, n * 4, cudaMemcpyDeviceToHost);
+      cudaMemcpy(got_keys.data(), d_k1, n * 4, cudaMemcpyDeviceToHost);
+      EXPECT_EQ(input_after, h_keys);
+      EXPECT_TRUE(std::is_sorted(got_keys.begin(), got_keys.end(), std::greater<>()));
+      cudaFree(temp);
+      cudaFree(d_k0);
+      cudaFree(d_k1);
+      cudaFree(d_v0);
+      cudaFree(d_v1);
+    }
+  }
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+#endif
+
+}  // namespace
+}  // namespace sortscope
