@@ -18,12 +18,21 @@ namespace {
 
 using test::MatrixOptions;
 
-// Around the single-tile limit and the multi-tile path's tile boundaries (32-bit keys only, to
-// keep CI short; 64-bit keys have their own, smaller tiles, covered by the same formula).
+// Around the small-n path's tiles (each key width has its own; these are the 32-bit ones and a
+// 64-bit one). The pass kernels' tiles start above the small-n limit: see LargeInputs.
 std::vector<uint64_t> onesweep_sizes() {
-  const uint64_t single = onesweep::single_tile_limit(4, 0);
-  const uint64_t tile = onesweep::policy_for(4, 0).onesweep.tile_items();
-  return {0, 1, 2, 33, single - 1, single, single + 1, 2 * tile - 1, 2 * tile, 2 * tile + 1, 5 * tile + 17};
+  const uint64_t tile = onesweep::policy_for(4, 0).small.tile_items();
+  const uint64_t tile64 = onesweep::policy_for(8, 0).small.tile_items();
+  return {0, 1, 2, 33, tile - 1, tile, tile + 1, 3 * tile + 17, tile64 + 1};
+}
+
+// Sizes around the pass kernels' tiles, just above the small-n limit.
+std::vector<uint64_t> pass_kernel_sizes(KeyType k) {
+  const int kb = info(k).bytes;
+  const uint64_t limit = onesweep::small_path_limit(kb, 0);
+  const uint64_t tile = onesweep::policy_for(kb, 0).onesweep.tile_items();
+  const uint64_t first = limit + 1;
+  return {first, (first + tile - 1) / tile * tile, (first + tile - 1) / tile * tile + 1};
 }
 
 MatrixOptions onesweep_matrix() {
@@ -37,26 +46,33 @@ TEST(OnesweepCpu, MatchesStableSortForEveryKeyTypeOrderAndSize) {
   test::run_radix_matrix(*cpu, onesweep_matrix());
 }
 
+void run_pass_kernel_sizes(Backend& backend) {
+  for (KeyType k : {KeyType::u32, KeyType::f64})
+    for (bool pairs : {false, true})
+      for (uint64_t n : pass_kernel_sizes(k)) {
+        SortConfig config;
+        config.algorithm = Algorithm::onesweep;
+        config.pairs = pairs;
+        test::expect_sorted_like_reference(backend, DataSpec{*parse_distribution("uniform"), n, 2, k}, config);
+        if (testing::Test::HasFatalFailure()) return;
+      }
+}
+
 TEST(OnesweepCpu, BitRangesSpecialFloatsAndLargeInputs) {
   auto cpu = make_cpu_backend();
   test::run_bit_ranges(*cpu, Algorithm::onesweep, 50000);
   test::run_special_floats(*cpu, Algorithm::onesweep, 3000);
   test::run_special_floats(*cpu, Algorithm::onesweep, 40000);
-  for (bool pairs : {false, true}) {
-    SortConfig config;
-    config.algorithm = Algorithm::onesweep;
-    config.pairs = pairs;
-    test::expect_sorted_like_reference(*cpu, DataSpec{*parse_distribution("uniform"), (1u << 22) + 3, 2, KeyType::u32},
-                                       config);
-  }
+  run_pass_kernel_sizes(*cpu);
 }
 
 TEST(OnesweepCpu, TraceHoldsItsInvariantsAndSkipsUniformDigits) {
   auto cpu = make_cpu_backend();
-  // Keys below 2^16: the two upper 8-bit passes have one digit and are skipped.
+  // Keys below 2^16: the two upper 8-bit passes have one digit and are skipped. Enough keys for the
+  // pass kernels (the small-n path has no look-back to record).
   HostKeys keys;
   keys.key_type = KeyType::u32;
-  keys.n = 100000;
+  keys.n = onesweep::small_path_limit(4, 0) + 4321;
   keys.bytes.resize(keys.n * 4);
   for (uint64_t i = 0; i < keys.n; ++i) keys.as<uint32_t>()[i] = uint32_t((i * 7919) % 65536);
   ASSERT_OK(cpu->set_data(keys));
@@ -95,6 +111,7 @@ TEST(OnesweepGpu, BitRangesSpecialFloatsAndLargeInputs) {
   test::run_bit_ranges(*gpu, Algorithm::onesweep, 50000);
   test::run_special_floats(*gpu, Algorithm::onesweep, 3000);
   test::run_special_floats(*gpu, Algorithm::onesweep, 40000);
+  run_pass_kernel_sizes(*gpu);
   for (KeyType k : {KeyType::u32, KeyType::f64})
     for (bool pairs : {false, true}) {
       SortConfig config;
@@ -121,7 +138,8 @@ TEST(OnesweepGpu, TraceEqualsCpuTrace) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
   auto cpu = make_cpu_backend();
   for (const char* dist : {"uniform", "zero", "entropy-4", "det-dup"})
-    for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(5000), uint64_t(9000), uint64_t(1) << 20, (uint64_t(1) << 23) + 9})
+    for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(5000), uint64_t(9000), uint64_t(1) << 20, (uint64_t(1) << 20) + 1,
+                       (uint64_t(1) << 23) + 9})
       for (KeyType k : {KeyType::u32, KeyType::f64})
         for (bool pairs : {false, true}) {
           const DataSpec data{*parse_distribution(dist), n, 11, k};
@@ -182,7 +200,11 @@ TEST(OnesweepGpu, CubShapedApiWithDoubleBuffersAndWideValues) {
         ASSERT_EQ(got_keys[i], h_keys[order[i]]) << "n=" << n << " mask=" << key_mask << " i=" << i;
         ASSERT_EQ(got_values[i], h_values[order[i]]) << "n=" << n << " mask=" << key_mask << " i=" << i;
       }
-      // The out-of-place form leaves the input alone.
+      // The out-of-place form leaves the input alone (and needs its own temp storage size).
+      cudaFree(temp);
+      bytes = 0;
+      ASSERT_EQ(DeviceRadixSort::SortKeysDescending(nullptr, bytes, d_k0, d_k1, n), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
       cudaMemcpy(d_k0, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
       ASSERT_EQ(DeviceRadixSort::SortKeysDescending(temp, bytes, d_k0, d_k1, n), cudaSuccess);
       std::vector<uint32_t> input_after(n);

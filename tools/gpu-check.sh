@@ -8,6 +8,7 @@ mkdir -p "$out"
 steps=${*:-tests sanitize bench targets sweeps shots}
 b() { .gpu/sortscope bench --backend cuda --repeat 20 --warmup 3 "$@"; }
 source .device/prelude.sh
+if [ -f .gpu/bins.tar.xz ]; then tar -C .gpu -xJf .gpu/bins.tar.xz; fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
 
 for step in $steps; do
@@ -15,7 +16,7 @@ for step in $steps; do
     tests)
       for t in .gpu/*_test; do
         echo "== $t"
-        "$t" --gtest_brief=1 2>&1 | tail -n 25
+        "$t" --gtest_brief=1 --gtest_filter='*Gpu*' 2>&1 | tail -n 25
       done 2>&1 | tee "$out/tests.txt" ;;
     sanitize)
       echo "== memcheck, mg-radix 2^20 keys and pairs, radix bits 4 and 8"
@@ -45,6 +46,26 @@ for step in $steps; do
         b --algorithm onesweep,cub-radix --n 2^20 --repeat 100
         b --algorithm mg-radix,cub-radix --n 2^28 --sweep radix-bits=1..8 --repeat 10
       } 2>&1 | tee "$out/targets.txt" ;;
+    profile)
+      # Where the time goes: per-kernel times of a traced run, then hardware counters of the pass
+      # kernels (ours and CUB's) at 2^26 keys.
+      m=gpu__time_duration.sum,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active
+      m=$m,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue_active.avg.pct_of_peak_sustained_active
+      m=$m,launch__registers_per_thread,launch__grid_size,launch__block_size
+      for s in long_scoreboard barrier short_scoreboard lg_throttle mio_throttle wait; do
+        m=$m,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio
+      done
+      ncu --metrics $m -k regex:'onesweep_kernel|Onesweep|istogram|downsweep|upsweep|spine' -c 24 --csv \
+        .gpu/sortscope bench --backend cuda --algorithm onesweep,cub-radix,mg-radix --radix-bits 8 --n 2^28 \
+        --repeat 1 --warmup 0 > "$out/ncu.csv" 2>&1
+      ncu --metrics gpu__time_duration.sum --csv .gpu/sortscope bench --backend cuda --algorithm onesweep,cub-radix \
+        --n 2^20 --repeat 1 --warmup 0 > "$out/ncu_small.csv" 2>&1
+      for f in ncu ncu_small; do python3 tools/ncu_table.py "$out/$f.csv"; done 2>&1 | tee -a "$out/profile.txt"
+      ;;
+    tune)
+      {
+        for cfg in "u32 28" "u32-pairs 28" "u64 28" "f32 26" "u32 20"; do .gpu/onesweep_tune $cfg; done
+      } 2>&1 | tee "$out/tune.txt" ;;
     sweeps)
       b --algorithm onesweep,cub-radix,thrust --sweep n=2^10..2^28 --repeat 30 --format csv 2>&1 | tee "$out/sweep_n.csv" ;;
     shots)

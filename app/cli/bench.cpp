@@ -1,5 +1,6 @@
 // `sortscope bench`: every algorithm asked for, on one data set, in one process, against the copy
 // bandwidth measured at start and (when listed) CUB. Each timed output is verified.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -100,6 +101,31 @@ void print_json(const std::vector<Row>& rows, const std::string& device, const s
   std::cout << j.dump(2) << "\n";
 }
 
+// Per-kernel times of one traced run (the traced instances add their bookkeeping to each kernel):
+// where the time goes, summed over the passes.
+Status print_kernel_times(Backend& backend, const SortConfig& config, const Row& row) {
+  sortscope::RunOptions options;
+  options.trace = true;
+  options.verify = false;
+  RunResult traced;
+  SORTSCOPE_RETURN_IF_ERROR(backend.run(config, options, &traced));
+  std::vector<std::pair<std::string, std::pair<double, uint64_t>>> totals;
+  double sum = 0;
+  for (const PassTrace& p : traced.trace->passes)
+    for (const KernelTiming& k : p.kernels) {
+      auto it = std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.first == k.name; });
+      if (it == totals.end()) it = totals.insert(totals.end(), {k.name, {0.0, 0}});
+      it->second.first += k.ms;
+      it->second.second += k.bytes;
+      sum += k.ms;
+    }
+  std::fprintf(stderr, "  %s kernels (one traced run, %.4f ms in all; untraced median %.4f ms):\n", row.algorithm.c_str(),
+               sum, row.median_ms);
+  for (const auto& [name, t] : totals)
+    std::fprintf(stderr, "    %-18s %9.4f ms  %8.1f GB/s\n", name.c_str(), t.first, t.first > 0 ? t.second / (t.first * 1e6) : 0.0);
+  return Status::Ok();
+}
+
 }  // namespace
 
 int run_bench(const RunOptions& run, const BenchOptions& bench) {
@@ -145,8 +171,10 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
     if (Status s = backend->set_data(data); !s.ok()) return fail(s, 1);
     const size_t first_row = rows.size();
     for (const RunRequest& request : requests) {
-      const bool selectable_bits = request.sort.algorithm == Algorithm::mg_radix;
-      for (int bits : selectable_bits ? radix_bits : std::vector<int>{request.sort.radix_bits}) {
+      const bool selectable_bits = info(request.sort.algorithm).radix_bits_selectable();
+      // --radix-bits and its sweep apply to the algorithms whose digit width is a choice; the
+      // others run at their own (the table shows which).
+      for (int bits : selectable_bits ? radix_bits : std::vector<int>{0}) {
         SortConfig config = request.sort;
         config.radix_bits = bits;
         sortscope::RunOptions options;
@@ -170,6 +198,9 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
         row.times_ms = result.times_ms;
         all_verified &= row.verified;
         rows.push_back(row);
+        if (bench.kernels && info(config.algorithm).has_trace) {
+          if (Status s = print_kernel_times(*backend, config, row); !s.ok()) return fail(s, 1);
+        }
       }
     }
     // Ratios against CUB measured in this process on this input.

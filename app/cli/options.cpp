@@ -98,6 +98,8 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
 
 int main(int argc, char** argv) {
   CLI::App app{"SortScope: watch GPU sorting algorithms work, pass by pass, and race them against NVIDIA CUB."};
+  // A repeated option takes its last value, as in most command-line tools.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.footer(catalogue_text());
   app.set_version_flag("--version", "SortScope 0.1");
   RunOptions run;
@@ -121,7 +123,9 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--format", bench.format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
-  bench_cmd->add_option("--sweep", bench.sweeps, "n=2^A..2^B (every power of two) or radix-bits=A..B");
+  bench_cmd->add_option("--sweep", bench.sweeps, "n=2^A..2^B (every power of two) or radix-bits=A..B")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  bench_cmd->add_flag("--kernels", bench.kernels, "Also run each traced algorithm once and print its per-kernel times");
   bench_cmd->footer(catalogue_text());
 
   try {

@@ -38,6 +38,7 @@ struct BenchOptions {
   int warmup = 3;
   std::string format = "table";
   std::vector<std::string> sweeps;  // "n=2^16..2^28", "radix-bits=1..8"
+  bool kernels = false;             // print per-kernel times of one traced run
 };
 
 // One fully checked request per algorithm, or the first problem as a one-line message.

@@ -112,7 +112,7 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
 
 bool sort_controls(RunRequest& d) {
   bool changed = false;
-  if (info(d.sort.algorithm).is_lsd_radix) {
+  if (info(d.sort.algorithm).radix_bits_selectable()) {
     int bits = resolved_radix_bits(d.sort);
     if (ImGui::SliderInt("Radix bits", &bits, 1, 8)) d.sort.radix_bits = bits;
     changed |= edit_done();

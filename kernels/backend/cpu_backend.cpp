@@ -121,7 +121,8 @@ class CpuBackend final : public Backend {
     args.begin_bit = config.begin_bit;
     args.end_bit = config.end_bit;
     args.descending = config.descending;
-    args.radix_bits = config.radix_bits;
+    // A fixed digit width is not a choice: only algorithms that offer widths get one.
+    args.radix_bits = algo.radix_bits_selectable() ? config.radix_bits : 0;
     args.max_grid = config.max_grid;
 
     auto sort_once = [&](SortTrace* trace, const PassObserver* observer) -> Status {

@@ -34,8 +34,10 @@ struct VerifyCounts {
 // Checks args.keys_out (and args.values_out, input positions) against args.keys_in on the device.
 cudaError_t verify_sorted(const RadixSortArgs& args, VerifyCounts* counts, cudaStream_t stream);
 
-// The cub-radix baseline: cub::DeviceRadixSort with the same arguments (size query when d_temp is null).
-cudaError_t cub_radix_sort(const RadixSortArgs& args, void* d_temp, size_t* temp_bytes, cudaStream_t stream);
+// The cub-radix baseline: cub::DeviceRadixSort with the same arguments (size query when d_temp is
+// null), num_items as a 32-bit or (wide_offsets) 64-bit integer: CUB tunes the two separately.
+cudaError_t cub_radix_sort(const RadixSortArgs& args, void* d_temp, size_t* temp_bytes, cudaStream_t stream,
+                           bool wide_offsets);
 
 // The thrust baseline, in place on args.keys_out (and values_out), which the caller fills with the
 // input first. Whole keys only.

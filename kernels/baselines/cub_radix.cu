@@ -10,10 +10,12 @@ namespace {
 template <typename Key, typename Value, typename NumItems>
 cudaError_t sort_with(const RadixSortArgs& a, NumItems n, void* d_temp, size_t* temp_bytes, cudaStream_t stream);
 
-// CUB picks its tuning by the offset type; 32-bit offsets select its faster policy, so the
-// baseline runs at its best (and, to keep the build lean, only that way: n < 2^31).
+// CUB tunes 32- and 64-bit offsets (the type of num_items) separately, and on the H100 either may
+// be the faster, depending on the keys and values; the backend times both.
 template <typename Key, typename Value>
-cudaError_t sort_typed(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
+cudaError_t sort_typed(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream,
+                       bool wide_offsets) {
+  if (wide_offsets) return sort_with<Key, Value>(a, int64_t(a.n), d_temp, temp_bytes, stream);
   if (a.n > uint64_t(INT32_MAX)) return cudaErrorNotSupported;
   return sort_with<Key, Value>(a, int32_t(a.n), d_temp, temp_bytes, stream);
 }
@@ -38,25 +40,26 @@ cudaError_t sort_with(const RadixSortArgs& a, NumItems n, void* d_temp, size_t* 
 }
 
 template <typename Key>
-cudaError_t sort_values(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
+cudaError_t sort_values(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream, bool wide) {
   switch (a.value_bytes) {
-    case 0: return sort_typed<Key, void>(a, d_temp, temp_bytes, stream);
-    case 4: return sort_typed<Key, uint32_t>(a, d_temp, temp_bytes, stream);
+    case 0: return sort_typed<Key, void>(a, d_temp, temp_bytes, stream, wide);
+    case 4: return sort_typed<Key, uint32_t>(a, d_temp, temp_bytes, stream, wide);
     default: return cudaErrorNotSupported;
   }
 }
 
 }  // namespace
 
-cudaError_t cub_radix_sort(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
+cudaError_t cub_radix_sort(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream,
+                           bool wide_offsets) {
   if (!check_radix_args(a, 1, 64, d_temp != nullptr).ok()) return cudaErrorInvalidValue;
   switch (a.key_type) {
-    case KeyType::u32: return sort_values<uint32_t>(a, d_temp, temp_bytes, stream);
-    case KeyType::i32: return sort_values<int32_t>(a, d_temp, temp_bytes, stream);
-    case KeyType::f32: return sort_values<float>(a, d_temp, temp_bytes, stream);
-    case KeyType::u64: return sort_values<uint64_t>(a, d_temp, temp_bytes, stream);
-    case KeyType::i64: return sort_values<int64_t>(a, d_temp, temp_bytes, stream);
-    case KeyType::f64: return sort_values<double>(a, d_temp, temp_bytes, stream);
+    case KeyType::u32: return sort_values<uint32_t>(a, d_temp, temp_bytes, stream, wide_offsets);
+    case KeyType::i32: return sort_values<int32_t>(a, d_temp, temp_bytes, stream, wide_offsets);
+    case KeyType::f32: return sort_values<float>(a, d_temp, temp_bytes, stream, wide_offsets);
+    case KeyType::u64: return sort_values<uint64_t>(a, d_temp, temp_bytes, stream, wide_offsets);
+    case KeyType::i64: return sort_values<int64_t>(a, d_temp, temp_bytes, stream, wide_offsets);
+    case KeyType::f64: return sort_values<double>(a, d_temp, temp_bytes, stream, wide_offsets);
   }
   return cudaErrorInvalidValue;
 }

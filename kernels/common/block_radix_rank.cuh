@@ -12,15 +12,24 @@
 namespace sortscope::device {
 
 // Lanes of the warp whose digit equals this lane's, by one ballot per digit bit (faster than
-// match.any for the few bits of a radix digit).
+// match.any for the few bits of a radix digit). Written in PTX so each bit costs five
+// instructions: test, ballot, invert the ballot where the bit is clear, and combine.
 template <int BITS>
 __device__ __forceinline__ unsigned match_digit(uint32_t digit) {
   unsigned peers = 0xffffffffu;
 #pragma unroll
   for (int b = 0; b < BITS; ++b) {
-    const bool set = (digit >> b) & 1;
-    const unsigned ones = __ballot_sync(0xffffffffu, set);
-    peers &= set ? ones : ~ones;
+    unsigned same;
+    asm("{\n"
+        "  .reg .pred p;\n"
+        "  and.b32 %0, %1, %2;\n"
+        "  setp.ne.u32 p, %0, 0;\n"
+        "  vote.sync.ballot.b32 %0, p, 0xffffffff;\n"
+        "  @!p not.b32 %0, %0;\n"
+        "}\n"
+        : "=r"(same)
+        : "r"(digit), "r"(1u << b));
+    peers &= same;
   }
   return peers;
 }

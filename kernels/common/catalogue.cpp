@@ -9,9 +9,9 @@ namespace {
 
 constexpr std::array kAlgorithms = {
     AlgorithmInfo{Algorithm::mg_radix, "mg-radix", "LSD radix, reduce-then-scan (Merrill & Grimshaw)",
-                  "merrill-grimshaw-2011", true, true, true, true},
+                  "merrill-grimshaw-2011", true, true, true, true, 1, 8},
     AlgorithmInfo{Algorithm::onesweep, "onesweep", "LSD radix, one sweep with decoupled look-back (Adinets & Merrill)",
-                  "beyond the seeds: Adinets & Merrill 2022", true, true, true, true},
+                  "beyond the seeds: Adinets & Merrill 2022", true, true, true, true, 8, 8},
     AlgorithmInfo{Algorithm::cub_radix, "cub-radix", "NVIDIA CUB DeviceRadixSort", "baseline", false, true, false,
                   false},
     AlgorithmInfo{Algorithm::thrust, "thrust", "thrust::sort (stable_sort_by_key for pairs) on the device", "baseline",

@@ -83,12 +83,15 @@ struct UpsweepAgent {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Top-level scan: one block scans the digits x blocks table in digit-major order, in place, by
-// raking (serial reduce, block scan of the partials, serial rescan). It then decides the early exit
-// and picks the pass's output buffer.
+// Top-level scan: one block scans the digits x blocks table in digit-major order, in place. The
+// table is walked in chunks of THREADS x kItems cells: each thread scans its kItems consecutive
+// cells serially, the block scans the thread totals, and a running carry links the chunks. Then it
+// decides the early exit and picks the pass's output buffer.
 // ---------------------------------------------------------------------------------------------
 template <int THREADS, bool TRACE>
 struct SpineAgent {
+  static constexpr int kItems = 16;
+  static constexpr int kChunk = THREADS * kItems;
   struct Storage {
     BlockScanStorage<THREADS> scan;
     int trivial;
@@ -99,21 +102,29 @@ struct SpineAgent {
                                              const cuda::TraceDeviceView& trace) {
     const uint32_t digits = 1u << digit.bits;
     const uint64_t cells = uint64_t(digits) * grid;
-    const uint64_t per_thread = (cells + THREADS - 1) / THREADS;
-    const uint64_t begin = min(cells, threadIdx.x * per_thread);
-    const uint64_t end = min(cells, begin + per_thread);
-
-    uint32_t partial = 0;
-    for (uint64_t i = begin; i < end; ++i) partial += spine[i];
-    uint32_t running = block_exclusive_sum<THREADS>(partial, s.scan);
-    for (uint64_t i = begin; i < end; ++i) {
-      const uint32_t count = spine[i];
-      spine[i] = running;
-      if constexpr (TRACE) {
-        trace.counts[digit.pass * trace.table_capacity + i] = count;
-        trace.offsets[digit.pass * trace.table_capacity + i] = running;
+    uint32_t carry = 0;
+    for (uint64_t base = 0; base < cells; base += kChunk) {
+      const uint64_t first = base + uint64_t(threadIdx.x) * kItems;
+      uint32_t c[kItems];
+#pragma unroll
+      for (int i = 0; i < kItems; ++i) c[i] = first + i < cells ? spine[first + i] : 0;
+      uint32_t total = 0;
+#pragma unroll
+      for (int i = 0; i < kItems; ++i) total += c[i];
+      uint32_t running = carry + block_exclusive_sum<THREADS>(total, s.scan);
+#pragma unroll
+      for (int i = 0; i < kItems; ++i) {
+        if (first + i < cells) {
+          spine[first + i] = running;
+          if constexpr (TRACE) {
+            trace.counts[digit.pass * trace.table_capacity + first + i] = c[i];
+            trace.offsets[digit.pass * trace.table_capacity + first + i] = running;
+          }
+        }
+        running += c[i];
       }
-      running += count;
+      carry += s.scan.block_total;
+      __syncthreads();  // everyone has read block_total before the next chunk's scan rewrites it
     }
     if (threadIdx.x == 0) s.trivial = n == 0;
     __syncthreads();
@@ -186,13 +197,15 @@ struct DownsweepAgent {
     const uint64_t block_end = share.block_end(blockIdx.x);
     for (uint64_t tile = share.block_begin(blockIdx.x); tile < block_end; tile += kTile) {
       const int valid = int(block_end - tile < uint64_t(kTile) ? block_end - tile : kTile);
+      // Ordered bits; padding of a partial tile is all ones, the pass's largest digit, so it ranks
+      // after every real key.
       Bits keys[kItems];
 #pragma unroll
-      for (int u = 0; u < kItems; ++u) keys[u] = position(u) < valid ? in[tile + position(u)] : Bits(0);
-      // Padding of a partial tile takes the largest digit so it ranks after every real key.
+      for (int u = 0; u < kItems; ++u) keys[u] = position(u) < valid ? twiddle.ordered(in[tile + position(u)]) : ~Bits(0);
       auto digit_of = [&](int u) -> uint32_t {
-        return position(u) < valid ? extract_digit(twiddle.in(keys[u]), digit.shift, digit.bits) : kDigits - 1;
+        return extract_digit(twiddle.sort_bits(keys[u]), digit.shift, digit.bits);
       };
+      const uint32_t pad_digit = pass_digits - 1;
       int ranks[kItems];
       uint32_t bin_count[kBins], bin_start[kBins];
       Rank::template rank<kItems>(x.rank, digit_of, ranks, bin_count, bin_start, [](uint32_t(&)[kBins]) {});
@@ -202,7 +215,7 @@ struct DownsweepAgent {
       for (int b = 0; b < kBins; ++b) {
         const int bin = Rank::bin_of(b);
         if (bin < kDigits) {
-          const uint32_t count = bin_count[b] - (bin == kDigits - 1 ? uint32_t(kTile - valid) : 0u);
+          const uint32_t count = bin_count[b] - (uint32_t(bin) == pad_digit ? uint32_t(kTile - valid) : 0u);
           s.bin_adjust[bin] = s.bin_offset[bin] - bin_start[b];
           s.bin_offset[bin] += count;
         }
@@ -215,7 +228,7 @@ struct DownsweepAgent {
 #pragma unroll
         for (int u = 0; u < kItems; ++u) {
           const uint64_t src = tile + position(u);
-          if (position(u) < valid && src % trace.stride == 0) {
+          if (position(u) < valid && (src & (trace.stride - 1)) == 0) {
             const uint32_t d = digit_of(u);
             trace.scatter[digit.pass * trace.samples_per_pass + src / trace.stride] = {
                 uint32_t(src), s.bin_adjust[d] + uint32_t(ranks[u]), d};
@@ -230,8 +243,8 @@ struct DownsweepAgent {
         const int slot = u * kThreads + t;
         if (slot < valid) {
           const Bits key = x.keys[slot];
-          const uint32_t d = extract_digit(twiddle.in(key), digit.shift, digit.bits);
-          out[s.bin_adjust[d] + slot] = key;
+          const uint32_t d = extract_digit(twiddle.sort_bits(key), digit.shift, digit.bits);
+          out[s.bin_adjust[d] + slot] = twiddle.raw(key);
           if constexpr (kPairs) out_digit[u] = d;
         }
       }

@@ -38,7 +38,8 @@ __global__ void __launch_bounds__(kSpineThreads)
 }
 
 template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
-__global__ void __launch_bounds__(policy_for_bits(RADIX_BITS).downsweep.threads)
+__global__ void __launch_bounds__(policy_for_bits(RADIX_BITS).downsweep.threads,
+                                  policy_for_bits(RADIX_BITS).downsweep.min_blocks)
     downsweep_kernel(Buffers<Bits, Value> buffers, const int* selectors, EvenShare share, Twiddle<Bits> twiddle,
                      PassDigit digit, const uint32_t* spine, cuda::TraceDeviceView trace) {
   using Agent = DownsweepAgent<RADIX_BITS, Bits, Value, TRACE>;

@@ -17,6 +17,7 @@ constexpr uint32_t kCpuDefaultGrid = 256;
 struct KernelShape {
   int threads;
   int items_per_thread;
+  int min_blocks = 1;  // blocks per SM the register allocation must allow (__launch_bounds__)
   constexpr int tile_items() const { return threads * items_per_thread; }
 };
 
@@ -29,11 +30,11 @@ struct Policy {
   constexpr uint32_t tile_items() const { return static_cast<uint32_t>(downsweep.tile_items()); }
 };
 
-// Starting shapes (H100 measurements in kernels/PERFORMANCE.md): the downsweep ranks with one
-// digit per thread for up to 256 digits, so 256 threads; 16 keys each balance registers and
-// latency hiding.
+// The downsweep ranks with one digit per thread for up to 256 digits, so 256 threads; it shares
+// the one-sweep pass kernel's tile work, so it takes that kernel's best 32-bit shape (H100: 24
+// keys per thread with 3 blocks resident per SM; kernels/PERFORMANCE.md).
 constexpr Policy policy_for_bits(int bits) {
-  return Policy{bits, KernelShape{256, 16}, KernelShape{256, 16}, 1024};
+  return Policy{bits, KernelShape{256, 16}, KernelShape{256, 24, 3}, 1024};
 }
 
 }  // namespace sortscope::mg_radix

@@ -63,7 +63,35 @@ __device__ __forceinline__ PassDigit pass_digit(int begin_bit, int end_bit, int 
 // Histogram: every pass's digit counts from one read of the keys, counted in shared memory and
 // added to the global bins once per block.
 // ---------------------------------------------------------------------------------------------
-template <int THREADS, int ITEMS, typename Bits>
+// How an instance's keys map to ordered bits, fixed at compile time so the commonest case (unsigned
+// keys, ascending) costs nothing: raw bits are already ordered; other integers and descending
+// orders twiddle; floats also fold -0.0 onto +0.0 when a digit is taken.
+enum KeyClass : int { kOrderedAlready = 0, kTwiddled = 1, kFloat = 2 };
+
+constexpr int key_class_of(bool is_signed, bool is_float, bool descending) {
+  return is_float ? kFloat : (is_signed || descending ? kTwiddled : kOrderedAlready);
+}
+
+template <int KC, typename Bits>
+__device__ __forceinline__ Bits to_ordered(const Twiddle<Bits>& twiddle, Bits raw) {
+  if constexpr (KC == kOrderedAlready) return raw;
+  else return twiddle.ordered(raw);
+}
+
+template <int KC, typename Bits>
+__device__ __forceinline__ Bits to_raw(const Twiddle<Bits>& twiddle, Bits ordered) {
+  if constexpr (KC == kOrderedAlready) return ordered;
+  else return twiddle.raw(ordered);
+}
+
+// The bits a digit is taken from.
+template <int KC, typename Bits>
+__device__ __forceinline__ Bits sortable(const Twiddle<Bits>& twiddle, Bits ordered) {
+  if constexpr (KC == kFloat) return ordered == twiddle.minus_zero ? twiddle.plus_zero : ordered;
+  else return ordered;
+}
+
+template <int THREADS, int ITEMS, typename Bits, int KC>
 struct HistogramAgent {
   static constexpr int kMaxPasses = sizeof(Bits);  // 8-bit digits
   struct Storage {
@@ -72,7 +100,7 @@ struct HistogramAgent {
 
   __device__ __forceinline__ static void count(Storage& s, Bits raw, Twiddle<Bits> twiddle, int begin_bit, int end_bit,
                                                int passes) {
-    const Bits ordered = twiddle.in(raw);
+    const Bits ordered = sortable<KC>(twiddle, to_ordered<KC>(twiddle, raw));
 #pragma unroll
     for (int p = 0; p < kMaxPasses; ++p) {
       if (p < passes) {
@@ -200,9 +228,10 @@ struct PassArgs {
   uint64_t first_tile;          // tiles of earlier portions (trace rows count tiles globally)
   Twiddle<Bits> twiddle;
   PassDigit digit;
+  uint32_t digit_mask;          // (1 << digit.bits) - 1
 };
 
-template <int THREADS, int ITEMS, typename Bits, typename Value, bool TRACE>
+template <int THREADS, int ITEMS, typename Bits, typename Value, int KC, bool TRACE>
 struct OnesweepAgent {
   static constexpr int kTile = THREADS * ITEMS;
   static constexpr int kWarps = THREADS / kWarpThreads;
@@ -211,7 +240,7 @@ struct OnesweepAgent {
   static_assert(kBins == 1, "one digit per thread: at least 256 threads");
 
   union Exchange {
-    Bits keys[kTile];
+    Bits keys[kTile];  // ordered bits
     Value values[kHasValues<Value> ? kTile : 1];
     typename Rank::Storage rank;
   };
@@ -227,6 +256,10 @@ struct OnesweepAgent {
   // Item u of this thread sits at this tile position (warp-striped: coalesced loads, stable ranks).
   __device__ __forceinline__ static int position(int u) {
     return ((threadIdx.x / kWarpThreads) * ITEMS + u) * kWarpThreads + threadIdx.x % kWarpThreads;
+  }
+
+  __device__ __forceinline__ static uint32_t digit(const PassArgs<Bits, Value>& a, Bits ordered) {
+    return uint32_t(sortable<KC>(a.twiddle, ordered) >> a.digit.shift) & a.digit_mask;
   }
 
   __device__ __forceinline__ static void copy_tile(const PassArgs<Bits, Value>& a, const Bits* in, Bits* out,
@@ -246,7 +279,7 @@ struct OnesweepAgent {
     const uint64_t valid = a.portion_items - tile_base < uint64_t(kTile) ? a.portion_items - tile_base : kTile;
     const uint64_t global_tile = a.first_tile + blockIdx.x;
     const uint32_t row = uint32_t(global_tile / trace.tiles_per_row);
-    const uint32_t shared_digit = extract_digit(a.twiddle.in(in[a.portion_begin + tile_base]), a.digit.shift, a.digit.bits);
+    const uint32_t shared_digit = digit(a, to_ordered<KC>(a.twiddle, in[a.portion_begin + tile_base]));
     for (int d = threadIdx.x; d < (1 << a.digit.bits); d += THREADS) {
       const uint64_t cell = uint64_t(a.digit.pass) * trace.table_capacity + uint64_t(d) * trace.rows + row;
       if (uint32_t(d) == shared_digit) atomicAdd(&trace.counts[cell], uint32_t(valid));
@@ -286,37 +319,43 @@ struct OnesweepAgent {
     __syncthreads();
     const uint32_t tile = s.tile;
     const uint64_t tile_base = uint64_t(tile) * kTile;
-    const int valid = int(a.portion_items - tile_base < uint64_t(kTile) ? a.portion_items - tile_base : kTile);
-    in += a.portion_begin + tile_base;
+    if (a.portion_items - tile_base >= uint64_t(kTile))
+      sort_tile<true>(s, x, a, trace, tile, kTile, in + a.portion_begin + tile_base, out,
+                      values_in + a.portion_begin + tile_base, values_out);
+    else
+      sort_tile<false>(s, x, a, trace, tile, int(a.portion_items - tile_base), in + a.portion_begin + tile_base, out,
+                       values_in + a.portion_begin + tile_base, values_out);
+  }
 
+  template <bool FULL>
+  __device__ __forceinline__ static void sort_tile(Storage& s, Exchange& x, const PassArgs<Bits, Value>& a,
+                                                   const cuda::TraceDeviceView& trace, uint32_t tile, int valid,
+                                                   const Bits* in, Bits* out, const Value* values_in,
+                                                   Value* values_out) {
+    const int t = threadIdx.x;
+    // Load and convert to ordered bits. Padding of a partial tile is all ones: the largest digit
+    // of the pass, so it ranks after every real key.
     Bits keys[ITEMS];
-    if (valid == kTile) {
 #pragma unroll
-      for (int u = 0; u < ITEMS; ++u) keys[u] = in[position(u)];
-    } else {
-#pragma unroll
-      for (int u = 0; u < ITEMS; ++u) keys[u] = position(u) < valid ? in[position(u)] : Bits(0);
-    }
-    const Twiddle<Bits> twiddle = a.twiddle;
-    const PassDigit digit = a.digit;
-    auto digit_of = [&](int u) -> uint32_t {
-      // Padding of a partial tile takes the largest digit so it ranks after every real key.
-      return position(u) < valid ? extract_digit(twiddle.in(keys[u]), digit.shift, digit.bits) : kDigits - 1;
-    };
+    for (int u = 0; u < ITEMS; ++u)
+      keys[u] = FULL || position(u) < valid ? to_ordered<KC>(a.twiddle, in[position(u)]) : ~Bits(0);
+    const uint32_t pad_digit = (1u << a.digit.bits) - 1;
+    const uint32_t padding = FULL ? 0u : uint32_t(kTile - valid);
 
     int ranks[ITEMS];
     uint32_t bin_count[kBins], bin_start[kBins];
     uint32_t* const my_words = a.lookback + uint64_t(tile) * kDigits;
-    Rank::template rank<ITEMS>(x.rank, digit_of, ranks, bin_count, bin_start, [&](uint32_t(&counts)[kBins]) {
-      // Publish this tile's counts at once, so later tiles can look past it while it scans.
-      if (t < kDigits) {
-        const uint32_t own = t == kDigits - 1 && valid < kTile ? counts[0] - uint32_t(kTile - valid) : counts[0];
-        volatile uint32_t* word = my_words + t;
-        *word = (tile == 0 ? kInclusive : kAggregate) | own;
-      }
-    });
-    // Padding counted under the last digit; the real count excludes it.
-    if (t == kDigits - 1 && valid < kTile) bin_count[0] -= uint32_t(kTile - valid);
+    Rank::template rank<ITEMS>(
+        x.rank, [&](int u) { return digit(a, keys[u]); }, ranks, bin_count, bin_start,
+        [&](uint32_t(&counts)[kBins]) {
+          // Publish this tile's counts at once, so later tiles can look past it while it scans.
+          if (t < kDigits) {
+            const uint32_t own = counts[0] - (uint32_t(t) == pad_digit ? padding : 0u);
+            volatile uint32_t* word = my_words + t;
+            *word = (tile == 0 ? kInclusive : kAggregate) | own;
+          }
+        });
+    if (uint32_t(t) == pad_digit) bin_count[0] -= padding;
     __syncthreads();  // the rank storage becomes the exchange buffer
 
 #pragma unroll
@@ -352,8 +391,8 @@ struct OnesweepAgent {
       if constexpr (TRACE) {
         const uint64_t global_tile = a.first_tile + tile;
         const uint32_t row = uint32_t(global_tile / trace.tiles_per_row);
-        const uint64_t cell = uint64_t(digit.pass) * trace.table_capacity + uint64_t(t) * trace.rows + row;
-        if (t < (1 << digit.bits)) {
+        const uint64_t cell = uint64_t(a.digit.pass) * trace.table_capacity + uint64_t(t) * trace.rows + row;
+        if (t < (1 << a.digit.bits)) {
           atomicAdd(&trace.counts[cell], bin_count[0]);
           if (global_tile % trace.tiles_per_row == 0) trace.offsets[cell] = start;
         }
@@ -364,17 +403,17 @@ struct OnesweepAgent {
     if constexpr (TRACE) {
       if (t == 0 && tile > 0) {
         const uint32_t row = uint32_t((a.first_tile + tile) / trace.tiles_per_row);
-        cuda::DeviceLookbackRow& r = trace.lookback[uint64_t(digit.pass) * trace.rows + row];
+        cuda::DeviceLookbackRow& r = trace.lookback[uint64_t(a.digit.pass) * trace.rows + row];
         atomicMax(&r.max_depth, s.max_depth);
         atomicAdd(&r.aggregate_reads, s.aggregate_reads);
         atomicAdd(&r.inclusive_reads, s.inclusive_reads);
       }
 #pragma unroll
       for (int u = 0; u < ITEMS; ++u) {
-        const uint64_t src = a.portion_begin + tile_base + position(u);
-        if (position(u) < valid && src % trace.stride == 0) {
-          const uint32_t d = digit_of(u);
-          trace.scatter[digit.pass * trace.samples_per_pass + src / trace.stride] = {
+        const uint64_t src = a.portion_begin + uint64_t(tile) * kTile + position(u);
+        if ((FULL || position(u) < valid) && (src & (trace.stride - 1)) == 0) {
+          const uint32_t d = digit(a, keys[u]);
+          trace.scatter[a.digit.pass * trace.samples_per_pass + src / trace.stride] = {
               uint32_t(src), s.global_offset[d] + uint32_t(ranks[u]), d};
         }
       }
@@ -385,64 +424,72 @@ struct OnesweepAgent {
 #pragma unroll
     for (int u = 0; u < ITEMS; ++u) {
       const int slot = u * THREADS + t;
-      if (slot < valid) {
+      if (FULL || slot < valid) {
         const Bits key = x.keys[slot];
-        const uint32_t d = extract_digit(twiddle.in(key), digit.shift, digit.bits);
-        out[s.global_offset[d] + slot] = key;
+        const uint32_t d = digit(a, key);
+        out[s.global_offset[d] + slot] = to_raw<KC>(a.twiddle, key);
         if constexpr (kHasValues<Value>) out_digit[u] = d;
       }
     }
 
     if constexpr (kHasValues<Value>) {
       Value values[ITEMS];
-      values_in += a.portion_begin + tile_base;
 #pragma unroll
       for (int u = 0; u < ITEMS; ++u)
-        if (position(u) < valid) values[u] = values_in[position(u)];
+        if (FULL || position(u) < valid) values[u] = values_in[position(u)];
       __syncthreads();
 #pragma unroll
       for (int u = 0; u < ITEMS; ++u)
-        if (position(u) < valid) x.values[ranks[u]] = values[u];
+        if (FULL || position(u) < valid) x.values[ranks[u]] = values[u];
       __syncthreads();
 #pragma unroll
       for (int u = 0; u < ITEMS; ++u) {
         const int slot = u * THREADS + t;
-        if (slot < valid) values_out[s.global_offset[out_digit[u]] + slot] = x.values[slot];
+        if (FULL || slot < valid) values_out[s.global_offset[out_digit[u]] + slot] = x.values[slot];
       }
     }
   }
 };
 
 // ---------------------------------------------------------------------------------------------
-// The small-n path: one block holds the whole input in shared memory and runs every pass there,
-// so the sort is one launch.
+// The small-n path: one cooperative launch runs every pass. Each block keeps one tile in registers
+// the whole time; per pass it ranks the tile, publishes its digit counts, waits at a grid-wide
+// barrier, reads every block's counts (the tiles x digits table, bucket-major: the reduce-then-scan
+// of the seeds, with no look-back chain), scatters, and after a second barrier loads its tile of
+// the new order. Between passes the keys stay ordered bits in scratch memory that the L2 holds.
 // ---------------------------------------------------------------------------------------------
 template <typename Bits, typename Value>
-struct SingleArgs {
+struct SmallArgs {
   const Bits* keys_in;
   Bits* keys_out;
   const Value* values_in;
   Value* values_out;
+  Bits* scratch_keys[2];     // ordered bits between passes
+  Value* scratch_values[2];
+  uint32_t* counts;          // [pass][block][digit]
   uint32_t n;
   Twiddle<Bits> twiddle;
   int begin_bit;
   int end_bit;
   int passes;
-  Bits* snapshots;         // traced runs: the keys after each pass, n apart, or null
+  Bits* snapshots;           // traced runs: the keys after each pass, n apart, or null
 };
 
-template <int THREADS, int ITEMS, typename Bits, typename Value, bool TRACE>
-struct SingleTileAgent {
+template <int THREADS, int ITEMS, typename Bits, typename Value, int KC, bool TRACE>
+struct SmallSortAgent {
   static constexpr int kTile = THREADS * ITEMS;
   using Rank = BlockRadixRankMatch<THREADS, kRadixBits>;
   static constexpr int kBins = Rank::kBinsPerThread;
+  static_assert(kBins == 1, "one digit per thread: at least 256 threads");
 
   union Exchange {
     Bits keys[kTile];
     Value values[kHasValues<Value> ? kTile : 1];
+    typename Rank::Storage rank;
   };
   struct Storage {
-    typename Rank::Storage rank;
+    uint32_t global_offset[kDigits];
+    BlockScanStorage<THREADS> scan;
     int trivial;
   };
   static constexpr int kExchangeBytes = sizeof(Exchange);
@@ -451,85 +498,129 @@ struct SingleTileAgent {
     return ((threadIdx.x / kWarpThreads) * ITEMS + u) * kWarpThreads + threadIdx.x % kWarpThreads;
   }
 
-  __device__ __forceinline__ static void run(Storage& s, Exchange& x, const SingleArgs<Bits, Value>& a,
-                                             const cuda::TraceDeviceView& trace) {
-    const int valid = int(a.n);
+  template <typename Grid>
+  __device__ __forceinline__ static void run(Storage& s, Exchange& x, const SmallArgs<Bits, Value>& a,
+                                             const cuda::TraceDeviceView& trace, Grid& grid) {
+    const int t = threadIdx.x;
+    const uint32_t block = blockIdx.x, blocks = gridDim.x;
+    const uint64_t tile_base = uint64_t(block) * kTile;
+    const int valid = int(a.n - tile_base < uint64_t(kTile) ? a.n - tile_base : kTile);
+    // Ordered bits; padding is all ones, the largest digit of every pass.
     Bits keys[ITEMS];
     Value values[kHasValues<Value> ? ITEMS : 1];
 #pragma unroll
     for (int u = 0; u < ITEMS; ++u) {
+      keys[u] = ~Bits(0);
       if (position(u) < valid) {
-        keys[u] = a.keys_in[position(u)];
-        if constexpr (kHasValues<Value>) values[u] = a.values_in[position(u)];
+        keys[u] = to_ordered<KC>(a.twiddle, a.keys_in[tile_base + position(u)]);
+        if constexpr (kHasValues<Value>) values[u] = a.values_in[tile_base + position(u)];
       }
     }
+    int sorted_passes = 0;
     for (int p = 0; p < a.passes; ++p) {
       const PassDigit digit = pass_digit(a.begin_bit, a.end_bit, p);
-      auto digit_of = [&](int u) -> uint32_t {
-        return position(u) < valid ? extract_digit(a.twiddle.in(keys[u]), digit.shift, digit.bits) : kDigits - 1;
-      };
+      const uint32_t mask = (1u << digit.bits) - 1;
+      auto digit_of = [&](int u) -> uint32_t { return uint32_t(sortable<KC>(a.twiddle, keys[u]) >> digit.shift) & mask; };
       int ranks[ITEMS];
       uint32_t bin_count[kBins], bin_start[kBins];
-      if (threadIdx.x == 0) s.trivial = valid == 0;
-      Rank::template rank<ITEMS>(s.rank, digit_of, ranks, bin_count, bin_start, [](uint32_t(&)[kBins]) {});
-#pragma unroll
-      for (int b = 0; b < kBins; ++b) {
-        const int bin = Rank::bin_of(b);
-        uint32_t count = bin_count[b];
-        if (bin == kDigits - 1) count -= uint32_t(kTile - valid);  // padding ranked under the last digit
-        if (bin < (1 << digit.bits) && count == uint32_t(valid)) s.trivial = 1;
+      Rank::template rank<ITEMS>(x.rank, digit_of, ranks, bin_count, bin_start, [](uint32_t(&)[kBins]) {});
+      if (uint32_t(t) == mask) bin_count[0] -= uint32_t(kTile - valid);  // padding ranked under the last digit
+      uint32_t* const table = a.counts + uint64_t(p) * blocks * kDigits;
+      if (t < kDigits) table[uint64_t(block) * kDigits + t] = bin_count[0];
+      grid.sync();
+
+      // Every block reads the whole table: the keys of digit t in earlier blocks, and in all.
+      uint32_t before = 0, total = 0;
+      if (t < kDigits) {
+        for (uint32_t b = 0; b < blocks; ++b) {
+          const uint32_t c = table[uint64_t(b) * kDigits + t];
+          before += b < block ? c : 0;
+          total += c;
+        }
+      }
+      if (t == 0) s.trivial = 0;
+      const uint32_t digit_start = block_exclusive_sum<THREADS>(t < kDigits ? total : 0u, s.scan);
+      if (t < kDigits) {
+        s.global_offset[t] = digit_start + before - bin_start[0];
+        if (total == a.n) s.trivial = 1;  // one digit holds every key: the pass would move nothing
         if constexpr (TRACE) {
-          if (bin < (1 << digit.bits)) {
-            const uint64_t cell = uint64_t(p) * trace.table_capacity + bin;  // one row: index = digit
-            trace.histogram[p * trace.digit_capacity + bin] = count;
-            trace.counts[cell] = count;
-            trace.offsets[cell] = bin_start[b];
+          if (uint32_t(t) <= mask) {
+            const uint64_t cell = uint64_t(p) * trace.table_capacity + uint64_t(t) * trace.rows + block;
+            trace.counts[cell] = bin_count[0];
+            trace.offsets[cell] = digit_start + before;
+            if (block == 0) trace.histogram[p * trace.digit_capacity + t] = total;
           }
         }
       }
       __syncthreads();
-      const bool skipped = s.trivial;  // one digit holds every key: the pass would move nothing
+      const bool skipped = s.trivial || a.n == 0;
       if constexpr (TRACE) {
-        if (threadIdx.x == 0) trace.skipped[p] = skipped;
+        if (block == 0 && t == 0) trace.skipped[p] = skipped;
         if (!skipped) {
 #pragma unroll
           for (int u = 0; u < ITEMS; ++u) {
-            const uint32_t src = uint32_t(position(u));
-            if (position(u) < valid && src % trace.stride == 0)
-              trace.scatter[p * trace.samples_per_pass + src / trace.stride] = {src, uint32_t(ranks[u]), digit_of(u)};
+            const uint64_t src = tile_base + position(u);
+            if (position(u) < valid && (src & (trace.stride - 1)) == 0)
+              trace.scatter[p * trace.samples_per_pass + src / trace.stride] = {
+                  uint32_t(src), s.global_offset[digit_of(u)] + uint32_t(ranks[u]), digit_of(u)};
           }
         }
       }
       if (!skipped) {
-        // Exchange into this pass's order and read back warp-striped for the next pass.
+        // Exchange into digit order, scatter to the scratch buffer, and load the new tile.
+        Bits* dst = a.scratch_keys[sorted_passes % 2];
+        Value* dst_values = a.scratch_values[sorted_passes % 2];
+        __syncthreads();
 #pragma unroll
         for (int u = 0; u < ITEMS; ++u) x.keys[ranks[u]] = keys[u];
         __syncthreads();
+        uint32_t out_digit[kHasValues<Value> ? ITEMS : 1];
 #pragma unroll
-        for (int u = 0; u < ITEMS; ++u) keys[u] = x.keys[position(u)];
+        for (int u = 0; u < ITEMS; ++u) {
+          const int slot = u * THREADS + t;
+          if (slot < valid) {
+            const Bits key = x.keys[slot];
+            const uint32_t d = uint32_t(sortable<KC>(a.twiddle, key) >> digit.shift) & mask;
+            dst[s.global_offset[d] + slot] = key;
+            if constexpr (kHasValues<Value>) out_digit[u] = d;
+          }
+        }
         if constexpr (kHasValues<Value>) {
           __syncthreads();
 #pragma unroll
           for (int u = 0; u < ITEMS; ++u) x.values[ranks[u]] = values[u];
           __syncthreads();
 #pragma unroll
-          for (int u = 0; u < ITEMS; ++u) values[u] = x.values[position(u)];
+          for (int u = 0; u < ITEMS; ++u) {
+            const int slot = u * THREADS + t;
+            if (slot < valid) dst_values[s.global_offset[out_digit[u]] + slot] = x.values[slot];
+          }
         }
+        grid.sync();
+#pragma unroll
+        for (int u = 0; u < ITEMS; ++u) {
+          if (position(u) < valid) {
+            keys[u] = dst[tile_base + position(u)];
+            if constexpr (kHasValues<Value>) values[u] = dst_values[tile_base + position(u)];
+          }
+        }
+        ++sorted_passes;
       }
       if constexpr (TRACE) {
         if (a.snapshots) {
 #pragma unroll
           for (int u = 0; u < ITEMS; ++u)
-            if (position(u) < valid) a.snapshots[uint64_t(p) * a.n + position(u)] = keys[u];
+            if (position(u) < valid) a.snapshots[uint64_t(p) * a.n + tile_base + position(u)] = to_raw<KC>(a.twiddle, keys[u]);
         }
       }
-      __syncthreads();
+      __syncthreads();  // the exchange and scan storage are reused by the next pass
     }
+    // Each block writes back exactly the tile it read, so the output may be the input buffer.
 #pragma unroll
     for (int u = 0; u < ITEMS; ++u) {
       if (position(u) < valid) {
-        a.keys_out[position(u)] = keys[u];
-        if constexpr (kHasValues<Value>) a.values_out[position(u)] = values[u];
+        a.keys_out[tile_base + position(u)] = to_raw<KC>(a.twiddle, keys[u]);
+        if constexpr (kHasValues<Value>) a.values_out[tile_base + position(u)] = values[u];
       }
     }
   }

@@ -33,10 +33,11 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
   const int passes = radix_pass_count(a.begin_bit, end_bit, kRadixBits);
   const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
   const Policy policy = policy_for(sizeof(Bits), kValueBytes);
-  const bool single = n <= single_tile_limit(sizeof(Bits), kValueBytes);
-  const uint64_t tile = single ? policy.single.tile_items() : policy.onesweep.tile_items();
-  const uint64_t tiles = single ? 1 : (n + tile - 1) / tile;
-  const uint64_t per_row = single ? 1 : tiles_per_trace_row(tiles);
+  // The small-n path (one cooperative launch, no look-back) cuts the input into its own tiles.
+  const bool small = n <= small_path_limit(sizeof(Bits), kValueBytes);
+  const uint64_t tile = small ? policy.small.tile_items() : policy.onesweep.tile_items();
+  const uint64_t tiles = std::max<uint64_t>(1, (n + tile - 1) / tile);
+  const uint64_t per_row = small ? 1 : tiles_per_trace_row(tiles);
   const uint32_t rows = uint32_t((tiles + per_row - 1) / per_row);
   const uint64_t stride = scatter_stride_for(n);
 
@@ -128,10 +129,10 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
       pt.counts = std::move(counts);
       pt.offsets = std::move(offsets);
       pt.scatter = std::move(samples);
-      if (!skipped) {
+      if (!skipped && !small) {
         // Sequentially every tile finds its predecessor's inclusive prefix: one read per digit.
         pt.lookback.assign(rows, LookbackRow{});
-        for (uint64_t t = single ? tiles : 1; t < tiles; ++t) {
+        for (uint64_t t = 1; t < tiles; ++t) {
           LookbackRow& r = pt.lookback[t / per_row];
           r.max_depth = 1;
           r.inclusive_reads += kDigits;

@@ -13,36 +13,47 @@ constexpr int kDigits = 1 << kRadixBits;
 struct KernelShape {
   int threads;
   int items_per_thread;
+  int min_blocks = 1;  // blocks per SM the register allocation must allow (__launch_bounds__)
   constexpr uint32_t tile_items() const { return uint32_t(threads) * uint32_t(items_per_thread); }
 };
 
 struct Policy {
   KernelShape histogram;  // one read of the keys for every pass's histogram
   KernelShape onesweep;   // rank a tile, look back, scatter
-  KernelShape single;     // the small-n path: one block sorts every pass in shared memory
+  KernelShape small;      // the small-n path: one cooperative launch, each block keeping one tile
 };
 
-// Starting points from CUB's sm_90 tuning (384 threads; 20 keys or 23 pairs per thread for 32-bit
-// keys, 30 for 64-bit keys), refined on the H100 in kernels/PERFORMANCE.md.
+// Pass-kernel shapes raced against CUB on the H100 (tools/tune/onesweep_tune, 2^28 keys; table in
+// kernels/PERFORMANCE.md). Occupancy decides: the register cap of MIN_BLOCKS resident blocks per SM
+// matters more than tile length.
+//   u32 keys     256 x 24, 3 blocks/SM: 45.4 Gkeys/s (CUB 41.9 with 32-bit offsets, 48.5 with 64-bit)
+//   u32 pairs    256 x 28, 2 blocks/SM: 28.2 Gkeys/s (CUB 30.6)
+//   u64 keys     512 x 14, 2 blocks/SM: 17.1 Gkeys/s (CUB 15.9)
+//   other pairs  384 x 18, 2 blocks/SM: untuned, the best of the 32-bit pair shapes
+constexpr KernelShape pass_shape(int key_bytes, int value_bytes) {
+  if (key_bytes == 4 && value_bytes == 0) return {256, 24, 3};
+  if (key_bytes == 4 && value_bytes == 4) return {256, 28, 2};
+  if (key_bytes == 8 && value_bytes == 0) return {512, 14, 2};
+  return {384, 18, 2};
+}
+
 constexpr Policy policy_for(int key_bytes, int value_bytes) {
-  const int items = key_bytes == 4 ? (value_bytes == 0 ? 20 : (value_bytes == 4 ? 23 : 18))
-                                   : (value_bytes == 8 ? 16 : (value_bytes == 4 ? 20 : 22));
-  const int single_items = key_bytes == 4 && value_bytes == 0 ? 16 : 8;
-  return Policy{KernelShape{256, 16}, KernelShape{384, items}, KernelShape{512, single_items}};
+  const int small_items = key_bytes == 4 ? 16 : 8;
+  return Policy{KernelShape{256, 16}, pass_shape(key_bytes, value_bytes), KernelShape{512, small_items}};
 }
 
-// The small-n path runs when the whole input fits one block's tile.
-constexpr uint64_t single_tile_limit(int key_bytes, int value_bytes) {
-  return policy_for(key_bytes, value_bytes).single.tile_items();
+// The small-n path: below this many tiles the per-pass launches and the look-back chain cost more
+// than moving the keys, so one cooperative launch runs every pass, each block holding one tile
+// across grid-wide barriers (2^20 32-bit keys: 128 tiles of 8192). All its blocks must be resident
+// at once, which every GPU with 128 or more block slots allows; smaller GPUs use the pass kernels.
+constexpr uint64_t kSmallPathMaxTiles = 128;
+constexpr uint64_t small_path_limit(int key_bytes, int value_bytes) {
+  return kSmallPathMaxTiles * policy_for(key_bytes, value_bytes).small.tile_items();
 }
 
-// Look-back words hold a 30-bit count and two flags, so one launch covers at most this many keys;
-// larger inputs run in portions whose digit offsets chain.
+// Look-back words hold a 30-bit count and two flags, so one launch covers at most this many keys
+// (rounded down to whole tiles); larger inputs run in portions whose digit offsets chain.
 constexpr uint64_t kPortionLimit = (uint64_t(1) << 30) - 1;
-constexpr uint64_t portion_items(int key_bytes, int value_bytes) {
-  const uint64_t tile = policy_for(key_bytes, value_bytes).onesweep.tile_items();
-  return kPortionLimit / tile * tile;
-}
 
 // Trace tables keep at most this many rows; consecutive tiles are summed into one row beyond it.
 constexpr uint32_t kMaxTraceRows = 1024;

@@ -29,6 +29,9 @@ struct AlgorithmInfo {
   bool runs_on_cuda;           // has a CUDA implementation
   bool is_lsd_radix;           // has passes, digit histograms and scan tables
   bool has_trace;              // produces a SortTrace
+  int min_radix_bits = 0;      // the digit widths it offers (equal: fixed; 0: not a radix sort)
+  int max_radix_bits = 0;
+  bool radix_bits_selectable() const { return min_radix_bits < max_radix_bits; }
 };
 
 std::span<const AlgorithmInfo> algorithms();

@@ -51,21 +51,25 @@ struct KeyTraits<double> {
   static constexpr bool is_signed = true, is_float = true;
 };
 
-// The twiddle that turns raw key bits into order-preserving unsigned bits, as two XOR masks chosen
-// by the sign bit: one branch-free expression covers unsigned, signed, float and descending keys,
-// so one kernel instance serves every key type of a width.
+// The twiddle between raw key bits and "ordered" bits, whose unsigned order is the key order
+// (descending included): one XOR whose mask depends on the sign bit covers unsigned, signed, float
+// and descending keys, so one kernel instance serves every key type of a width. Kernels convert
+// keys to ordered bits as they load them and back as they store them; it is a bijection, so no
+// key changes. For floats, -0.0 and +0.0 must rank as equal (CUB's rule): sort_bits() maps the
+// ordered image of -0.0 onto that of +0.0 before digits are taken.
 template <typename Bits>
 struct Twiddle {
-  Bits mask_if_sign_clear;
-  Bits mask_if_sign_set;
-  bool fold_negative_zero;  // float keys: -0.0 takes +0.0's place
+  Bits in_if_clear, in_if_set;    // raw -> ordered, chosen by the raw sign bit
+  Bits out_if_clear, out_if_set;  // ordered -> raw, chosen by the ordered sign bit
+  Bits minus_zero, plus_zero;     // ordered images of -0.0 and +0.0 (floats only)
+  bool fold_minus_zero;
 
-  SORTSCOPE_HD Bits in(Bits raw) const {
-    constexpr int kTop = sizeof(Bits) * 8 - 1;
-    constexpr Bits kSign = Bits(1) << kTop;
-    if (fold_negative_zero && raw == kSign) raw = 0;
-    return raw ^ (((raw >> kTop) & 1) ? mask_if_sign_set : mask_if_sign_clear);
-  }
+  static constexpr int kTop = sizeof(Bits) * 8 - 1;
+  SORTSCOPE_HD Bits ordered(Bits raw) const { return raw ^ (((raw >> kTop) & 1) ? in_if_set : in_if_clear); }
+  SORTSCOPE_HD Bits raw(Bits o) const { return o ^ (((o >> kTop) & 1) ? out_if_set : out_if_clear); }
+  SORTSCOPE_HD Bits sort_bits(Bits o) const { return fold_minus_zero && o == minus_zero ? plus_zero : o; }
+  // The bits radix digits are taken from.
+  SORTSCOPE_HD Bits in(Bits raw) const { return sort_bits(ordered(raw)); }
 };
 
 template <typename Bits>
@@ -84,13 +88,17 @@ constexpr Twiddle<Bits> make_twiddle(bool is_signed, bool is_float, bool descend
     clear ^= kAll;
     set ^= kAll;
   }
-  return {clear, set, is_float};
-}
-
-template <typename Key>
-constexpr Twiddle<typename KeyTraits<Key>::Bits> twiddle_for(bool descending) {
-  return make_twiddle<typename KeyTraits<Key>::Bits>(KeyTraits<Key>::is_signed, KeyTraits<Key>::is_float,
-                                                     descending);
+  Twiddle<Bits> t{};
+  t.in_if_clear = clear;
+  t.in_if_set = set;
+  // A raw key of sign s is XORed with mask m_s; its ordered sign is s ^ top(m_s). Undo by that.
+  const bool clear_flips = (clear & kSign) != 0, set_flips = (set & kSign) != 0;
+  (clear_flips ? t.out_if_set : t.out_if_clear) = clear;
+  (set_flips ? t.out_if_clear : t.out_if_set) = set;
+  t.fold_minus_zero = is_float;
+  t.plus_zero = t.ordered(Bits(0));
+  t.minus_zero = t.ordered(kSign);
+  return t;
 }
 
 // Extracts `bits` digit bits starting at `shift` (bits <= 8 for all our digit sizes up to 16).

@@ -92,10 +92,13 @@ std::string first_difference(const SortTrace& a, const SortTrace& b);
 // sample lands inside its digit's bucket. Empty if all hold, else the first violation.
 std::string check_invariants(const SortTrace& t);
 
-// Reproducible scatter sampling: about this many samples per pass, whatever n is.
+// Reproducible scatter sampling: at most this many samples per pass, whatever n is. The stride is
+// a power of two, so the traced kernels test positions with a mask, not a division.
 constexpr uint64_t kScatterSamplesPerPass = 4096;
 inline uint64_t scatter_stride_for(uint64_t n) {
-  return n <= kScatterSamplesPerPass ? 1 : (n + kScatterSamplesPerPass - 1) / kScatterSamplesPerPass;
+  uint64_t stride = 1;
+  while (stride * kScatterSamplesPerPass < n) stride *= 2;
+  return stride;
 }
 
 }  // namespace sortscope

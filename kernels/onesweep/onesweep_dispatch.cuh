@@ -1,0 +1,313 @@
+// onesweep kernels and the host side of one instance: the launch sequence (clear, histogram, plan,
+// one kernel per pass) and the temp-storage layout, for any kernel shape. onesweep_dispatch.cu
+// instantiates the tuned shapes; tools/tune/onesweep_tune.cu races other shapes against CUB.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include <algorithm>
+
+#include "common/cuda_check.cuh"
+#include "common/cuda_launch.cuh"
+#include "common/radix_checks.hpp"
+#include "common/radix_passes.hpp"
+#include "onesweep/onesweep_agents.cuh"
+#include "sortscope/device_trace.hpp"
+#include "sortscope/onesweep.hpp"
+
+namespace sortscope::onesweep {
+namespace device {
+
+template <int THREADS, int ITEMS, typename Bits, int KC>
+__global__ void __launch_bounds__(THREADS)
+    histogram_kernel(const Bits* keys, uint64_t n, Twiddle<Bits> twiddle, int begin_bit, int end_bit, int passes,
+                     uint32_t* bins) {
+  using Agent = HistogramAgent<THREADS, ITEMS, Bits, KC>;
+  __shared__ typename Agent::Storage storage;
+  Agent::run(storage, keys, n, twiddle, begin_bit, end_bit, passes, bins);
+}
+
+template <bool TRACE>
+__global__ void __launch_bounds__(PlanAgent<TRACE>::kThreads)
+    plan_kernel(uint32_t* bins, int passes, int begin_bit, int end_bit, uint64_t n, bool double_buffer,
+                int final_buffer, PassPlan* plan, cuda::TraceDeviceView trace) {
+  using Agent = PlanAgent<TRACE>;
+  __shared__ typename Agent::Storage storage;
+  Agent::run(storage, bins, passes, begin_bit, end_bit, n, double_buffer, final_buffer, plan, trace);
+}
+
+template <int THREADS, int ITEMS, int MIN_BLOCKS, typename Bits, typename Value, int KC, bool TRACE>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+    onesweep_kernel(PassArgs<Bits, Value> args, cuda::TraceDeviceView trace) {
+  using Agent = OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE>;
+  __shared__ typename Agent::Storage storage;
+  extern __shared__ __align__(16) unsigned char exchange[];
+  Agent::run(storage, *reinterpret_cast<typename Agent::Exchange*>(exchange), args, trace);
+}
+
+template <int THREADS, int ITEMS, typename Bits, typename Value, int KC, bool TRACE>
+__global__ void __launch_bounds__(THREADS) small_sort_kernel(SmallArgs<Bits, Value> args, cuda::TraceDeviceView trace) {
+  using Agent = SmallSortAgent<THREADS, ITEMS, Bits, Value, KC, TRACE>;
+  __shared__ typename Agent::Storage storage;
+  extern __shared__ __align__(16) unsigned char exchange[];
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  Agent::run(storage, *reinterpret_cast<typename Agent::Exchange*>(exchange), args, trace, grid);
+}
+
+// Traced runs: keep the keys a pass produced (its plan says where they are).
+template <typename Bits>
+__global__ void snapshot_kernel(const Bits* a, const Bits* b, const Bits* c, const PassPlan* plan, Bits* snapshot,
+                                uint64_t n) {
+  const int where = plan->dst;
+  const Bits* keys = where == 0 ? a : (where == 1 ? b : c);
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) snapshot[i] = keys[i];
+}
+
+}  // namespace device
+
+namespace instances {
+
+using device::Buffers;
+using device::KeysOnly;
+using device::PassArgs;
+using device::PassPlan;
+
+using sortscope::device::align_temp;
+using sortscope::device::allow_shared_bytes;
+using sortscope::device::sm_count;
+using sortscope::device::TempCarver;
+
+SortTrace trace_header(const RadixSortArgs& a, int value_bytes, uint32_t tile_items, uint64_t tiles, uint64_t per_row) {
+  SortTrace h;
+  h.algorithm = "onesweep";
+  h.backend = "cuda";
+  h.key_type = std::string(info(a.key_type).name);
+  h.n = a.n;
+  h.pairs = value_bytes != 0;
+  h.descending = a.descending;
+  h.radix_bits = kRadixBits;
+  h.begin_bit = a.begin_bit;
+  h.end_bit = a.resolved_end_bit();
+  h.tile_items = tile_items;
+  h.grid_blocks = uint32_t(tiles);
+  h.tiles_per_row = per_row;
+  h.scatter_stride = scatter_stride_for(a.n);
+  return h;
+}
+
+// The small-n path: one cooperative launch of one block per tile. Returns cudaErrorNotSupported
+// (before touching anything) when this GPU cannot keep that many blocks resident at once.
+template <typename Bits, typename Value, int KC, bool TRACE>
+cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
+  constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
+  constexpr KernelShape kShape = policy_for(sizeof(Bits), kValueBytes).small;
+  using Agent = device::SmallSortAgent<kShape.threads, kShape.items_per_thread, Bits, Value, KC, TRACE>;
+  constexpr auto kernel = device::small_sort_kernel<kShape.threads, kShape.items_per_thread, Bits, Value, KC, TRACE>;
+  const RadixSortArgs& a = c.args;
+  const uint64_t tile = kShape.tile_items();
+  const uint32_t blocks = uint32_t(std::max<uint64_t>(1, (a.n + tile - 1) / tile));
+  SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(Agent::kExchangeBytes));
+  int per_sm = 0;
+  SORTSCOPE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kShape.threads, Agent::kExchangeBytes));
+  if (uint64_t(per_sm) * sm_count() < blocks) return cudaErrorNotSupported;
+
+  const size_t scratch_keys = align_temp(a.n * sizeof(Bits));
+  const size_t scratch_values = align_temp(a.n * kValueBytes);
+  const size_t counts_bytes = align_temp(size_t(passes) * blocks * kDigits * sizeof(uint32_t));
+  const size_t total = 2 * scratch_keys + 2 * scratch_values + counts_bytes;
+  if (c.d_temp_storage == nullptr) {
+    *c.temp_storage_bytes = std::max<size_t>(total, sortscope::device::kTempAlign);
+    return cudaSuccess;
+  }
+  if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
+  TempCarver temp(c.d_temp_storage);
+  const bool double_buffer = c.key_selector != nullptr;
+  // Every block writes back the tile it read, so a DoubleBuffer sort may end in either buffer; it
+  // ends where an unskipped sequence of passes would, as the host expects.
+  const bool to_alternate = !double_buffer || passes % 2 == 1;
+  device::SmallArgs<Bits, Value> args;
+  args.keys_in = static_cast<const Bits*>(a.keys_in);
+  args.keys_out = to_alternate ? static_cast<Bits*>(a.keys_out) : const_cast<Bits*>(args.keys_in);
+  args.values_in = static_cast<const Value*>(a.values_in);
+  args.values_out = to_alternate ? static_cast<Value*>(a.values_out) : const_cast<Value*>(args.values_in);
+  args.scratch_keys[0] = temp.take<Bits>(scratch_keys);
+  args.scratch_keys[1] = temp.take<Bits>(scratch_keys);
+  args.scratch_values[0] = temp.take<Value>(scratch_values);
+  args.scratch_values[1] = temp.take<Value>(scratch_values);
+  args.counts = temp.take<uint32_t>(counts_bytes);
+  args.n = uint32_t(a.n);
+  args.twiddle = twiddle;
+  args.begin_bit = a.begin_bit;
+  args.end_bit = a.resolved_end_bit();
+  args.passes = passes;
+  args.snapshots = nullptr;
+  cuda::TraceRecorder* recorder = TRACE ? c.options.trace : nullptr;
+  cuda::TraceDeviceView view;
+  if (recorder) {
+    SORTSCOPE_CUDA_TRY(recorder->begin(trace_header(a, kValueBytes, uint32_t(tile), blocks, 1), passes, blocks, kDigits,
+                                       a.n * sizeof(Bits), false, c.stream));
+    for (int p = 0; p < passes; ++p) {
+      const RadixPass rp = radix_pass(a.begin_bit, args.end_bit, kRadixBits, p);
+      recorder->set_pass_digit(p, rp.shift, rp.bits);
+    }
+    view = recorder->view();
+    args.snapshots = static_cast<Bits*>(recorder->snapshot_slot(0));
+  }
+  {
+    cuda::ScopedKernelTimer timer(recorder, "one-launch sort", 2 * a.n * (sizeof(Bits) + kValueBytes) * passes,
+                                  std::max(0, passes - 1), c.stream);
+    void* params[] = {&args, &view};
+    SORTSCOPE_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(blocks),
+                                                   dim3(kShape.threads), params, Agent::kExchangeBytes, c.stream));
+  }
+  if (double_buffer && to_alternate) {
+    *c.key_selector ^= 1;
+    if (c.value_selector) *c.value_selector ^= 1;
+  }
+  return cudaSuccess;
+}
+
+// One sort with pass kernels of THREADS x ITEMS (at least MIN_BLOCKS resident per SM). The
+// dispatch uses the policy's shape; the tuning tool tries others.
+template <typename Bits, typename Value, int KC, bool TRACE, int THREADS, int ITEMS, int MIN_BLOCKS>
+cudaError_t sort_shaped(const detail::RadixSortCall& c) {
+  constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
+  constexpr Policy kPolicy = policy_for(sizeof(Bits), kValueBytes);
+  constexpr KernelShape kPass{THREADS, ITEMS, MIN_BLOCKS};
+  constexpr KernelShape kHist = kPolicy.histogram;
+  using Agent = device::OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE>;
+  const RadixSortArgs& a = c.args;
+  const uint64_t n = a.n;
+  const int end_bit = a.resolved_end_bit();
+  const int passes = radix_pass_count(a.begin_bit, end_bit, kRadixBits);
+  const KeyTypeInfo& k = info(a.key_type);
+  const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
+  if (n <= small_path_limit(sizeof(Bits), kValueBytes)) {
+    const cudaError_t e = sort_small<Bits, Value, KC, TRACE>(c, passes, twiddle);
+    if (e != cudaErrorNotSupported) return e;
+  }
+
+  const bool double_buffer = c.key_selector != nullptr;
+  const uint64_t tile = kPass.tile_items();
+  const uint64_t tiles = (n + tile - 1) / tile;
+  const uint64_t portion = kPortionLimit / tile * tile;
+  const uint64_t portions = (n + portion - 1) / portion;
+  const uint64_t portion_tiles = std::min<uint64_t>(tiles, portion / tile);
+
+  // Temp storage: [alternate keys][alternate values][bins][tile counters][look-back x 2][chained
+  // bins x 2][plan]; the first four regions are cleared by one memset.
+  const size_t alt_keys_bytes = double_buffer ? 0 : align_temp(n * sizeof(Bits));
+  const size_t alt_values_bytes = double_buffer || !kValueBytes ? 0 : align_temp(n * kValueBytes);
+  const size_t bins_bytes = align_temp(size_t(passes) * kDigits * sizeof(uint32_t));
+  const size_t counter_bytes = align_temp(size_t(passes) * portions * sizeof(uint32_t));
+  const size_t lookback_bytes = align_temp(portion_tiles * kDigits * sizeof(uint32_t));
+  const size_t chain_bytes = align_temp(2 * kDigits * sizeof(uint32_t));
+  const size_t plan_bytes = align_temp(size_t(passes) * sizeof(PassPlan));
+  const size_t total =
+      alt_keys_bytes + alt_values_bytes + bins_bytes + counter_bytes + 2 * lookback_bytes + chain_bytes + plan_bytes;
+  if (c.d_temp_storage == nullptr) {
+    *c.temp_storage_bytes = total;
+    return cudaSuccess;
+  }
+  if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
+  TempCarver temp(c.d_temp_storage);
+  Bits* alt_keys = temp.take<Bits>(alt_keys_bytes);
+  Value* alt_values = temp.take<Value>(alt_values_bytes);
+  uint32_t* bins = temp.take<uint32_t>(bins_bytes);  // the cleared regions start here
+  uint32_t* counters = temp.take<uint32_t>(counter_bytes);
+  uint32_t* lookback[2] = {temp.take<uint32_t>(lookback_bytes), temp.take<uint32_t>(lookback_bytes)};
+  uint32_t* chain[2] = {temp.take<uint32_t>(chain_bytes / 2), temp.take<uint32_t>(chain_bytes / 2)};
+  PassPlan* plan = temp.take<PassPlan>(plan_bytes);
+
+  Bits* in = const_cast<Bits*>(static_cast<const Bits*>(a.keys_in));
+  Bits* out = static_cast<Bits*>(a.keys_out);
+  Value* values_in = const_cast<Value*>(static_cast<const Value*>(a.values_in));
+  Value* values_out = static_cast<Value*>(a.values_out);
+  const Buffers<Bits, Value> buffers =
+      double_buffer ? Buffers<Bits, Value>{{in, out, in}, {values_in, values_out, values_in}}
+                    : Buffers<Bits, Value>{{in, out, alt_keys}, {values_in, values_out, alt_values}};
+  // A DoubleBuffer's result ends where an unskipped sequence of passes would: the host flips the
+  // selector for an odd number of passes, and the plan inserts a copy when skips change parity.
+  const int final_buffer = passes % 2;
+
+  cuda::TraceRecorder* recorder = TRACE ? c.options.trace : nullptr;
+  cuda::TraceDeviceView view;
+  if (recorder) {
+    const uint64_t per_row = tiles_per_trace_row(tiles);
+    const uint32_t rows = uint32_t((tiles + per_row - 1) / per_row);
+    SORTSCOPE_CUDA_TRY(recorder->begin(trace_header(a, kValueBytes, uint32_t(tile), tiles, per_row), passes, rows,
+                                       kDigits, n * sizeof(Bits), true, c.stream));
+    for (int p = 0; p < passes; ++p) {
+      const RadixPass rp = radix_pass(a.begin_bit, end_bit, kRadixBits, p);
+      recorder->set_pass_digit(p, rp.shift, rp.bits);
+    }
+    view = recorder->view();
+  }
+
+  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(bins, 0, bins_bytes + counter_bytes + lookback_bytes, c.stream));
+  {
+    auto kernel = device::histogram_kernel<kHist.threads, kHist.items_per_thread, Bits, KC>;
+    int per_sm = 0;
+    SORTSCOPE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kHist.threads, 0));
+    const uint64_t hist_tiles = (n + kHist.tile_items() - 1) / kHist.tile_items();
+    const unsigned grid = unsigned(std::min<uint64_t>(hist_tiles, uint64_t(std::max(1, per_sm)) * sm_count()));
+    cuda::ScopedKernelTimer timer(recorder, "histogram", n * sizeof(Bits), 0, c.stream);
+    kernel<<<grid, kHist.threads, 0, c.stream>>>(in, n, twiddle, a.begin_bit, end_bit, passes, bins);
+    SORTSCOPE_CUDA_LAUNCH_CHECK();
+  }
+  {
+    cuda::ScopedKernelTimer timer(recorder, "plan", 2 * size_t(passes) * kDigits * 4, 0, c.stream);
+    device::plan_kernel<TRACE><<<1, device::PlanAgent<TRACE>::kThreads, 0, c.stream>>>(
+        bins, passes, a.begin_bit, end_bit, n, double_buffer, final_buffer, plan, view);
+    SORTSCOPE_CUDA_LAUNCH_CHECK();
+  }
+
+  constexpr auto kernel = device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, Value, KC, TRACE>;
+  SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(Agent::kExchangeBytes));
+  const uint64_t pass_bytes = 2 * n * (sizeof(Bits) + kValueBytes);
+  for (int p = 0; p < passes; ++p) {
+    const RadixPass rp = radix_pass(a.begin_bit, end_bit, kRadixBits, p);
+    cuda::ScopedKernelTimer timer(recorder, "onesweep pass", pass_bytes, p, c.stream);
+    for (uint64_t k = 0; k < portions; ++k) {
+      PassArgs<Bits, Value> args;
+      args.buffers = buffers;
+      args.plan = plan + p;
+      args.portion_begin = k * portion;
+      args.portion_items = std::min(portion, n - args.portion_begin);
+      args.total_items = n;
+      args.num_tiles = uint32_t((args.portion_items + tile - 1) / tile);
+      args.first_tile = k * (portion / tile);
+      args.bins = k == 0 ? bins + size_t(p) * kDigits : chain[(k - 1) % 2];
+      args.bins_out = portions > 1 ? chain[k % 2] : nullptr;
+      args.tile_counter = counters + size_t(p) * portions + k;
+      args.twiddle = twiddle;
+      args.digit = {p, rp.shift, rp.bits};
+      args.digit_mask = (1u << rp.bits) - 1;
+      if (portions == 1) {
+        // Each pass clears the next pass's look-back region as it goes: no memset between passes.
+        args.lookback = lookback[p % 2];
+        args.next_lookback = p + 1 < passes ? lookback[(p + 1) % 2] : nullptr;
+      } else {
+        args.lookback = lookback[0];
+        args.next_lookback = nullptr;
+        SORTSCOPE_CUDA_TRY(cudaMemsetAsync(args.lookback, 0, lookback_bytes, c.stream));
+      }
+      kernel<<<args.num_tiles, kPass.threads, Agent::kExchangeBytes, c.stream>>>(args, view);
+      SORTSCOPE_CUDA_LAUNCH_CHECK();
+    }
+    if (recorder && recorder->snapshot_slot(p)) {
+      device::snapshot_kernel<Bits><<<4 * sm_count(), 256, 0, c.stream>>>(
+          buffers.keys[0], buffers.keys[1], buffers.keys[2], plan + p, static_cast<Bits*>(recorder->snapshot_slot(p)), n);
+      SORTSCOPE_CUDA_LAUNCH_CHECK();
+    }
+  }
+  if (double_buffer && final_buffer == 1) {
+    *c.key_selector ^= 1;
+    if (c.value_selector) *c.value_selector ^= 1;
+  }
+  return cudaSuccess;
+}
+
+}  // namespace instances
+}  // namespace sortscope::onesweep

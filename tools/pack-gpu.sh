@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Packs the binaries a GPU-machine run needs into .gpu/bins.tar.xz (the device tool carries at
+# most 64 MiB; the statically linked binaries compress about 4:1). tools/gpu-check.sh unpacks it.
+#   tools/pack-gpu.sh [BUILD_DIR]        (default: build)
+set -euo pipefail
+build=${1:-build}
+rm -rf .gpu && mkdir -p .gpu/stage
+cp "$build/app/sortscope" .gpu/stage/
+for t in "$build"/tests/*_test; do
+  case $(basename "$t") in cli_test|gui_test|session_test) ;; *) cp "$t" .gpu/stage/ ;; esac
+done
+if [ -x "$build/tools/tune/onesweep_tune" ]; then cp "$build/tools/tune/onesweep_tune" .gpu/stage/; fi
+tar -C .gpu/stage -cf - . | xz -T0 -3 > .gpu/bins.tar.xz
+rm -rf .gpu/stage
+du -h .gpu/bins.tar.xz

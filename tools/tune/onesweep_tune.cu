@@ -1,0 +1,174 @@
+// Races onesweep kernel shapes against CUB on one input in one process (not part of the normal
+// build: -DSORTSCOPE_BUILD_TUNING=ON). Usage: onesweep_tune [u32|u32-pairs|u64|f32] [log2 n]
+// Every timed output is compared with CUB's, bit for bit.
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "generate/distributions.hpp"
+#include "onesweep/onesweep_dispatch.cuh"
+
+namespace {
+
+using namespace sortscope;
+
+#define CHECK(x)                                                                    \
+  do {                                                                              \
+    cudaError_t e = (x);                                                            \
+    if (e != cudaSuccess) {                                                         \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e)); \
+      std::exit(1);                                                                 \
+    }                                                                               \
+  } while (0)
+
+template <typename F>
+double median_ms(F&& run, int reps) {
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i) run();
+  std::vector<double> ms;
+  for (int i = 0; i < reps; ++i) {
+    CHECK(cudaEventRecord(a));
+    run();
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    float t;
+    CHECK(cudaEventElapsedTime(&t, a, b));
+    ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+template <typename Key, typename Value>
+struct Bench {
+  uint64_t n;
+  Key *in, *out, *ref;
+  Value *vin, *vout, *vref;
+  void* temp = nullptr;
+  size_t temp_bytes = 0;
+  double cub_ms = 0;
+
+  void ensure_temp(size_t bytes) {
+    if (bytes <= temp_bytes) return;
+    if (temp) cudaFree(temp);
+    CHECK(cudaMalloc(&temp, bytes));
+    temp_bytes = bytes;
+  }
+
+  template <typename NumItems>
+  double cub(Key* dst, Value* vdst) {
+    size_t bytes = 0;
+    auto call = [&](void* t) {
+      if constexpr (std::is_void_v<Value>) {
+        CHECK(cub::DeviceRadixSort::SortKeys(t, bytes, in, dst, NumItems(n)));
+      } else {
+        CHECK(cub::DeviceRadixSort::SortPairs(t, bytes, in, dst, vin, vdst, NumItems(n)));
+      }
+    };
+    call(nullptr);
+    ensure_temp(bytes);
+    return median_ms([&] { call(temp); }, 20);
+  }
+
+  template <int THREADS, int ITEMS, int MIN_BLOCKS>
+  void ours(const char* name) {
+    detail::RadixSortCall c;
+    c.args.key_type = key_type_of<Key>();
+    c.args.keys_in = in;
+    c.args.keys_out = out;
+    if constexpr (!std::is_void_v<Value>) {
+      c.args.values_in = vin;
+      c.args.values_out = vout;
+      c.args.value_bytes = sizeof(Value);
+    }
+    c.args.n = n;
+    size_t bytes = 0;
+    c.temp_storage_bytes = &bytes;
+    constexpr int kFold = std::is_floating_point_v<Key> ? onesweep::device::kFloat : onesweep::device::kOrderedAlready;
+    using V = std::conditional_t<std::is_void_v<Value>, onesweep::device::KeysOnly, Value>;
+    using Bits = typename KeyTraits<Key>::Bits;
+    auto sort = onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS>;
+    CHECK(sort(c));
+    ensure_temp(bytes);
+    c.d_temp_storage = temp;
+    const double ms = median_ms([&] { CHECK(sort(c)); }, 20);
+    CHECK(cudaDeviceSynchronize());
+    // Compare with CUB's output, bit for bit.
+    std::vector<Key> a(n), b(n);
+    CHECK(cudaMemcpy(a.data(), out, n * sizeof(Key), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(b.data(), ref, n * sizeof(Key), cudaMemcpyDeviceToHost));
+    bool same = std::memcmp(a.data(), b.data(), n * sizeof(Key)) == 0;
+    if constexpr (!std::is_void_v<Value>) {
+      std::vector<Value> va(n), vb(n);
+      CHECK(cudaMemcpy(va.data(), vout, n * sizeof(Value), cudaMemcpyDeviceToHost));
+      CHECK(cudaMemcpy(vb.data(), vref, n * sizeof(Value), cudaMemcpyDeviceToHost));
+      same = same && va == vb;
+    }
+    cudaFuncAttributes attr;
+    CHECK(cudaFuncGetAttributes(&attr, onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false>));
+    int per_sm = 0;
+    using Agent = onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false>;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false>, THREADS,
+        Agent::kExchangeBytes));
+    std::printf("%-14s %4dx%-3d min %d  regs %3d  blocks/SM %d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", name,
+                THREADS, ITEMS, MIN_BLOCKS, attr.numRegs, per_sm, ms, n / ms / 1e6, cub_ms / ms,
+                same ? "matches CUB" : "DIFFERS FROM CUB");
+  }
+};
+
+__global__ void fill(uint32_t* p, uint64_t n, uint64_t seed) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
+    p[i] = uint32_t(sortscope::gen::mix64(seed + i));
+}
+
+template <typename Key, typename Value>
+void run(uint64_t n) {
+  Bench<Key, Value> b;
+  b.n = n;
+  CHECK(cudaMalloc(&b.in, n * sizeof(Key)));
+  CHECK(cudaMalloc(&b.out, n * sizeof(Key)));
+  CHECK(cudaMalloc(&b.ref, n * sizeof(Key)));
+  // Random bits: for floats that includes NaNs, which both sorts order by their bits.
+  fill<<<4096, 256>>>(reinterpret_cast<uint32_t*>(b.in), n * sizeof(Key) / 4, 7);
+  b.vin = b.vout = b.vref = nullptr;
+  if constexpr (!std::is_void_v<Value>) {
+    CHECK(cudaMalloc(&b.vin, n * sizeof(Value)));
+    CHECK(cudaMalloc(&b.vout, n * sizeof(Value)));
+    CHECK(cudaMalloc(&b.vref, n * sizeof(Value)));
+    fill<<<4096, 256>>>(reinterpret_cast<uint32_t*>(b.vin), n * sizeof(Value) / 4, 99);
+  }
+  const double cub32 = b.template cub<int32_t>(b.ref, b.vref);
+  const double cub64 = b.template cub<int64_t>(b.out, b.vout);
+  b.cub_ms = std::min(cub32, cub64);
+  std::printf("n = %llu: CUB int32 offsets %.4f ms (%.2f Gkeys/s), int64 offsets %.4f ms (%.2f Gkeys/s)\n",
+              (unsigned long long)n, cub32, n / cub32 / 1e6, cub64, n / cub64 / 1e6);
+  b.template ours<384, 20, 1>("cub shape");
+  b.template ours<384, 20, 2>("384x20 x2");
+  b.template ours<384, 22, 2>("384x22 x2");
+  b.template ours<384, 18, 2>("384x18 x2");
+  b.template ours<256, 24, 3>("256x24 x3");
+  b.template ours<256, 20, 3>("256x20 x3");
+  b.template ours<256, 28, 2>("256x28 x2");
+  b.template ours<512, 16, 2>("512x16 x2");
+  b.template ours<512, 14, 2>("512x14 x2");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string what = argc > 1 ? argv[1] : "u32";
+  const uint64_t n = uint64_t(1) << (argc > 2 ? std::atoi(argv[2]) : 28);
+  if (what == "u32") run<uint32_t, void>(n);
+  else if (what == "u32-pairs") run<uint32_t, uint32_t>(n);
+  else if (what == "u64") run<uint64_t, void>(n);
+  else if (what == "f32") run<float, void>(n);
+  else std::fprintf(stderr, "unknown configuration %s\n", what.c_str());
+  return 0;
+}
