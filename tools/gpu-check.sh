@@ -55,16 +55,16 @@ for step in $steps; do
       for s in long_scoreboard barrier short_scoreboard lg_throttle mio_throttle wait; do
         m=$m,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio
       done
-      ncu --metrics $m -k regex:'onesweep_kernel|Onesweep|istogram|downsweep|upsweep|spine' -c 24 --csv \
-        .gpu/sortscope bench --backend cuda --algorithm onesweep,cub-radix,mg-radix --radix-bits 8 --n 2^28 \
+      ncu --metrics $m -k regex:'downsweep|upsweep|spine' -c 6 --csv \
+        .gpu/sortscope bench --backend cuda --algorithm mg-radix --radix-bits 8 --n 2^28 \
         --repeat 1 --warmup 0 > "$out/ncu.csv" 2>&1
-      ncu --metrics gpu__time_duration.sum --csv .gpu/sortscope bench --backend cuda --algorithm onesweep,cub-radix \
-        --n 2^20 --repeat 1 --warmup 0 > "$out/ncu_small.csv" 2>&1
+      ncu --metrics $m -k regex:'downsweep|upsweep|spine|small' -c 8 --csv .gpu/sortscope bench --backend cuda \
+        --algorithm mg-radix,onesweep --radix-bits 8 --n 2^20 --repeat 1 --warmup 0 > "$out/ncu_small.csv" 2>&1
       for f in ncu ncu_small; do python3 tools/ncu_table.py "$out/$f.csv"; done 2>&1 | tee -a "$out/profile.txt"
       ;;
     tune)
       {
-        for cfg in "u32 28" "u32-pairs 28" "u64 28" "f32 26" "u32 20"; do .gpu/onesweep_tune $cfg; done
+        for cfg in "u32 28" "u32-pairs 28" "u64 28" "f32 26" "u32 20" "u32 16"; do .gpu/onesweep_tune $cfg; done
       } 2>&1 | tee "$out/tune.txt" ;;
     sweeps)
       b --algorithm onesweep,cub-radix,thrust --sweep n=2^10..2^28 --repeat 30 --format csv 2>&1 | tee "$out/sweep_n.csv" ;;

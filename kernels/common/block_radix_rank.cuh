@@ -40,6 +40,26 @@ __device__ __forceinline__ unsigned lanemask_le() {
   return mask;
 }
 
+// A thread's ranks, one int each, or two 16-bit ranks per register (tiles below 65536 keys), which
+// frees registers for occupancy at the cost of a shift and a mask per access.
+template <int K, bool PACKED>
+struct TileRanks {
+  static constexpr int kWords = PACKED ? (K + 1) / 2 : K;
+  uint32_t word[kWords];
+  __device__ __forceinline__ void set(int u, uint32_t rank) {
+    if constexpr (PACKED) {
+      if (u % 2 == 0) word[u / 2] = rank;
+      else word[u / 2] |= rank << 16;
+    } else {
+      word[u] = rank;
+    }
+  }
+  __device__ __forceinline__ uint32_t operator[](int u) const {
+    if constexpr (PACKED) return u % 2 == 0 ? word[u / 2] & 0xffffu : word[u / 2] >> 16;
+    else return word[u];
+  }
+};
+
 template <int THREADS, int RADIX_BITS>
 struct BlockRadixRankMatch {
   static_assert(THREADS % kWarpThreads == 0, "whole warps");
@@ -60,8 +80,8 @@ struct BlockRadixRankMatch {
   // the tile in bin_count and its first tile position in bin_start. `early(bin_count)` runs as soon
   // as the counts are known, before the scan: the one-sweep kernel publishes its look-back
   // aggregates there. Contains barriers; `s` may be reused after a further barrier.
-  template <int K, typename DigitOf, typename EarlyCounts>
-  __device__ __forceinline__ static void rank(Storage& s, DigitOf digit_of, int (&ranks)[K],
+  template <int K, bool PACKED, typename DigitOf, typename EarlyCounts>
+  __device__ __forceinline__ static void rank(Storage& s, DigitOf digit_of, TileRanks<K, PACKED>& ranks,
                                               uint32_t (&bin_count)[kBinsPerThread],
                                               uint32_t (&bin_start)[kBinsPerThread], EarlyCounts&& early) {
     const int warp = threadIdx.x / kWarpThreads;
@@ -117,7 +137,7 @@ struct BlockRadixRankMatch {
       uint32_t base = 0;
       if (lane == leader) base = atomicAdd(&counts[d], uint32_t(before));
       base = __shfl_sync(0xffffffffu, base, leader);
-      ranks[u] = int(base) + before - 1;
+      ranks.set(u, base + before - 1);
     }
   }
 };

@@ -15,6 +15,7 @@ namespace sortscope::mg_radix::device {
 
 using sortscope::device::block_exclusive_sum;
 using sortscope::device::BlockRadixRankMatch;
+using sortscope::device::TileRanks;
 using sortscope::device::BlockScanStorage;
 using sortscope::device::kWarpThreads;
 
@@ -90,9 +91,12 @@ struct UpsweepAgent {
 // ---------------------------------------------------------------------------------------------
 template <int THREADS, bool TRACE>
 struct SpineAgent {
-  static constexpr int kItems = 16;
+  static constexpr int kItems = 8;
   static constexpr int kChunk = THREADS * kItems;
+  // One padding word per 32 keeps each thread's kItems consecutive cells off one bank.
+  __device__ __forceinline__ static int padded(int i) { return i + i / 32; }
   struct Storage {
+    uint32_t chunk[kChunk + kChunk / 32];
     BlockScanStorage<THREADS> scan;
     int trivial;
   };
@@ -102,29 +106,41 @@ struct SpineAgent {
                                              const cuda::TraceDeviceView& trace) {
     const uint32_t digits = 1u << digit.bits;
     const uint64_t cells = uint64_t(digits) * grid;
+    const int t = threadIdx.x;
     uint32_t carry = 0;
     for (uint64_t base = 0; base < cells; base += kChunk) {
-      const uint64_t first = base + uint64_t(threadIdx.x) * kItems;
-      uint32_t c[kItems];
+      // Coalesced in, a serial scan of each thread's consecutive cells, coalesced out.
 #pragma unroll
-      for (int i = 0; i < kItems; ++i) c[i] = first + i < cells ? spine[first + i] : 0;
-      uint32_t total = 0;
+      for (int i = 0; i < kItems; ++i) {
+        const int idx = i * THREADS + t;
+        s.chunk[padded(idx)] = base + idx < cells ? spine[base + idx] : 0;
+      }
+      __syncthreads();
+      uint32_t c[kItems], total = 0;
 #pragma unroll
-      for (int i = 0; i < kItems; ++i) total += c[i];
+      for (int i = 0; i < kItems; ++i) total += c[i] = s.chunk[padded(t * kItems + i)];
       uint32_t running = carry + block_exclusive_sum<THREADS>(total, s.scan);
 #pragma unroll
       for (int i = 0; i < kItems; ++i) {
-        if (first + i < cells) {
-          spine[first + i] = running;
-          if constexpr (TRACE) {
-            trace.counts[digit.pass * trace.table_capacity + first + i] = c[i];
-            trace.offsets[digit.pass * trace.table_capacity + first + i] = running;
-          }
-        }
+        s.chunk[padded(t * kItems + i)] = running;
         running += c[i];
       }
       carry += s.scan.block_total;
-      __syncthreads();  // everyone has read block_total before the next chunk's scan rewrites it
+      __syncthreads();
+#pragma unroll
+      for (int i = 0; i < kItems; ++i) {
+        const int idx = i * THREADS + t;
+        if (base + idx < cells) {
+          const uint32_t offset = s.chunk[padded(idx)];
+          if constexpr (TRACE) {
+            const uint32_t count = (idx + 1 < kChunk ? s.chunk[padded(idx + 1)] : carry) - offset;
+            trace.counts[digit.pass * trace.table_capacity + base + idx] = count;
+            trace.offsets[digit.pass * trace.table_capacity + base + idx] = offset;
+          }
+          spine[base + idx] = offset;
+        }
+      }
+      __syncthreads();  // the next chunk reuses the shared memory and the scan storage
     }
     if (threadIdx.x == 0) s.trivial = n == 0;
     __syncthreads();
@@ -200,15 +216,20 @@ struct DownsweepAgent {
       // Ordered bits; padding of a partial tile is all ones, the pass's largest digit, so it ranks
       // after every real key.
       Bits keys[kItems];
+      if (valid == kTile) {
 #pragma unroll
-      for (int u = 0; u < kItems; ++u) keys[u] = position(u) < valid ? twiddle.ordered(in[tile + position(u)]) : ~Bits(0);
+        for (int u = 0; u < kItems; ++u) keys[u] = twiddle.ordered(in[tile + position(u)]);
+      } else {
+#pragma unroll
+        for (int u = 0; u < kItems; ++u) keys[u] = position(u) < valid ? twiddle.ordered(in[tile + position(u)]) : ~Bits(0);
+      }
       auto digit_of = [&](int u) -> uint32_t {
         return extract_digit(twiddle.sort_bits(keys[u]), digit.shift, digit.bits);
       };
       const uint32_t pad_digit = pass_digits - 1;
-      int ranks[kItems];
+      TileRanks<kItems, kPairs> ranks;  // packed when they must outlive the keys' scatter
       uint32_t bin_count[kBins], bin_start[kBins];
-      Rank::template rank<kItems>(x.rank, digit_of, ranks, bin_count, bin_start, [](uint32_t(&)[kBins]) {});
+      Rank::template rank<kItems, kPairs>(x.rank, digit_of, ranks, bin_count, bin_start, [](uint32_t(&)[kBins]) {});
 
       // Carry the digit totals: where this tile's run of each digit lands globally.
 #pragma unroll

@@ -18,6 +18,7 @@ namespace sortscope::onesweep::device {
 using sortscope::device::block_exclusive_sum;
 using sortscope::device::BlockRadixRankMatch;
 using sortscope::device::BlockScanStorage;
+using sortscope::device::TileRanks;
 using sortscope::device::kWarpThreads;
 
 struct KeysOnly {};
@@ -116,12 +117,30 @@ struct HistogramAgent {
     __syncthreads();
     constexpr uint64_t kTile = uint64_t(THREADS) * ITEMS;
     const uint64_t full = n / kTile * kTile;
-    for (uint64_t base = uint64_t(blockIdx.x) * kTile; base < full; base += uint64_t(gridDim.x) * kTile) {
-      Bits k[ITEMS];
+    constexpr int kPerVector = 16 / sizeof(Bits);
+    static_assert(ITEMS % kPerVector == 0, "whole 16-byte vectors per thread");
+    if (reinterpret_cast<uintptr_t>(keys) % 16 == 0) {
+      // 16-byte loads: a quarter (or half) of the load instructions, the same coalescing.
+      constexpr int kVectors = ITEMS / kPerVector;
+      const uint4* vectors = reinterpret_cast<const uint4*>(keys);
+      for (uint64_t base = uint64_t(blockIdx.x) * kTile; base < full; base += uint64_t(gridDim.x) * kTile) {
+        uint4 v[kVectors];
 #pragma unroll
-      for (int j = 0; j < ITEMS; ++j) k[j] = keys[base + j * THREADS + threadIdx.x];
+        for (int j = 0; j < kVectors; ++j) v[j] = vectors[base / kPerVector + j * THREADS + threadIdx.x];
 #pragma unroll
-      for (int j = 0; j < ITEMS; ++j) count(s, k[j], twiddle, begin_bit, end_bit, passes);
+        for (int j = 0; j < kVectors; ++j)
+#pragma unroll
+          for (int e = 0; e < kPerVector; ++e)
+            count(s, reinterpret_cast<const Bits*>(&v[j])[e], twiddle, begin_bit, end_bit, passes);
+      }
+    } else {
+      for (uint64_t base = uint64_t(blockIdx.x) * kTile; base < full; base += uint64_t(gridDim.x) * kTile) {
+        Bits k[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) k[j] = keys[base + j * THREADS + threadIdx.x];
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) count(s, k[j], twiddle, begin_bit, end_bit, passes);
+      }
     }
     if (blockIdx.x == gridDim.x - 1)
       for (uint64_t i = full + threadIdx.x; i < n; i += THREADS) count(s, keys[i], twiddle, begin_bit, end_bit, passes);
@@ -238,6 +257,9 @@ struct OnesweepAgent {
   using Rank = BlockRadixRankMatch<THREADS, kRadixBits>;
   static constexpr int kBins = Rank::kBinsPerThread;
   static_assert(kBins == 1, "one digit per thread: at least 256 threads");
+  // Ranks stay live until the values' exchange: pack them to keep registers for occupancy.
+  static constexpr bool kPackRanks = kHasValues<Value>;
+  using Ranks = TileRanks<ITEMS, kPackRanks>;
 
   union Exchange {
     Bits keys[kTile];  // ordered bits
@@ -342,10 +364,10 @@ struct OnesweepAgent {
     const uint32_t pad_digit = (1u << a.digit.bits) - 1;
     const uint32_t padding = FULL ? 0u : uint32_t(kTile - valid);
 
-    int ranks[ITEMS];
+    Ranks ranks;
     uint32_t bin_count[kBins], bin_start[kBins];
     uint32_t* const my_words = a.lookback + uint64_t(tile) * kDigits;
-    Rank::template rank<ITEMS>(
+    Rank::template rank<ITEMS, kPackRanks>(
         x.rank, [&](int u) { return digit(a, keys[u]); }, ranks, bin_count, bin_start,
         [&](uint32_t(&counts)[kBins]) {
           // Publish this tile's counts at once, so later tiles can look past it while it scans.
@@ -521,19 +543,32 @@ struct SmallSortAgent {
       const PassDigit digit = pass_digit(a.begin_bit, a.end_bit, p);
       const uint32_t mask = (1u << digit.bits) - 1;
       auto digit_of = [&](int u) -> uint32_t { return uint32_t(sortable<KC>(a.twiddle, keys[u]) >> digit.shift) & mask; };
-      int ranks[ITEMS];
+      TileRanks<ITEMS, false> ranks;
       uint32_t bin_count[kBins], bin_start[kBins];
-      Rank::template rank<ITEMS>(x.rank, digit_of, ranks, bin_count, bin_start, [](uint32_t(&)[kBins]) {});
+      Rank::template rank<ITEMS, false>(x.rank, digit_of, ranks, bin_count, bin_start, [](uint32_t(&)[kBins]) {});
       if (uint32_t(t) == mask) bin_count[0] -= uint32_t(kTile - valid);  // padding ranked under the last digit
       uint32_t* const table = a.counts + uint64_t(p) * blocks * kDigits;
       if (t < kDigits) table[uint64_t(block) * kDigits + t] = bin_count[0];
       grid.sync();
 
-      // Every block reads the whole table: the keys of digit t in earlier blocks, and in all.
+      // Every block reads the whole table: the keys of digit t in earlier blocks, and in all. Loads
+      // are issued eight at a time so the L2's latency is paid a few times, not once per block, and
+      // go to L2 (__ldcg): the counts were written by other blocks.
       uint32_t before = 0, total = 0;
       if (t < kDigits) {
-        for (uint32_t b = 0; b < blocks; ++b) {
-          const uint32_t c = table[uint64_t(b) * kDigits + t];
+        uint32_t b = 0;
+        for (; b + 8 <= blocks; b += 8) {
+          uint32_t c[8];
+#pragma unroll
+          for (int i = 0; i < 8; ++i) c[i] = __ldcg(&table[uint64_t(b + i) * kDigits + t]);
+#pragma unroll
+          for (int i = 0; i < 8; ++i) {
+            before += b + i < block ? c[i] : 0;
+            total += c[i];
+          }
+        }
+        for (; b < blocks; ++b) {
+          const uint32_t c = __ldcg(&table[uint64_t(b) * kDigits + t]);
           before += b < block ? c : 0;
           total += c;
         }
@@ -597,11 +632,13 @@ struct SmallSortAgent {
           }
         }
         grid.sync();
+        // Other blocks wrote these: read through to L2 (__ldcg), past this SM's L1, which may still
+        // hold the same addresses from two passes ago.
 #pragma unroll
         for (int u = 0; u < ITEMS; ++u) {
           if (position(u) < valid) {
-            keys[u] = dst[tile_base + position(u)];
-            if constexpr (kHasValues<Value>) values[u] = dst_values[tile_base + position(u)];
+            keys[u] = __ldcg(&dst[tile_base + position(u)]);
+            if constexpr (kHasValues<Value>) values[u] = __ldcg(&dst_values[tile_base + position(u)]);
           }
         }
         ++sorted_passes;

@@ -98,10 +98,15 @@ SortTrace trace_header(const RadixSortArgs& a, int value_bytes, uint32_t tile_it
 
 // The small-n path: one cooperative launch of one block per tile. Returns cudaErrorNotSupported
 // (before touching anything) when this GPU cannot keep that many blocks resident at once.
-template <typename Bits, typename Value, int KC, bool TRACE>
+// THREADS x ITEMS must make the policy's small tile (the CPU twin cuts the same tiles); the tuning
+// tool tries other splits of it.
+template <typename Bits, typename Value, int KC, bool TRACE,
+          int THREADS = policy_for(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0).small.threads,
+          int ITEMS = policy_for(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0).small.items_per_thread>
 cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
-  constexpr KernelShape kShape = policy_for(sizeof(Bits), kValueBytes).small;
+  constexpr KernelShape kShape{THREADS, ITEMS};
+  static_assert(kShape.tile_items() == policy_for(sizeof(Bits), kValueBytes).small.tile_items());
   using Agent = device::SmallSortAgent<kShape.threads, kShape.items_per_thread, Bits, Value, KC, TRACE>;
   constexpr auto kernel = device::small_sort_kernel<kShape.threads, kShape.items_per_thread, Bits, Value, KC, TRACE>;
   const RadixSortArgs& a = c.args;

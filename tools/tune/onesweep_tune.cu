@@ -76,6 +76,34 @@ struct Bench {
     return median_ms([&] { call(temp); }, 20);
   }
 
+  // The small-n path with another split of its tile.
+  template <int THREADS, int ITEMS>
+  void small(const char* name) {
+    detail::RadixSortCall c;
+    c.args.key_type = key_type_of<Key>();
+    c.args.keys_in = in;
+    c.args.keys_out = out;
+    c.args.n = n;
+    size_t bytes = 0;
+    c.temp_storage_bytes = &bytes;
+    using Bits = typename KeyTraits<Key>::Bits;
+    const auto twiddle = make_twiddle<Bits>(KeyTraits<Key>::is_signed, KeyTraits<Key>::is_float, false);
+    const int passes = sizeof(Key) * 8 / onesweep::kRadixBits;
+    auto sort = [&] {
+      CHECK((onesweep::instances::sort_small<Bits, onesweep::device::KeysOnly, onesweep::device::kOrderedAlready, false,
+                                               THREADS, ITEMS>(c, passes, twiddle)));
+    };
+    sort();
+    ensure_temp(bytes);
+    c.d_temp_storage = temp;
+    const double ms = median_ms(sort, 50);
+    std::vector<Key> a(n), b(n);
+    CHECK(cudaMemcpy(a.data(), out, n * sizeof(Key), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(b.data(), ref, n * sizeof(Key), cudaMemcpyDeviceToHost));
+    std::printf("%-14s small %4dx%-3d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", name, THREADS, ITEMS, ms, n / ms / 1e6,
+                cub_ms / ms, a == b ? "matches CUB" : "DIFFERS FROM CUB");
+  }
+
   template <int THREADS, int ITEMS, int MIN_BLOCKS>
   void ours(const char* name) {
     detail::RadixSortCall c;
@@ -149,15 +177,25 @@ void run(uint64_t n) {
   b.cub_ms = std::min(cub32, cub64);
   std::printf("n = %llu: CUB int32 offsets %.4f ms (%.2f Gkeys/s), int64 offsets %.4f ms (%.2f Gkeys/s)\n",
               (unsigned long long)n, cub32, n / cub32 / 1e6, cub64, n / cub64 / 1e6);
-  b.template ours<384, 20, 1>("cub shape");
+  constexpr int kValueBytes = [] {
+    if constexpr (std::is_void_v<Value>) return 0;
+    else return int(sizeof(Value));
+  }();
+  if (n <= onesweep::small_path_limit(sizeof(Key), kValueBytes)) {
+    if constexpr (std::is_same_v<Key, uint32_t> && std::is_void_v<Value>) {
+      b.template small<512, 16>("policy");
+      b.template small<1024, 8>("wide block");
+      b.template small<256, 32>("narrow block");
+    }
+    return;
+  }
+  b.template ours<256, 24, 3>("current");
+  b.template ours<256, 24, 4>("256x24 x4");
+  b.template ours<256, 20, 4>("256x20 x4");
   b.template ours<384, 20, 2>("384x20 x2");
-  b.template ours<384, 22, 2>("384x22 x2");
-  b.template ours<384, 18, 2>("384x18 x2");
-  b.template ours<256, 24, 3>("256x24 x3");
-  b.template ours<256, 20, 3>("256x20 x3");
+  b.template ours<384, 20, 3>("384x20 x3");
   b.template ours<256, 28, 2>("256x28 x2");
-  b.template ours<512, 16, 2>("512x16 x2");
-  b.template ours<512, 14, 2>("512x14 x2");
+  b.template ours<256, 28, 3>("256x28 x3");
 }
 
 }  // namespace
