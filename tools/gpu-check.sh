@@ -64,7 +64,8 @@ for step in $steps; do
       ;;
     tune)
       {
-        for cfg in "u32 28" "u32-pairs 28" "u64 28" "f32 26" "u32 20" "u32 16"; do .gpu/onesweep_tune $cfg; done
+        IFS=, read -ra cfgs <<< "${TUNE:-u32 28,u32-pairs 28,u64 28,f32 26,u32 20,u32 16}"
+        for cfg in "${cfgs[@]}"; do .gpu/onesweep_tune $cfg; done
       } 2>&1 | tee "$out/tune.txt" ;;
     sweeps)
       b --algorithm onesweep,cub-radix,thrust --sweep n=2^10..2^28 --repeat 30 --format csv 2>&1 | tee "$out/sweep_n.csv" ;;

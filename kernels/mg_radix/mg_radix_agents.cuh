@@ -175,7 +175,8 @@ struct SpineAgent {
 // ---------------------------------------------------------------------------------------------
 template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
 struct DownsweepAgent {
-  static constexpr Policy kPolicy = policy_for_bits(RADIX_BITS);
+  static constexpr Policy kPolicy =
+      policy_for_bits(RADIX_BITS, sizeof(Bits), std::is_same_v<Value, KeysOnly> ? 0 : sizeof(Value));
   static constexpr int kThreads = kPolicy.downsweep.threads;
   static constexpr int kItems = kPolicy.downsweep.items_per_thread;
   static constexpr int kTile = kThreads * kItems;

@@ -30,17 +30,17 @@ class PhaseClock {
 template <typename Bits, typename Value>
 Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observer) {
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
+  constexpr uint64_t kValueBytes = kPairs ? sizeof(Value) : 0;
   const KeyTypeInfo& k = info(a.key_type);
   const int bits = a.radix_bits ? a.radix_bits : mg_radix::kDefaultRadixBits;
   const int end_bit = a.resolved_end_bit();
   const int passes = radix_pass_count(a.begin_bit, end_bit, bits);
-  const mg_radix::Policy policy = mg_radix::policy_for_bits(bits);
+  const mg_radix::Policy policy = mg_radix::policy_for_bits(bits, sizeof(Bits), int(kValueBytes));
   const EvenShare share = EvenShare::make(a.n, policy.tile_items(), a.max_grid ? a.max_grid : mg_radix::kCpuDefaultGrid);
   const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
   const uint64_t n = a.n;
   const uint32_t grid = share.grid;
   const uint64_t stride = scatter_stride_for(n);
-  constexpr uint64_t kValueBytes = kPairs ? sizeof(Value) : 0;
 
   if (trace) {
     *trace = SortTrace{};

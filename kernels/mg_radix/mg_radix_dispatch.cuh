@@ -38,8 +38,9 @@ __global__ void __launch_bounds__(kSpineThreads)
 }
 
 template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
-__global__ void __launch_bounds__(policy_for_bits(RADIX_BITS).downsweep.threads,
-                                  policy_for_bits(RADIX_BITS).downsweep.min_blocks)
+__global__ void __launch_bounds__(
+    policy_for_bits(RADIX_BITS, sizeof(Bits), std::is_same_v<Value, KeysOnly> ? 0 : sizeof(Value)).downsweep.threads,
+    policy_for_bits(RADIX_BITS, sizeof(Bits), std::is_same_v<Value, KeysOnly> ? 0 : sizeof(Value)).downsweep.min_blocks)
     downsweep_kernel(Buffers<Bits, Value> buffers, const int* selectors, EvenShare share, Twiddle<Bits> twiddle,
                      PassDigit digit, const uint32_t* spine, cuda::TraceDeviceView trace) {
   using Agent = DownsweepAgent<RADIX_BITS, Bits, Value, TRACE>;
@@ -81,7 +82,8 @@ using sortscope::device::TempCarver;
 
 template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
 cudaError_t sort_instance(const detail::RadixSortCall& c) {
-  constexpr Policy kPolicy = policy_for_bits(RADIX_BITS);
+  constexpr Policy kPolicy =
+      policy_for_bits(RADIX_BITS, sizeof(Bits), std::is_same_v<Value, KeysOnly> ? 0 : sizeof(Value));
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   using Downsweep = device::DownsweepAgent<RADIX_BITS, Bits, Value, TRACE>;
   const RadixSortArgs& a = c.args;

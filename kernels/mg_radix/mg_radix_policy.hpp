@@ -30,11 +30,12 @@ struct Policy {
   constexpr uint32_t tile_items() const { return static_cast<uint32_t>(downsweep.tile_items()); }
 };
 
-// The downsweep ranks with one digit per thread for up to 256 digits, so 256 threads; it shares
-// the one-sweep pass kernel's tile work, so it takes that kernel's best 32-bit shape (H100: 24
-// keys per thread with 3 blocks resident per SM; kernels/PERFORMANCE.md).
-constexpr Policy policy_for_bits(int bits) {
-  return Policy{bits, KernelShape{256, 16}, KernelShape{256, 24, 3}, 1024};
+// The downsweep ranks with one digit per thread for up to 256 digits, so 256 threads; it does the
+// one-sweep pass kernel's tile work, so it takes that kernel's best shapes (H100: 32-bit keys, 30
+// per thread with 3 blocks resident per SM; kernels/PERFORMANCE.md). Wider keys or values keep 16.
+constexpr Policy policy_for_bits(int bits, int key_bytes = 4, int value_bytes = 0) {
+  const KernelShape downsweep = key_bytes == 4 && value_bytes == 0 ? KernelShape{256, 30, 3} : KernelShape{256, 16, 2};
+  return Policy{bits, KernelShape{256, 16}, downsweep, 1024};
 }
 
 }  // namespace sortscope::mg_radix

@@ -250,7 +250,7 @@ struct PassArgs {
   uint32_t digit_mask;          // (1 << digit.bits) - 1
 };
 
-template <int THREADS, int ITEMS, typename Bits, typename Value, int KC, bool TRACE>
+template <int THREADS, int ITEMS, typename Bits, typename Value, int KC, bool TRACE, bool PRELOAD_VALUES = false>
 struct OnesweepAgent {
   static constexpr int kTile = THREADS * ITEMS;
   static constexpr int kWarps = THREADS / kWarpThreads;
@@ -261,9 +261,16 @@ struct OnesweepAgent {
   static constexpr bool kPackRanks = kHasValues<Value>;
   using Ranks = TileRanks<ITEMS, kPackRanks>;
 
+  // With preloaded values, keys and values are exchanged together (both arrays live at once): one
+  // barrier and one digit computation serve both scatters.
+  static constexpr bool kJoint = kHasValues<Value> && PRELOAD_VALUES;
   union Exchange {
     Bits keys[kTile];  // ordered bits
-    Value values[kHasValues<Value> ? kTile : 1];
+    Value values[kHasValues<Value> && !kJoint ? kTile : 1];
+    struct {
+      Bits keys[kJoint ? kTile : 1];
+      Value values[kJoint ? kTile : 1];
+    } joint;
     typename Rank::Storage rank;
   };
   struct Storage {
@@ -349,6 +356,45 @@ struct OnesweepAgent {
                        values_in + a.portion_begin + tile_base, values_out);
   }
 
+  // Keys first, then the values through the same shared memory (when both do not fit at once).
+  template <bool FULL>
+  __device__ __forceinline__ static void scatter_keys_then_values(Storage& s, Exchange& x,
+                                                                  const PassArgs<Bits, Value>& a, int valid,
+                                                                  const Ranks& ranks, Bits* out,
+                                                                  const Value* values_in, Value* values_out) {
+    (void)values_in;
+    (void)values_out;
+    const int t = threadIdx.x;
+    uint32_t out_digit[kHasValues<Value> ? ITEMS : 1];
+#pragma unroll
+    for (int u = 0; u < ITEMS; ++u) {
+      const int slot = u * THREADS + t;
+      if (FULL || slot < valid) {
+        const Bits key = x.keys[slot];
+        const uint32_t d = digit(a, key);
+        out[s.global_offset[d] + slot] = to_raw<KC>(a.twiddle, key);
+        if constexpr (kHasValues<Value>) out_digit[u] = d;
+      }
+    }
+
+    if constexpr (kHasValues<Value>) {
+      Value values[ITEMS];
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u)
+        if (FULL || position(u) < valid) values[u] = values_in[position(u)];
+      __syncthreads();
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u)
+        if (FULL || position(u) < valid) x.values[ranks[u]] = values[u];
+      __syncthreads();
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u) {
+        const int slot = u * THREADS + t;
+        if (FULL || slot < valid) values_out[s.global_offset[out_digit[u]] + slot] = x.values[slot];
+      }
+    }
+  }
+
   template <bool FULL>
   __device__ __forceinline__ static void sort_tile(Storage& s, Exchange& x, const PassArgs<Bits, Value>& a,
                                                    const cuda::TraceDeviceView& trace, uint32_t tile, int valid,
@@ -361,6 +407,14 @@ struct OnesweepAgent {
 #pragma unroll
     for (int u = 0; u < ITEMS; ++u)
       keys[u] = FULL || position(u) < valid ? to_ordered<KC>(a.twiddle, in[position(u)]) : ~Bits(0);
+    // Values either load with the keys (their latency hidden behind the ranking, at the cost of
+    // registers) or after the keys' scatter.
+    Value values[kJoint ? ITEMS : 1];
+    if constexpr (kJoint) {
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u)
+        if (FULL || position(u) < valid) values[u] = values_in[position(u)];
+    }
     const uint32_t pad_digit = (1u << a.digit.bits) - 1;
     const uint32_t padding = FULL ? 0u : uint32_t(kTile - valid);
 
@@ -380,8 +434,16 @@ struct OnesweepAgent {
     if (uint32_t(t) == pad_digit) bin_count[0] -= padding;
     __syncthreads();  // the rank storage becomes the exchange buffer
 
+    if constexpr (kJoint) {
 #pragma unroll
-    for (int u = 0; u < ITEMS; ++u) x.keys[ranks[u]] = keys[u];
+      for (int u = 0; u < ITEMS; ++u) {
+        x.joint.keys[ranks[u]] = keys[u];
+        x.joint.values[ranks[u]] = values[u];
+      }
+    } else {
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u) x.keys[ranks[u]] = keys[u];
+    }
 
     // Decoupled look-back: walk earlier tiles until one has published its inclusive prefix.
     if (t < kDigits) {
@@ -442,33 +504,19 @@ struct OnesweepAgent {
     }
 
     // Scatter: consecutive threads write consecutive slots of each digit's run.
-    uint32_t out_digit[kHasValues<Value> ? ITEMS : 1];
-#pragma unroll
-    for (int u = 0; u < ITEMS; ++u) {
-      const int slot = u * THREADS + t;
-      if (FULL || slot < valid) {
-        const Bits key = x.keys[slot];
-        const uint32_t d = digit(a, key);
-        out[s.global_offset[d] + slot] = to_raw<KC>(a.twiddle, key);
-        if constexpr (kHasValues<Value>) out_digit[u] = d;
-      }
-    }
-
-    if constexpr (kHasValues<Value>) {
-      Value values[ITEMS];
-#pragma unroll
-      for (int u = 0; u < ITEMS; ++u)
-        if (FULL || position(u) < valid) values[u] = values_in[position(u)];
-      __syncthreads();
-#pragma unroll
-      for (int u = 0; u < ITEMS; ++u)
-        if (FULL || position(u) < valid) x.values[ranks[u]] = values[u];
-      __syncthreads();
+    if constexpr (kJoint) {
 #pragma unroll
       for (int u = 0; u < ITEMS; ++u) {
         const int slot = u * THREADS + t;
-        if (FULL || slot < valid) values_out[s.global_offset[out_digit[u]] + slot] = x.values[slot];
+        if (FULL || slot < valid) {
+          const Bits key = x.joint.keys[slot];
+          const uint32_t at = s.global_offset[digit(a, key)] + slot;
+          out[at] = to_raw<KC>(a.twiddle, key);
+          values_out[at] = x.joint.values[slot];
+        }
       }
+    } else {
+      scatter_keys_then_values<FULL>(s, x, a, valid, ranks, out, values_in, values_out);
     }
   }
 };
@@ -547,30 +595,26 @@ struct SmallSortAgent {
       uint32_t bin_count[kBins], bin_start[kBins];
       Rank::template rank<ITEMS, false>(x.rank, digit_of, ranks, bin_count, bin_start, [](uint32_t(&)[kBins]) {});
       if (uint32_t(t) == mask) bin_count[0] -= uint32_t(kTile - valid);  // padding ranked under the last digit
-      uint32_t* const table = a.counts + uint64_t(p) * blocks * kDigits;
-      if (t < kDigits) table[uint64_t(block) * kDigits + t] = bin_count[0];
+      // The counts table is digit-major ([digit][block], rows padded to whole 16-byte vectors), so
+      // each digit's thread reads its row with back-to-back vector loads from L2 (__ldcg: other
+      // blocks wrote it).
+      const uint32_t row = (blocks + 3) / 4 * 4;
+      uint32_t* const table = a.counts + uint64_t(p) * kDigits * row;
+      if (t < kDigits) table[uint64_t(t) * row + block] = bin_count[0];
       grid.sync();
 
-      // Every block reads the whole table: the keys of digit t in earlier blocks, and in all. Loads
-      // are issued eight at a time so the L2's latency is paid a few times, not once per block, and
-      // go to L2 (__ldcg): the counts were written by other blocks.
       uint32_t before = 0, total = 0;
       if (t < kDigits) {
-        uint32_t b = 0;
-        for (; b + 8 <= blocks; b += 8) {
-          uint32_t c[8];
-#pragma unroll
-          for (int i = 0; i < 8; ++i) c[i] = __ldcg(&table[uint64_t(b + i) * kDigits + t]);
-#pragma unroll
-          for (int i = 0; i < 8; ++i) {
-            before += b + i < block ? c[i] : 0;
-            total += c[i];
-          }
-        }
-        for (; b < blocks; ++b) {
-          const uint32_t c = __ldcg(&table[uint64_t(b) * kDigits + t]);
-          before += b < block ? c : 0;
-          total += c;
+        const uint4* vectors = reinterpret_cast<const uint4*>(table + uint64_t(t) * row);
+#pragma unroll 8
+        for (uint32_t v = 0; v < row / 4; ++v) {
+          const uint4 c = __ldcg(&vectors[v]);
+          const uint32_t b = v * 4;
+          // Blocks past the last wrote nothing: their padding words are never read as counts.
+          const uint32_t c0 = b < blocks ? c.x : 0, c1 = b + 1 < blocks ? c.y : 0;
+          const uint32_t c2 = b + 2 < blocks ? c.z : 0, c3 = b + 3 < blocks ? c.w : 0;
+          total += c0 + c1 + c2 + c3;
+          before += (b < block ? c0 : 0) + (b + 1 < block ? c1 : 0) + (b + 2 < block ? c2 : 0) + (b + 3 < block ? c3 : 0);
         }
       }
       if (t == 0) s.trivial = 0;

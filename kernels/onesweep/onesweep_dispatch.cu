@@ -10,7 +10,8 @@ namespace {
 template <typename Bits, typename Value, int KC, bool TRACE>
 cudaError_t sort_instance(const detail::RadixSortCall& c) {
   constexpr KernelShape kShape = policy_for(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0).onesweep;
-  return sort_shaped<Bits, Value, KC, TRACE, kShape.threads, kShape.items_per_thread, kShape.min_blocks>(c);
+  return sort_shaped<Bits, Value, KC, TRACE, kShape.threads, kShape.items_per_thread, kShape.min_blocks,
+                     kShape.preload_values>(c);
 }
 
 template <typename Bits, int KC>

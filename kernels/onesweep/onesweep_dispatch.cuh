@@ -36,10 +36,11 @@ __global__ void __launch_bounds__(PlanAgent<TRACE>::kThreads)
   Agent::run(storage, bins, passes, begin_bit, end_bit, n, double_buffer, final_buffer, plan, trace);
 }
 
-template <int THREADS, int ITEMS, int MIN_BLOCKS, typename Bits, typename Value, int KC, bool TRACE>
+template <int THREADS, int ITEMS, int MIN_BLOCKS, typename Bits, typename Value, int KC, bool TRACE,
+          bool PRELOAD_VALUES>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     onesweep_kernel(PassArgs<Bits, Value> args, cuda::TraceDeviceView trace) {
-  using Agent = OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE>;
+  using Agent = OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, PRELOAD_VALUES>;
   __shared__ typename Agent::Storage storage;
   extern __shared__ __align__(16) unsigned char exchange[];
   Agent::run(storage, *reinterpret_cast<typename Agent::Exchange*>(exchange), args, trace);
@@ -119,7 +120,7 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
 
   const size_t scratch_keys = align_temp(a.n * sizeof(Bits));
   const size_t scratch_values = align_temp(a.n * kValueBytes);
-  const size_t counts_bytes = align_temp(size_t(passes) * blocks * kDigits * sizeof(uint32_t));
+  const size_t counts_bytes = align_temp(size_t(passes) * (blocks + 3) / 4 * 4 * kDigits * sizeof(uint32_t));
   const size_t total = 2 * scratch_keys + 2 * scratch_values + counts_bytes;
   if (c.d_temp_storage == nullptr) {
     *c.temp_storage_bytes = std::max<size_t>(total, sortscope::device::kTempAlign);
@@ -175,13 +176,14 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
 
 // One sort with pass kernels of THREADS x ITEMS (at least MIN_BLOCKS resident per SM). The
 // dispatch uses the policy's shape; the tuning tool tries others.
-template <typename Bits, typename Value, int KC, bool TRACE, int THREADS, int ITEMS, int MIN_BLOCKS>
+template <typename Bits, typename Value, int KC, bool TRACE, int THREADS, int ITEMS, int MIN_BLOCKS,
+          bool PRELOAD_VALUES = false>
 cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   constexpr Policy kPolicy = policy_for(sizeof(Bits), kValueBytes);
   constexpr KernelShape kPass{THREADS, ITEMS, MIN_BLOCKS};
   constexpr KernelShape kHist = kPolicy.histogram;
-  using Agent = device::OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE>;
+  using Agent = device::OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, PRELOAD_VALUES>;
   const RadixSortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
@@ -268,7 +270,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
 
-  constexpr auto kernel = device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, Value, KC, TRACE>;
+  constexpr auto kernel = device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, Value, KC, TRACE, PRELOAD_VALUES>;
   SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(Agent::kExchangeBytes));
   const uint64_t pass_bytes = 2 * n * (sizeof(Bits) + kValueBytes);
   for (int p = 0; p < passes; ++p) {

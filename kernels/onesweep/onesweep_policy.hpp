@@ -13,7 +13,8 @@ constexpr int kDigits = 1 << kRadixBits;
 struct KernelShape {
   int threads;
   int items_per_thread;
-  int min_blocks = 1;  // blocks per SM the register allocation must allow (__launch_bounds__)
+  int min_blocks = 1;           // blocks per SM the register allocation must allow (__launch_bounds__)
+  bool preload_values = false;  // pass kernel: load values with the keys rather than after the scatter
   constexpr uint32_t tile_items() const { return uint32_t(threads) * uint32_t(items_per_thread); }
 };
 
@@ -26,14 +27,14 @@ struct Policy {
 // Pass-kernel shapes raced against CUB on the H100 (tools/tune/onesweep_tune, 2^28 keys; table in
 // kernels/PERFORMANCE.md). Occupancy decides: the register cap of MIN_BLOCKS resident blocks per SM
 // matters more than tile length.
-//   u32 keys     256 x 24, 3 blocks/SM: 45.4 Gkeys/s (CUB 41.9 with 32-bit offsets, 48.5 with 64-bit)
-//   u32 pairs    256 x 28, 2 blocks/SM: 28.2 Gkeys/s (CUB 30.6)
-//   u64 keys     512 x 14, 2 blocks/SM: 17.1 Gkeys/s (CUB 15.9)
-//   other pairs  384 x 18, 2 blocks/SM: untuned, the best of the 32-bit pair shapes
+//   u32 keys     256 x 30, 3 blocks/SM: 49.2 Gkeys/s (CUB 41.9 with 32-bit offsets, 48.4 with 64-bit)
+//   u32 pairs    256 x 32, 2 blocks/SM: 29.2 Gkeys/s (CUB 30.7), values loaded with the keys
+//   u64 keys     384 x 20, 2 blocks/SM: 17.1 Gkeys/s (CUB 15.8)
+//   other pairs  384 x 18, 2 blocks/SM: untuned
 constexpr KernelShape pass_shape(int key_bytes, int value_bytes) {
-  if (key_bytes == 4 && value_bytes == 0) return {256, 24, 3};
-  if (key_bytes == 4 && value_bytes == 4) return {256, 28, 2};
-  if (key_bytes == 8 && value_bytes == 0) return {512, 14, 2};
+  if (key_bytes == 4 && value_bytes == 0) return {256, 30, 3};
+  if (key_bytes == 4 && value_bytes == 4) return {256, 32, 2, true};
+  if (key_bytes == 8 && value_bytes == 0) return {384, 20, 2};
   return {384, 18, 2};
 }
 

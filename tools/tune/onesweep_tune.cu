@@ -104,7 +104,7 @@ struct Bench {
                 cub_ms / ms, a == b ? "matches CUB" : "DIFFERS FROM CUB");
   }
 
-  template <int THREADS, int ITEMS, int MIN_BLOCKS>
+  template <int THREADS, int ITEMS, int MIN_BLOCKS, bool PRELOAD = false>
   void ours(const char* name) {
     detail::RadixSortCall c;
     c.args.key_type = key_type_of<Key>();
@@ -121,7 +121,7 @@ struct Bench {
     constexpr int kFold = std::is_floating_point_v<Key> ? onesweep::device::kFloat : onesweep::device::kOrderedAlready;
     using V = std::conditional_t<std::is_void_v<Value>, onesweep::device::KeysOnly, Value>;
     using Bits = typename KeyTraits<Key>::Bits;
-    auto sort = onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS>;
+    auto sort = onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS, PRELOAD>;
     CHECK(sort(c));
     ensure_temp(bytes);
     c.d_temp_storage = temp;
@@ -139,14 +139,13 @@ struct Bench {
       same = same && va == vb;
     }
     cudaFuncAttributes attr;
-    CHECK(cudaFuncGetAttributes(&attr, onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false>));
+    constexpr auto kernel = onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false, PRELOAD>;
+    CHECK(cudaFuncGetAttributes(&attr, kernel));
     int per_sm = 0;
-    using Agent = onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false>;
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false>, THREADS,
-        Agent::kExchangeBytes));
-    std::printf("%-14s %4dx%-3d min %d  regs %3d  blocks/SM %d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", name,
-                THREADS, ITEMS, MIN_BLOCKS, attr.numRegs, per_sm, ms, n / ms / 1e6, cub_ms / ms,
+    using Agent = onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, PRELOAD>;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, Agent::kExchangeBytes));
+    std::printf("%-14s %4dx%-3d min %d%s regs %3d  blocks/SM %d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", name,
+                THREADS, ITEMS, MIN_BLOCKS, PRELOAD ? "p" : " ", attr.numRegs, per_sm, ms, n / ms / 1e6, cub_ms / ms,
                 same ? "matches CUB" : "DIFFERS FROM CUB");
   }
 };
@@ -189,13 +188,19 @@ void run(uint64_t n) {
     }
     return;
   }
-  b.template ours<256, 24, 3>("current");
-  b.template ours<256, 24, 4>("256x24 x4");
-  b.template ours<256, 20, 4>("256x20 x4");
-  b.template ours<384, 20, 2>("384x20 x2");
-  b.template ours<384, 20, 3>("384x20 x3");
-  b.template ours<256, 28, 2>("256x28 x2");
-  b.template ours<256, 28, 3>("256x28 x3");
+  if constexpr (std::is_void_v<Value> && sizeof(Key) == 4) {
+    b.template ours<256, 28, 3>("28");
+    b.template ours<256, 30, 3>("30 (policy)");
+  } else if constexpr (std::is_void_v<Value>) {
+    b.template ours<384, 20, 2>("384x20 (policy)");
+  } else {
+    b.template ours<256, 32, 2, true>("policy");
+    b.template ours<256, 32, 2>("256x32 late");
+    b.template ours<256, 28, 2, true>("256x28 joint");
+    b.template ours<256, 24, 2, true>("256x24 joint");
+    b.template ours<384, 20, 2, true>("384x20 joint");
+    b.template ours<256, 20, 3, true>("256x20x3 joint");
+  }
 }
 
 }  // namespace
