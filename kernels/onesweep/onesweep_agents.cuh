@@ -365,6 +365,13 @@ struct OnesweepAgent {
     (void)values_in;
     (void)values_out;
     const int t = threadIdx.x;
+    // The values' loads go out before the keys' scatter, which hides their latency.
+    Value values[kHasValues<Value> ? ITEMS : 1];
+    if constexpr (kHasValues<Value>) {
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u)
+        if (FULL || position(u) < valid) values[u] = values_in[position(u)];
+    }
     uint32_t out_digit[kHasValues<Value> ? ITEMS : 1];
 #pragma unroll
     for (int u = 0; u < ITEMS; ++u) {
@@ -378,10 +385,6 @@ struct OnesweepAgent {
     }
 
     if constexpr (kHasValues<Value>) {
-      Value values[ITEMS];
-#pragma unroll
-      for (int u = 0; u < ITEMS; ++u)
-        if (FULL || position(u) < valid) values[u] = values_in[position(u)];
       __syncthreads();
 #pragma unroll
       for (int u = 0; u < ITEMS; ++u)
@@ -595,26 +598,18 @@ struct SmallSortAgent {
       uint32_t bin_count[kBins], bin_start[kBins];
       Rank::template rank<ITEMS, false>(x.rank, digit_of, ranks, bin_count, bin_start, [](uint32_t(&)[kBins]) {});
       if (uint32_t(t) == mask) bin_count[0] -= uint32_t(kTile - valid);  // padding ranked under the last digit
-      // The counts table is digit-major ([digit][block], rows padded to whole 16-byte vectors), so
-      // each digit's thread reads its row with back-to-back vector loads from L2 (__ldcg: other
-      // blocks wrote it).
-      const uint32_t row = (blocks + 3) / 4 * 4;
-      uint32_t* const table = a.counts + uint64_t(p) * kDigits * row;
-      if (t < kDigits) table[uint64_t(t) * row + block] = bin_count[0];
+      uint32_t* const table = a.counts + uint64_t(p) * blocks * kDigits;
+      if (t < kDigits) table[uint64_t(block) * kDigits + t] = bin_count[0];
       grid.sync();
 
+      // Every block reads the whole table: the keys of digit t in earlier blocks, and in all. This
+      // pass's table was never read before, so no stale copy can sit in this SM's L1.
       uint32_t before = 0, total = 0;
       if (t < kDigits) {
-        const uint4* vectors = reinterpret_cast<const uint4*>(table + uint64_t(t) * row);
-#pragma unroll 8
-        for (uint32_t v = 0; v < row / 4; ++v) {
-          const uint4 c = __ldcg(&vectors[v]);
-          const uint32_t b = v * 4;
-          // Blocks past the last wrote nothing: their padding words are never read as counts.
-          const uint32_t c0 = b < blocks ? c.x : 0, c1 = b + 1 < blocks ? c.y : 0;
-          const uint32_t c2 = b + 2 < blocks ? c.z : 0, c3 = b + 3 < blocks ? c.w : 0;
-          total += c0 + c1 + c2 + c3;
-          before += (b < block ? c0 : 0) + (b + 1 < block ? c1 : 0) + (b + 2 < block ? c2 : 0) + (b + 3 < block ? c3 : 0);
+        for (uint32_t b = 0; b < blocks; ++b) {
+          const uint32_t c = table[uint64_t(b) * kDigits + t];
+          before += b < block ? c : 0;
+          total += c;
         }
       }
       if (t == 0) s.trivial = 0;

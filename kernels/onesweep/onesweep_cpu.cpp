@@ -32,7 +32,7 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
   const int end_bit = a.resolved_end_bit();
   const int passes = radix_pass_count(a.begin_bit, end_bit, kRadixBits);
   const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
-  const Policy policy = policy_for(sizeof(Bits), kValueBytes);
+  const Policy policy = policy_for(sizeof(Bits), kValueBytes, n);
   // The small-n path (one cooperative launch, no look-back) cuts the input into its own tiles.
   const bool small = n <= small_path_limit(sizeof(Bits), kValueBytes);
   const uint64_t tile = small ? policy.small.tile_items() : policy.onesweep.tile_items();

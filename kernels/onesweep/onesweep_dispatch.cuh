@@ -120,7 +120,7 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
 
   const size_t scratch_keys = align_temp(a.n * sizeof(Bits));
   const size_t scratch_values = align_temp(a.n * kValueBytes);
-  const size_t counts_bytes = align_temp(size_t(passes) * (blocks + 3) / 4 * 4 * kDigits * sizeof(uint32_t));
+  const size_t counts_bytes = align_temp(size_t(passes) * blocks * kDigits * sizeof(uint32_t));
   const size_t total = 2 * scratch_keys + 2 * scratch_values + counts_bytes;
   if (c.d_temp_storage == nullptr) {
     *c.temp_storage_bytes = std::max<size_t>(total, sortscope::device::kTempAlign);

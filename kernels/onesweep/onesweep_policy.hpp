@@ -27,20 +27,23 @@ struct Policy {
 // Pass-kernel shapes raced against CUB on the H100 (tools/tune/onesweep_tune, 2^28 keys; table in
 // kernels/PERFORMANCE.md). Occupancy decides: the register cap of MIN_BLOCKS resident blocks per SM
 // matters more than tile length.
-//   u32 keys     256 x 30, 3 blocks/SM: 49.2 Gkeys/s (CUB 41.9 with 32-bit offsets, 48.4 with 64-bit)
-//   u32 pairs    256 x 32, 2 blocks/SM: 29.2 Gkeys/s (CUB 30.7), values loaded with the keys
+//   u32 keys     256 x 30, 3 blocks/SM: 49.2 Gkeys/s at 2^28 (CUB 41.9 with 32-bit offsets, 48.4
+//                with 64-bit); below 2^27 keys 28 per thread does better (45.8 at 2^26, CUB 44.5)
+//   u32 pairs    256 x 32, 2 blocks/SM: 29.2 Gkeys/s (CUB 30.7)
 //   u64 keys     384 x 20, 2 blocks/SM: 17.1 Gkeys/s (CUB 15.8)
 //   other pairs  384 x 18, 2 blocks/SM: untuned
-constexpr KernelShape pass_shape(int key_bytes, int value_bytes) {
-  if (key_bytes == 4 && value_bytes == 0) return {256, 30, 3};
-  if (key_bytes == 4 && value_bytes == 4) return {256, 32, 2, true};
+constexpr uint64_t kLongTilesFrom = uint64_t(1) << 27;
+constexpr KernelShape pass_shape(int key_bytes, int value_bytes, uint64_t n) {
+  if (key_bytes == 4 && value_bytes == 0) return n >= kLongTilesFrom ? KernelShape{256, 30, 3} : KernelShape{256, 28, 3};
+  if (key_bytes == 4 && value_bytes == 4) return {256, 32, 2};
   if (key_bytes == 8 && value_bytes == 0) return {384, 20, 2};
   return {384, 18, 2};
 }
 
-constexpr Policy policy_for(int key_bytes, int value_bytes) {
+// The shapes for sorting n keys.
+constexpr Policy policy_for(int key_bytes, int value_bytes, uint64_t n = 0) {
   const int small_items = key_bytes == 4 ? 16 : 8;
-  return Policy{KernelShape{256, 16}, pass_shape(key_bytes, value_bytes), KernelShape{512, small_items}};
+  return Policy{KernelShape{256, 16}, pass_shape(key_bytes, value_bytes, n), KernelShape{512, small_items}};
 }
 
 // The small-n path: below this many tiles the per-pass launches and the look-back chain cost more
