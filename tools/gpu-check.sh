@@ -19,16 +19,18 @@ for step in $steps; do
         "$t" --gtest_brief=1 --gtest_filter='*Gpu*' 2>&1 | tail -n 25
       done 2>&1 | tee "$out/tests.txt" ;;
     sanitize)
-      echo "== memcheck, mg-radix 2^20 keys and pairs, radix bits 4 and 8"
-      for args in "--radix-bits 4" "--radix-bits 8 --pairs"; do
-        compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 \
-          .gpu/sortscope bench --backend cuda --algorithm mg-radix --n 2^20 --repeat 1 --warmup 0 $args 2>&1 | tail -n 4
+      # Every kernel at 2^20 keys: one-sweep's one-launch path (2^20) and pass kernels (2^20 + 1),
+      # mg-radix at 4 and 8 bits, keys and pairs; the generator, verifier and density kernels too.
+      for tool in memcheck racecheck; do
+        for args in "--algorithm onesweep --n 2^20" "--algorithm onesweep --n 1048577 --pairs" \
+                    "--algorithm onesweep --n 1048577 --keys f64" "--algorithm mg-radix --radix-bits 4 --n 2^20" \
+                    "--algorithm mg-radix --radix-bits 8 --n 2^20 --pairs"; do
+          echo "== $tool: $args"
+          timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 \
+            .gpu/sortscope bench --backend cuda --repeat 1 --warmup 0 --kernels $args 2>&1 | grep -E "SUMMARY|yes|NO|rror" | head -4
+        done
       done 2>&1 | tee "$out/sanitizer.txt"
-      echo "== racecheck, mg-radix 2^16 keys, radix bits 4 and 8" | tee -a "$out/sanitizer.txt"
-      for args in "--radix-bits 4" "--radix-bits 8 --pairs"; do
-        compute-sanitizer --tool racecheck --error-exitcode 9 \
-          .gpu/sortscope bench --backend cuda --algorithm mg-radix --n 2^16 --repeat 1 --warmup 0 $args 2>&1 | tail -n 4
-      done 2>&1 | tee -a "$out/sanitizer.txt" ;;
+      timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 .gpu/density_test 2>&1 | tail -2 | tee -a "$out/sanitizer.txt" ;;
     bench)
       for n in 2^24 2^28; do
         .gpu/sortscope bench --backend cuda --algorithm mg-radix,cub-radix --n $n --repeat 20 --warmup 3
@@ -64,7 +66,7 @@ for step in $steps; do
       ;;
     tune)
       {
-        IFS=, read -ra cfgs <<< "${TUNE:-u32 28,u32-pairs 28,u64 28,f32 26,u32 20,u32 16}"
+        IFS=, read -ra cfgs <<< "${TUNE:-u32 28,u32-pairs 28,u64 28,f32 26,u32 21,u32 20,u32 16}"
         for cfg in "${cfgs[@]}"; do .gpu/onesweep_tune $cfg; done
       } 2>&1 | tee "$out/tune.txt" ;;
     sweeps)

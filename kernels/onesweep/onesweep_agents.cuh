@@ -560,8 +560,12 @@ struct SmallSortAgent {
     Value values[kHasValues<Value> ? kTile : 1];
     typename Rank::Storage rank;
   };
+  static constexpr int kSplits = THREADS / kDigits;  // threads sharing one digit's table reads
+  static_assert(THREADS % kDigits == 0);
   struct Storage {
     uint32_t global_offset[kDigits];
+    uint32_t partial_before[kSplits][kDigits];
+    uint32_t partial_total[kSplits][kDigits];
     BlockScanStorage<THREADS> scan;
     int trivial;
   };
@@ -602,14 +606,38 @@ struct SmallSortAgent {
       if (t < kDigits) table[uint64_t(block) * kDigits + t] = bin_count[0];
       grid.sync();
 
-      // Every block reads the whole table: the keys of digit t in earlier blocks, and in all. This
-      // pass's table was never read before, so no stale copy can sit in this SM's L1.
-      uint32_t before = 0, total = 0;
-      if (t < kDigits) {
-        for (uint32_t b = 0; b < blocks; ++b) {
-          const uint32_t c = table[uint64_t(b) * kDigits + t];
+      // Every block reads the whole table: the keys of digit t in earlier blocks, and in all. The
+      // block's threads split it kSplits ways (the reads are latency, not bandwidth), eight loads
+      // in flight each. This pass's table was never read before: no stale copy is in L1.
+      {
+        const uint32_t d = t % kDigits, slice = t / kDigits;
+        const uint32_t first = blocks * slice / kSplits, last = blocks * (slice + 1) / kSplits;
+        uint32_t before = 0, total = 0, b = first;
+        for (; b + 8 <= last; b += 8) {
+          uint32_t c[8];
+#pragma unroll
+          for (int i = 0; i < 8; ++i) c[i] = table[uint64_t(b + i) * kDigits + d];
+#pragma unroll
+          for (int i = 0; i < 8; ++i) {
+            before += b + i < block ? c[i] : 0;
+            total += c[i];
+          }
+        }
+        for (; b < last; ++b) {
+          const uint32_t c = table[uint64_t(b) * kDigits + d];
           before += b < block ? c : 0;
           total += c;
+        }
+        s.partial_before[slice][d] = before;
+        s.partial_total[slice][d] = total;
+      }
+      __syncthreads();
+      uint32_t before = 0, total = 0;
+      if (t < kDigits) {
+#pragma unroll
+        for (int k = 0; k < kSplits; ++k) {
+          before += s.partial_before[k][t];
+          total += s.partial_total[k][t];
         }
       }
       if (t == 0) s.trivial = 0;
