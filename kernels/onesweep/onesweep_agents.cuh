@@ -575,6 +575,13 @@ struct SmallSortAgent {
     return ((threadIdx.x / kWarpThreads) * ITEMS + u) * kWarpThreads + threadIdx.x % kWarpThreads;
   }
 
+  // One block (n up to one tile) is launched normally and needs only block barriers.
+  template <typename Grid>
+  __device__ __forceinline__ static void sync_grid(Grid& grid) {
+    if (gridDim.x == 1) __syncthreads();
+    else grid.sync();
+  }
+
   template <typename Grid>
   __device__ __forceinline__ static void run(Storage& s, Exchange& x, const SmallArgs<Bits, Value>& a,
                                              const cuda::TraceDeviceView& trace, Grid& grid) {
@@ -604,7 +611,7 @@ struct SmallSortAgent {
       if (uint32_t(t) == mask) bin_count[0] -= uint32_t(kTile - valid);  // padding ranked under the last digit
       uint32_t* const table = a.counts + uint64_t(p) * blocks * kDigits;
       if (t < kDigits) table[uint64_t(block) * kDigits + t] = bin_count[0];
-      grid.sync();
+      sync_grid(grid);
 
       // Every block reads the whole table: the keys of digit t in earlier blocks, and in all. The
       // block's threads split it kSplits ways (the reads are latency, not bandwidth), eight loads
@@ -698,7 +705,7 @@ struct SmallSortAgent {
             if (slot < valid) dst_values[s.global_offset[out_digit[u]] + slot] = x.values[slot];
           }
         }
-        grid.sync();
+        sync_grid(grid);
         // Other blocks wrote these: read through to L2 (__ldcg), past this SM's L1, which may still
         // hold the same addresses from two passes ago.
 #pragma unroll

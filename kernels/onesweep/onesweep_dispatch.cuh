@@ -163,9 +163,15 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
   {
     cuda::ScopedKernelTimer timer(recorder, "one-launch sort", 2 * a.n * (sizeof(Bits) + kValueBytes) * passes,
                                   std::max(0, passes - 1), c.stream);
-    void* params[] = {&args, &view};
-    SORTSCOPE_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(blocks),
-                                                   dim3(kShape.threads), params, Agent::kExchangeBytes, c.stream));
+    if (blocks == 1) {
+      // One tile: an ordinary launch (cheaper than a cooperative one) with block barriers only.
+      kernel<<<1, kShape.threads, Agent::kExchangeBytes, c.stream>>>(args, view);
+      SORTSCOPE_CUDA_LAUNCH_CHECK();
+    } else {
+      void* params[] = {&args, &view};
+      SORTSCOPE_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(blocks),
+                                                     dim3(kShape.threads), params, Agent::kExchangeBytes, c.stream));
+    }
   }
   if (double_buffer && to_alternate) {
     *c.key_selector ^= 1;
