@@ -1,6 +1,7 @@
 // The trace model: invariants catch a corrupted trace, and JSON round-trips it exactly.
 #include <gtest/gtest.h>
 
+#include "common/coalescing.hpp"
 #include "sortscope/trace_json.hpp"
 #include "test_support.hpp"
 
@@ -65,6 +66,50 @@ TEST(Trace, JsonRoundTrip) {
   EXPECT_EQ(a.passes[0].kernels[0].name, b.passes[0].kernels[0].name);
   SortTrace c;
   EXPECT_FALSE(load_trace(testing::TempDir() + "/does_not_exist.json", &c).ok());
+}
+
+TEST(Coalescing, SegmentsOfOneWarpStore) {
+  uint64_t consecutive[32], unaligned[32], strided[32];
+  for (int l = 0; l < 32; ++l) consecutive[l] = 64 + l, unaligned[l] = 80 + l, strided[l] = 32 * l;
+  EXPECT_EQ(distinct_segments(consecutive, 32, 4), 1u) << "32 aligned 4-byte keys fill one 128-byte segment";
+  EXPECT_EQ(distinct_segments(consecutive, 32, 8), 2u) << "32 8-byte keys need two";
+  EXPECT_EQ(distinct_segments(strided, 32, 4), 32u) << "one key per segment is the worst case";
+  EXPECT_EQ(distinct_segments(unaligned, 32, 4), 2u) << "an unaligned run straddles two segments";
+}
+
+TEST(Coalescing, HandMadeTileWithAKnownSegmentCount) {
+  // 64 keys of two digits, alternating: key i goes to (i % 2) * 32 + i / 2. Without the exchange
+  // each warp's 32 keys land in two runs of 16 (two segments each warp); after it, each warp
+  // stores one aligned run of 32 (one segment).
+  std::vector<uint64_t> destinations(64);
+  for (uint64_t i = 0; i < 64; ++i) destinations[i] = (i % 2) * 32 + i / 2;
+  CoalescingStats stats;
+  add_tile_coalescing(destinations, 4, &stats);
+  EXPECT_EQ(stats.warp_stores, 2u);
+  EXPECT_EQ(stats.segments_direct, 4u);
+  EXPECT_EQ(stats.segments_exchanged, 2u);
+  EXPECT_DOUBLE_EQ(stats.average_direct(), 2.0);
+  EXPECT_DOUBLE_EQ(stats.average_exchanged(), 1.0);
+  // A last, partial warp store counts once.
+  std::vector<uint64_t> partial = {5, 900, 6};
+  add_tile_coalescing(partial, 4, &stats);
+  EXPECT_EQ(stats.warp_stores, 3u);
+  EXPECT_EQ(stats.segments_direct, 6u);
+  EXPECT_EQ(stats.segments_exchanged, 4u);
+}
+
+TEST(Coalescing, TheExchangeCoalescesARealPass) {
+  // Uniform keys, 8-bit digits: straight from registers a warp's 32 keys scatter over ~30 buckets;
+  // after the exchange runs of equal digits are stored together.
+  const SortTrace t = traced_run("uniform", 1 << 18, 8);
+  for (const PassTrace& p : t.passes) {
+    EXPECT_EQ(p.coalescing.warp_stores, (1u << 18) / 32);
+    EXPECT_GT(p.coalescing.average_direct(), 20.0);
+    EXPECT_LT(p.coalescing.average_exchanged(), 10.0);
+  }
+  SortTrace corrupt = t;
+  corrupt.passes[0].coalescing.segments_direct = 33 * corrupt.passes[0].coalescing.warp_stores;
+  EXPECT_NE(check_invariants(corrupt).find("segment count"), std::string::npos);
 }
 
 }  // namespace

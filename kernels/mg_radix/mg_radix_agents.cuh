@@ -6,6 +6,7 @@
 
 #include "common/block_radix_rank.cuh"
 #include "common/block_scan.cuh"
+#include "common/coalescing.cuh"
 #include "common/even_share.hpp"
 #include "mg_radix/mg_radix_policy.hpp"
 #include "sortscope/device_trace.hpp"
@@ -195,6 +196,7 @@ struct DownsweepAgent {
   struct Storage {
     uint32_t bin_offset[kDigits];  // global output offset of the next key of each digit
     uint32_t bin_adjust[kDigits];  // bin_offset minus the digit's first position in this tile
+    sortscope::device::CoalescingTally tally;  // traced runs
   };
 
   // Item u of this thread sits at this tile position.
@@ -210,6 +212,7 @@ struct DownsweepAgent {
     const uint32_t pass_digits = 1u << digit.bits;
     for (int d = t; d < kDigits; d += kThreads)
       s.bin_offset[d] = uint32_t(d) < pass_digits ? spine[uint64_t(d) * share.grid + blockIdx.x] : 0;
+    if constexpr (TRACE) s.tally.clear();
 
     const uint64_t block_end = share.block_end(blockIdx.x);
     for (uint64_t tile = share.block_begin(blockIdx.x); tile < block_end; tile += kTile) {
@@ -258,6 +261,22 @@ struct DownsweepAgent {
         }
       }
       __syncthreads();
+      if constexpr (TRACE) {
+        // Coalescing meter: this tile's warp stores as run (from the exchange) and as they would be
+        // without it (each warp storing its own input keys).
+#pragma unroll
+        for (int u = 0; u < kItems; ++u) {
+          const int slot = u * kThreads + t;
+          const bool sorted_active = slot < valid, input_active = position(u) < valid;
+          const uint32_t exchanged = sortscope::device::warp_store_segments(
+              sorted_active,
+              sorted_active ? s.bin_adjust[extract_digit(twiddle.sort_bits(x.keys[slot]), digit.shift, digit.bits)] + slot : 0,
+              sizeof(Bits));
+          const uint32_t direct = sortscope::device::warp_store_segments(
+              input_active, input_active ? s.bin_adjust[digit_of(u)] + ranks[u] : 0, sizeof(Bits));
+          s.tally.add(__any_sync(0xffffffffu, sorted_active), exchanged, direct);
+        }
+      }
 
       uint32_t out_digit[kPairs ? kItems : 1];
 #pragma unroll
@@ -289,6 +308,7 @@ struct DownsweepAgent {
       }
       __syncthreads();  // the next tile reuses the shared memory
     }
+    if constexpr (TRACE) s.tally.flush(trace.coalescing + 3 * digit.pass);
   }
 };
 

@@ -3,6 +3,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/coalescing.hpp"
 #include "common/even_share.hpp"
 #include "common/parallel_for.hpp"
 #include "common/radix_checks.hpp"
@@ -105,20 +106,29 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
     // Downsweep: each block walks its keys in order, so equal digits keep their order (stability).
     PhaseClock downsweep_clock;
     std::vector<ScatterSample> samples;
+    std::vector<CoalescingStats> block_coalescing;
     if (!skipped) {
       if (trace) samples.resize((n + stride - 1) / stride);
       Bits* dst = key_buf[next].data();
       Value* dst_values = nullptr;
       if constexpr (kPairs) dst_values = value_buf[next].data();
+      if (trace) block_coalescing.assign(grid, CoalescingStats{});
       parallel_for_each(grid, [&](uint64_t b) {
         std::vector<uint64_t> slot(digits);
         for (uint32_t d = 0; d < digits; ++d) slot[d] = offsets[size_t(d) * grid + b];
+        std::vector<uint64_t> tile_destinations;
         for (uint64_t i = share.block_begin(b), e = share.block_end(b); i < e; ++i) {
           const uint32_t d = digit_of(src[i]);
           const uint64_t j = slot[d]++;
           dst[j] = src[i];
           if constexpr (kPairs) dst_values[j] = src_values[i];
-          if (trace && i % stride == 0) samples[i / stride] = {i, j, d};
+          if (!trace) continue;
+          if (i % stride == 0) samples[i / stride] = {i, j, d};
+          tile_destinations.push_back(j);
+          if (tile_destinations.size() == policy.tile_items() || i + 1 == e) {
+            add_tile_coalescing(tile_destinations, sizeof(Bits), &block_coalescing[b]);
+            tile_destinations.clear();
+          }
         }
       });
       src = dst;
@@ -138,6 +148,11 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
       pt.counts = std::move(counts);
       pt.offsets = std::move(offsets);
       pt.scatter = std::move(samples);
+      for (const CoalescingStats& c : block_coalescing) {
+        pt.coalescing.warp_stores += c.warp_stores;
+        pt.coalescing.segments_exchanged += c.segments_exchanged;
+        pt.coalescing.segments_direct += c.segments_direct;
+      }
       const uint64_t moved = n * (sizeof(Bits) + kValueBytes);
       pt.kernels = {{"upsweep", upsweep_ms, n * sizeof(Bits)},
                     {"spine scan", spine_ms, uint64_t(digits) * grid * 4 * 2},

@@ -9,6 +9,7 @@
 
 #include "common/block_radix_rank.cuh"
 #include "common/block_scan.cuh"
+#include "common/coalescing.cuh"
 #include "onesweep/onesweep_policy.hpp"
 #include "sortscope/device_trace.hpp"
 #include "sortscope/key_traits.hpp"
@@ -279,6 +280,7 @@ struct OnesweepAgent {
     uint32_t max_depth;               // traced runs: look-back statistics of this tile
     unsigned long long aggregate_reads;
     unsigned long long inclusive_reads;
+    sortscope::device::CoalescingTally tally;
   };
   static constexpr int kExchangeBytes = sizeof(Exchange);
 
@@ -345,6 +347,7 @@ struct OnesweepAgent {
         s.inclusive_reads = 0;
       }
     }
+    if constexpr (TRACE) s.tally.clear();
     __syncthreads();
     const uint32_t tile = s.tile;
     const uint64_t tile_base = uint64_t(tile) * kTile;
@@ -504,6 +507,21 @@ struct OnesweepAgent {
               uint32_t(src), s.global_offset[d] + uint32_t(ranks[u]), d};
         }
       }
+      // Coalescing meter: the warp stores as run (from the exchange) and as they would be without
+      // it (each warp storing its own input keys).
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u) {
+        const int slot = u * THREADS + t;
+        const bool sorted_active = FULL || slot < valid, input_active = FULL || position(u) < valid;
+        const Bits sorted_key = kJoint ? x.joint.keys[sorted_active ? slot : 0] : x.keys[sorted_active ? slot : 0];
+        const uint32_t exchanged = sortscope::device::warp_store_segments(
+            sorted_active, sorted_active ? s.global_offset[digit(a, sorted_key)] + slot : 0, sizeof(Bits));
+        const uint32_t direct = sortscope::device::warp_store_segments(
+            input_active, input_active ? s.global_offset[digit(a, keys[u])] + ranks[u] : 0, sizeof(Bits));
+        s.tally.add(__any_sync(0xffffffffu, sorted_active), exchanged, direct);
+      }
+      __syncthreads();
+      s.tally.flush(trace.coalescing + 3 * a.digit.pass);
     }
 
     // Scatter: consecutive threads write consecutive slots of each digit's run.
@@ -568,6 +586,7 @@ struct SmallSortAgent {
     uint32_t partial_total[kSplits][kDigits];
     BlockScanStorage<THREADS> scan;
     int trivial;
+    sortscope::device::CoalescingTally tally;  // traced runs
   };
   static constexpr int kExchangeBytes = sizeof(Exchange);
 
@@ -680,9 +699,26 @@ struct SmallSortAgent {
         Bits* dst = a.scratch_keys[sorted_passes % 2];
         Value* dst_values = a.scratch_values[sorted_passes % 2];
         __syncthreads();
+        if constexpr (TRACE) s.tally.clear();
 #pragma unroll
         for (int u = 0; u < ITEMS; ++u) x.keys[ranks[u]] = keys[u];
         __syncthreads();
+        if constexpr (TRACE) {
+#pragma unroll
+          for (int u = 0; u < ITEMS; ++u) {
+            const int slot = u * THREADS + t;
+            const bool sorted_active = slot < valid, input_active = position(u) < valid;
+            const Bits sorted_key = x.keys[sorted_active ? slot : 0];
+            const uint32_t sorted_digit = uint32_t(sortable<KC>(a.twiddle, sorted_key) >> digit.shift) & mask;
+            const uint32_t exchanged = sortscope::device::warp_store_segments(
+                sorted_active, sorted_active ? s.global_offset[sorted_digit] + slot : 0, sizeof(Bits));
+            const uint32_t direct = sortscope::device::warp_store_segments(
+                input_active, input_active ? s.global_offset[digit_of(u)] + ranks[u] : 0, sizeof(Bits));
+            s.tally.add(__any_sync(0xffffffffu, sorted_active), exchanged, direct);
+          }
+          __syncthreads();
+          s.tally.flush(trace.coalescing + 3 * p);
+        }
         uint32_t out_digit[kHasValues<Value> ? ITEMS : 1];
 #pragma unroll
         for (int u = 0; u < ITEMS; ++u) {

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/coalescing.hpp"
 #include "common/parallel_for.hpp"
 #include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
@@ -97,11 +98,14 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
     Bits* dst = key_buf[next].data();
     Value* dst_values = nullptr;
     if constexpr (kPairs) dst_values = value_buf[next].data();
+    CoalescingStats coalescing;
+    std::vector<uint64_t> tile_destinations;
     for (uint64_t t = 0; t < tiles; ++t) {
       const uint64_t begin = t * tile, end = std::min(n, begin + tile);
       const uint32_t row = uint32_t(t / per_row);
       if (t % per_row == 0)
         for (uint32_t d = 0; d < digits; ++d) offsets[size_t(d) * rows + row] = next_slot[d];
+      tile_destinations.clear();
       for (uint64_t i = begin; i < end; ++i) {
         const uint32_t d = extract_digit(twiddle.in(src[i]), rp.shift, rp.bits);
         ++counts[size_t(d) * rows + row];
@@ -109,8 +113,11 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
         if (skipped) continue;
         dst[j] = src[i];
         if constexpr (kPairs) dst_values[j] = src_values[i];
-        if (trace && i % stride == 0) samples[i / stride] = {i, j, d};
+        if (!trace) continue;
+        if (i % stride == 0) samples[i / stride] = {i, j, d};
+        tile_destinations.push_back(j);
       }
+      if (trace && !skipped) add_tile_coalescing(tile_destinations, sizeof(Bits), &coalescing);
     }
     if (!skipped) {
       src = dst;
@@ -129,6 +136,7 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
       pt.counts = std::move(counts);
       pt.offsets = std::move(offsets);
       pt.scatter = std::move(samples);
+      pt.coalescing = coalescing;
       if (!skipped && !small) {
         // Sequentially every tile finds its predecessor's inclusive prefix: one read per digit.
         pt.lookback.assign(rows, LookbackRow{});

@@ -49,7 +49,7 @@ struct TraceRecorder::Impl {
   uint64_t snapshot_bytes = 0;
   std::vector<std::pair<int, int>> pass_digits;  // shift, bits
   bool with_lookback = false;
-  DeviceBuffer counts, offsets, histogram, skipped, scatter, lookback, snapshots;
+  DeviceBuffer counts, offsets, histogram, skipped, scatter, lookback, coalescing, snapshots;
   TraceDeviceView view;
   std::vector<cudaEvent_t> event_pool;
   size_t events_used = 0;
@@ -98,6 +98,8 @@ cudaError_t TraceRecorder::begin(const SortTrace& header, int passes, uint32_t r
   SORTSCOPE_CUDA_TRY(m.skipped.reserve(p * sizeof(uint32_t)));
   SORTSCOPE_CUDA_TRY(m.scatter.reserve(p * (samples ? samples : 1) * sizeof(DeviceScatterSample)));
   SORTSCOPE_CUDA_TRY(m.lookback.reserve(p * (rows ? rows : 1) * sizeof(DeviceLookbackRow)));
+  SORTSCOPE_CUDA_TRY(m.coalescing.reserve(p * 3 * sizeof(unsigned long long)));
+  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(m.coalescing.as<void>(), 0, p * 3 * sizeof(unsigned long long), stream));
   if (m.snapshot_bytes) SORTSCOPE_CUDA_TRY(m.snapshots.reserve(p * m.snapshot_bytes));
   // Kernels accumulate counts and look-back statistics into these.
   SORTSCOPE_CUDA_TRY(cudaMemsetAsync(m.counts.as<void>(), 0, p * table * sizeof(uint32_t), stream));
@@ -109,6 +111,7 @@ cudaError_t TraceRecorder::begin(const SortTrace& header, int passes, uint32_t r
   m.view.skipped = m.skipped.as<uint32_t>();
   m.view.scatter = m.scatter.as<DeviceScatterSample>();
   m.view.lookback = m.lookback.as<DeviceLookbackRow>();
+  m.view.coalescing = m.coalescing.as<unsigned long long>();
   m.view.table_capacity = table;
   m.view.rows = rows;
   m.view.tiles_per_row = header.tiles_per_row;
@@ -149,6 +152,7 @@ cudaError_t TraceRecorder::finish(SortTrace* out) {
   std::vector<uint32_t> histogram(size_t(m.passes) * m.max_digits), skipped(m.passes);
   std::vector<DeviceScatterSample> scatter(m.passes * samples);
   std::vector<DeviceLookbackRow> lookback(m.with_lookback ? size_t(m.passes) * m.rows : 0);
+  std::vector<unsigned long long> coalescing(size_t(m.passes) * 3);
   if (m.passes > 0) {
     SORTSCOPE_CUDA_TRY(cudaMemcpy(counts.data(), m.view.counts, counts.size() * 4, cudaMemcpyDeviceToHost));
     SORTSCOPE_CUDA_TRY(cudaMemcpy(offsets.data(), m.view.offsets, offsets.size() * 4, cudaMemcpyDeviceToHost));
@@ -157,6 +161,8 @@ cudaError_t TraceRecorder::finish(SortTrace* out) {
     SORTSCOPE_CUDA_TRY(cudaMemcpy(scatter.data(), m.view.scatter, scatter.size() * sizeof(DeviceScatterSample),
                                   cudaMemcpyDeviceToHost));
     SORTSCOPE_CUDA_TRY(cudaMemcpy(lookback.data(), m.view.lookback, lookback.size() * sizeof(DeviceLookbackRow),
+                                  cudaMemcpyDeviceToHost));
+    SORTSCOPE_CUDA_TRY(cudaMemcpy(coalescing.data(), m.view.coalescing, coalescing.size() * sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost));
   }
   *out = m.header;
@@ -168,6 +174,7 @@ cudaError_t TraceRecorder::finish(SortTrace* out) {
     pt.bits = m.pass_digits[p].second;
     pt.skipped = skipped[p] != 0;
     pt.rows = m.rows;
+    pt.coalescing = {coalescing[size_t(p) * 3], coalescing[size_t(p) * 3 + 1], coalescing[size_t(p) * 3 + 2]};
     const uint32_t digits = pt.digits();
     pt.histogram.assign(histogram.begin() + size_t(p) * m.max_digits,
                         histogram.begin() + size_t(p) * m.max_digits + digits);

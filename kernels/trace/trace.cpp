@@ -47,6 +47,9 @@ std::string first_difference(const SortTrace& a, const SortTrace& b) {
     pass_field("bits", x.bits, y.bits);
     pass_field("skipped", x.skipped, y.skipped);
     pass_field("rows", x.rows, y.rows);
+    pass_field("coalescing.warp_stores", x.coalescing.warp_stores, y.coalescing.warp_stores);
+    pass_field("coalescing.segments_exchanged", x.coalescing.segments_exchanged, y.coalescing.segments_exchanged);
+    pass_field("coalescing.segments_direct", x.coalescing.segments_direct, y.coalescing.segments_direct);
     if (out.tellp() != 0) return out.str();
     for (std::string d : {first_vector_difference("histogram", x.histogram, y.histogram),
                           first_vector_difference("counts", x.counts, y.counts),
@@ -93,6 +96,11 @@ std::string check_invariants(const SortTrace& t) {
     }
     if (!p.skipped && t.n > 0 && p.scatter.size() != (t.n + t.scatter_stride - 1) / t.scatter_stride)
       return where + "scatter sample count is " + std::to_string(p.scatter.size());
+    // Each warp store touches between 1 and 32 segments; a scatter stores every key once.
+    const CoalescingStats& c = p.coalescing;
+    if (!p.skipped && t.n > 0 && c.warp_stores < (t.n + 31) / 32) return where + "too few warp stores";
+    for (uint64_t segments : {c.segments_exchanged, c.segments_direct})
+      if (segments < c.warp_stores || segments > 32 * c.warp_stores) return where + "segment count out of range";
   }
   return {};
 }

@@ -33,6 +33,7 @@ void to_json(nlohmann::json& j, const PassTrace& p) {
        {"histogram", p.histogram}, {"rows", p.rows},     {"scan_order", "digit-major"},
        {"counts", p.counts},     {"offsets", p.offsets}, {"scatter", p.scatter}, {"kernels", p.kernels}};
   if (!p.lookback.empty()) j["lookback"] = p.lookback;
+  j["coalescing"] = {p.coalescing.warp_stores, p.coalescing.segments_exchanged, p.coalescing.segments_direct};
 }
 void from_json(const nlohmann::json& j, PassTrace& p) {
   j.at("pass").get_to(p.pass);
@@ -46,6 +47,10 @@ void from_json(const nlohmann::json& j, PassTrace& p) {
   j.at("scatter").get_to(p.scatter);
   j.at("kernels").get_to(p.kernels);
   if (j.contains("lookback")) j.at("lookback").get_to(p.lookback);
+  if (j.contains("coalescing")) {
+    const auto& c = j.at("coalescing");
+    p.coalescing = {c.at(0).get<uint64_t>(), c.at(1).get<uint64_t>(), c.at(2).get<uint64_t>()};
+  }
 }
 
 void to_json(nlohmann::json& j, const SortTrace& t) {

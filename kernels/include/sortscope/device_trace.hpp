@@ -33,6 +33,7 @@ struct TraceDeviceView {
   uint32_t* skipped = nullptr;    // [pass], 1 when the pass exited early
   DeviceScatterSample* scatter = nullptr;  // [pass][samples_per_pass]
   DeviceLookbackRow* lookback = nullptr;   // [pass][rows] (one-sweep only)
+  unsigned long long* coalescing = nullptr;  // [pass][3]: warp stores, segments exchanged, direct
   uint64_t table_capacity = 0;
   uint32_t rows = 0;
   uint64_t tiles_per_row = 1;

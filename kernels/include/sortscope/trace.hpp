@@ -36,6 +36,22 @@ struct LookbackRow {
   bool operator==(const LookbackRow&) const = default;
 };
 
+// How coalesced a pass's global writes were (the PMPP lesson of section 13.4): every warp store
+// instruction of the scatter, and how many distinct 128-byte segments it touched, with the
+// shared-memory exchange (32 consecutive slots of the tile's sorted order per warp store, as the
+// kernels run) and without it (each warp storing its 32 consecutive input keys straight to their
+// destinations). One segment per store is perfect; 32 is the worst.
+struct CoalescingStats {
+  uint64_t warp_stores = 0;
+  uint64_t segments_exchanged = 0;
+  uint64_t segments_direct = 0;
+  bool operator==(const CoalescingStats&) const = default;
+  double average_exchanged() const { return warp_stores ? double(segments_exchanged) / double(warp_stores) : 0; }
+  double average_direct() const { return warp_stores ? double(segments_direct) / double(warp_stores) : 0; }
+};
+
+constexpr uint32_t kSegmentBytes = 128;
+
 // How the scan walks the tiles x digits table. Every seed scans bucket-major: all tiles' counts of
 // digit 0, then all tiles' counts of digit 1, and so on (DIGEST.md "Cross-seed").
 enum class ScanOrder { digit_major };
@@ -60,6 +76,7 @@ struct PassTrace {
   std::vector<ScatterSample> scatter;
 
   std::vector<LookbackRow> lookback;  // onesweep: one per row; empty for other algorithms
+  CoalescingStats coalescing;         // zero for a skipped pass
 
   std::vector<KernelTiming> kernels;
 
