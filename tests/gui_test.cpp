@@ -8,7 +8,11 @@
 #include <cstdlib>
 #include <string>
 
+#include "ui/layout.hpp"
+
 namespace {
+
+using sortscope::app::ui::PanelRect;
 
 struct Picture {
   int w = 0, h = 0;
@@ -42,6 +46,28 @@ RegionStats stats(const Picture& p, int x0, int y0, int x1, int y1) {
   return s;
 }
 
+RegionStats stats(const Picture& p, const PanelRect& r) {
+  // Inside the panel's border and below its title bar.
+  return stats(p, int(r.x) + 3, int(r.y) + 28, int(r.x + r.w) - 3, int(r.y + r.h) - 3);
+}
+
+// Pixels of one exact colour (give or take rounding) inside a panel.
+int count_colour(const Picture& p, const PanelRect& r, int red, int green, int blue) {
+  int count = 0;
+  for (int y = int(r.y); y < int(r.y + r.h); ++y)
+    for (int x = int(r.x); x < int(r.x + r.w); ++x) {
+      const unsigned char* c = p.at(x, y);
+      count += std::abs(c[0] - red) <= 3 && std::abs(c[1] - green) <= 3 && std::abs(c[2] - blue) <= 3;
+    }
+  return count;
+}
+
+bool load(const std::string& png, Picture* p) {
+  int channels = 0;
+  p->rgba = stbi_load(png.c_str(), &p->w, &p->h, &channels, 4);
+  return p->rgba != nullptr;
+}
+
 int run_sortscope(const std::string& args) {
   const std::string command = std::string(SORTSCOPE_BINARY) + " " + args;
   const int status = std::system(command.c_str());
@@ -53,25 +79,47 @@ TEST(Gui, HeadlessFrameShowsEveryPanel) {
   std::remove(png.c_str());
   ASSERT_EQ(run_sortscope("--headless --frames 8 --backend cpu --n 2^16 --stage 1 --width 1600 --height 900 --screenshot " + png), 0);
   Picture p;
-  int channels = 0;
-  p.rgba = stbi_load(png.c_str(), &p.w, &p.h, &channels, 4);
-  ASSERT_NE(p.rgba, nullptr) << "no screenshot written";
+  ASSERT_TRUE(load(png, &p)) << "no screenshot written";
   ASSERT_EQ(p.w, 1600);
   ASSERT_EQ(p.h, 900);
 
-  // The fixed layout (app/ui/ui.cpp): controls take the left 400 px at this size; the array view
-  // the upper 56% of the rest; histogram, scan table and throughput share the bottom row.
-  const int left = 400, right = 1600 - left, top = int(900 * 0.56);
-  const RegionStats controls = stats(p, 0, 0, left, 900);
-  const RegionStats array = stats(p, left, 0, 1600, top);
-  const RegionStats histogram = stats(p, left, top, left + int(right * 0.38), 900);
-  const RegionStats scan = stats(p, left + int(right * 0.38), top, left + int(right * 0.70), 900);
-  const RegionStats throughput = stats(p, left + int(right * 0.70), top, 1600, 900);
-  EXPECT_GT(controls.drawn, 0.03) << "controls look empty";
-  EXPECT_GT(array.saturated, 0.05) << "the array view shows no coloured keys";
-  EXPECT_GT(histogram.saturated, 0.05) << "the histogram shows no bars";
-  EXPECT_GT(scan.saturated, 0.05) << "the scan table shows no heatmap";
-  EXPECT_GT(throughput.drawn, 0.005) << "the throughput panel looks empty";
+  const auto layout = sortscope::app::ui::fixed_layout(1600, 900, 1.0f);
+  EXPECT_GT(stats(p, layout.controls).drawn, 0.03) << "controls look empty";
+  EXPECT_GT(stats(p, layout.array).saturated, 0.05) << "the array view shows no coloured keys";
+  EXPECT_GT(stats(p, layout.explain).drawn, 0.02) << "Explain shows no text";
+  EXPECT_GT(stats(p, layout.histogram).saturated, 0.05) << "the histogram shows no bars";
+  EXPECT_GT(stats(p, layout.scan_table).saturated, 0.05) << "the scan table shows no heatmap";
+  EXPECT_GT(stats(p, layout.scatter).saturated, 0.05) << "the scatter shows no lines";
+  EXPECT_GT(stats(p, layout.throughput).drawn, 0.01) << "the throughput panel looks empty";
+  // The coalescing meter's two bars (exchange green, direct orange) in the scatter panel.
+  EXPECT_GT(count_colour(p, layout.scatter, 110, 200, 120), 50) << "no bar for the exchanged stores";
+  EXPECT_GT(count_colour(p, layout.scatter, 235, 120, 90), 500) << "no bar for the direct stores";
+}
+
+TEST(Gui, OnesweepDrawsItsLookBackStripAndExplainsIt) {
+  // Above the small-n path, so the tiles look back.
+  const std::string png = testing::TempDir() + "/sortscope_gui_onesweep.png";
+  std::remove(png.c_str());
+  ASSERT_EQ(run_sortscope("--headless --frames 4 --backend cpu --algorithm onesweep --n 2^21 --stage 2 --focus lookback "
+                          "--width 1600 --height 900 --screenshot " + png),
+            0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  const auto layout = sortscope::app::ui::fixed_layout(1600, 900, 1.0f);
+  // On the CPU every tile finds its predecessor's inclusive prefix: the strip is all P (blue).
+  EXPECT_GT(count_colour(p, layout.array, 80, 160, 255), 3000) << "no look-back strip under the array";
+  EXPECT_GT(stats(p, layout.explain).drawn, 0.03) << "Explain shows no text";
+}
+
+TEST(Gui, HelpOverlayListsTheShortcuts) {
+  const std::string png = testing::TempDir() + "/sortscope_gui_help.png";
+  std::remove(png.c_str());
+  ASSERT_EQ(run_sortscope("--headless --frames 4 --backend cpu --n 2^12 --show-help --width 1600 --height 900 --screenshot " + png), 0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  // The overlay's key names are drawn in the formula colour, centred over the panels.
+  const PanelRect centre{500, 250, 600, 400};
+  EXPECT_GT(count_colour(p, centre, 255, 219, 140), 30) << "no shortcut list in the middle of the window";
 }
 
 TEST(Gui, BadInputShowsAMessageAndTheFrameStillRenders) {
@@ -79,9 +127,7 @@ TEST(Gui, BadInputShowsAMessageAndTheFrameStillRenders) {
   std::remove(png.c_str());
   EXPECT_EQ(run_sortscope("--headless --frames 4 --backend cpu --dist file:/nonexistent/keys.bin --screenshot " + png), 0);
   Picture p;
-  int channels = 0;
-  p.rgba = stbi_load(png.c_str(), &p.w, &p.h, &channels, 4);
-  ASSERT_NE(p.rgba, nullptr);
+  ASSERT_TRUE(load(png, &p));
   // The error is drawn in red text in the controls panel.
   int red = 0;
   for (int y = 0; y < p.h; ++y)

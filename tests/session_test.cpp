@@ -2,6 +2,9 @@
 // bad requests into a message while it keeps running.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "session/explain.hpp"
 #include "session/session.hpp"
 
 namespace sortscope::app {
@@ -96,6 +99,50 @@ TEST(Session, AutomaticBackendFallsBackToTheCpuWithANote) {
   EXPECT_EQ(s.backend, BackendKind::cpu);
   EXPECT_NE(s.backend_note.find("CPU backend"), std::string::npos);
   EXPECT_TRUE(s.run && s.run->verified);
+}
+
+// A traced CPU run through the backend, for the texts that quote its numbers.
+SortTrace traced(Algorithm algorithm, uint64_t n) {
+  auto backend = make_cpu_backend();
+  EXPECT_TRUE(backend->set_data(DataSpec{*parse_distribution("uniform"), n, 1, KeyType::u32}).ok());
+  SortConfig config;
+  config.algorithm = algorithm;
+  RunOptions options;
+  options.trace = true;
+  RunResult r;
+  EXPECT_TRUE(backend->run(config, options, &r).ok());
+  return *r.trace;
+}
+
+TEST(Explain, EveryAlgorithmHasPhasesWithTheirSources) {
+  for (const AlgorithmInfo& a : algorithms()) {
+    const std::vector<PhaseText> phases = explain_phases(a.id, nullptr, nullptr);
+    ASSERT_FALSE(phases.empty()) << a.name;
+    for (const PhaseText& p : phases) {
+      EXPECT_FALSE(p.name.empty() || p.what.empty() || p.formula.empty() || p.source.empty()) << a.name;
+      EXPECT_NE(p.shown_in, Panel::none) << a.name << ": " << p.name;
+    }
+  }
+}
+
+TEST(Explain, TextsFollowTheViewedPass) {
+  const SortTrace mg = traced(Algorithm::mg_radix, 1 << 14);
+  const std::vector<PhaseText> second = explain_phases(Algorithm::mg_radix, &mg, &mg.passes[1]);
+  ASSERT_EQ(second.size(), 4u);
+  EXPECT_NE(second[0].formula.find("(k >> 4) & 15"), std::string::npos) << second[0].formula;
+  EXPECT_NE(second[0].formula.find("16 digits x " + std::to_string(mg.passes[1].rows) + " blocks"), std::string::npos);
+  EXPECT_NE(second[3].formula.find("bits [0, 8)"), std::string::npos) << second[3].formula;
+
+  // One-sweep explains its look-back above the small-n limit, and its one launch below it.
+  const SortTrace large = traced(Algorithm::onesweep, 1 << 21);
+  const auto with_lookback = explain_phases(Algorithm::onesweep, &large, &large.passes[0]);
+  EXPECT_TRUE(std::any_of(with_lookback.begin(), with_lookback.end(),
+                          [](const PhaseText& p) { return p.shown_in == Panel::lookback; }));
+  const SortTrace small = traced(Algorithm::onesweep, 1 << 12);
+  const auto one_launch = explain_phases(Algorithm::onesweep, &small, &small.passes[0]);
+  EXPECT_TRUE(std::none_of(one_launch.begin(), one_launch.end(),
+                           [](const PhaseText& p) { return p.shown_in == Panel::lookback; }));
+  EXPECT_EQ(one_launch[1].name, "One launch for small n");
 }
 
 }  // namespace

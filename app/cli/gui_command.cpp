@@ -4,7 +4,11 @@
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <iostream>
+#include <vector>
 
 #include "cli/options.hpp"
 #include "platform/platform.hpp"
@@ -27,6 +31,25 @@ void render_frame(Platform& platform, ui::Ui& ui, Session& session) {
   glClearColor(0.04f, 0.045f, 0.055f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+Panel panel_named(const std::string& name) {
+  if (name == "array") return Panel::array;
+  if (name == "lookback") return Panel::lookback;
+  if (name == "histogram") return Panel::histogram;
+  if (name == "scan-table") return Panel::scan_table;
+  if (name == "scatter") return Panel::scatter;
+  if (name == "throughput") return Panel::throughput;
+  return Panel::none;
+}
+
+// Median and 90th percentile of the frame times, with the frames per second they allow.
+void report_frame_times(std::vector<double> ms, uint64_t n) {
+  if (ms.empty()) return;
+  std::sort(ms.begin(), ms.end());
+  const double median = ms[ms.size() / 2], p90 = ms[std::min(ms.size() - 1, ms.size() * 9 / 10)];
+  std::fprintf(stderr, "sortscope: %llu keys: frame time median %.2f ms, 90th percentile %.2f ms over %zu frames (%.0f fps)\n",
+               static_cast<unsigned long long>(n), median, p90, ms.size(), 1000.0 / median);
 }
 
 }  // namespace
@@ -54,18 +77,35 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
   {
     Session::Options session_options;
     session_options.initial = request;
+    session_options.live = options.live;
     Session session(session_options);
     session.view.ui_scale = options.ui_scale;
     session.view.stage = options.stage;
+    session.view.focus = panel_named(options.focus);
+    session.view.show_help = options.show_help;
+    if (options.play_seconds >= 0) {
+      session.view.playing = true;
+      session.view.seconds_per_stage = options.play_seconds;
+    }
     ui::Ui ui;
     const int frames = options.frames > 0 ? options.frames : (options.headless ? kDefaultHeadlessFrames : 0);
+    // Timed frames start once the sort is on screen: they measure drawing, not sorting.
+    const bool time_frames = options.frame_times && !platform->interactive();
+    if (time_frames && !session.wait_until_shown(kHeadlessWaitSeconds, 1))
+      std::cerr << "sortscope: the sort did not finish in " << kHeadlessWaitSeconds << " s; frame times include it\n";
+    std::vector<double> frame_ms;
     for (int frame = 0; frames == 0 || frame < frames; ++frame) {
       if (platform->should_close()) break;
       const bool last = frames > 0 && frame == frames - 1;
       // Offscreen, the picture is the point: let the first sort and a few timed runs finish first.
       if (last && !platform->interactive() && !session.wait_until_shown(kHeadlessWaitSeconds, 3))
         std::cerr << "sortscope: the sort did not finish in " << kHeadlessWaitSeconds << " s; the picture shows it running\n";
+      const auto frame_start = std::chrono::steady_clock::now();
       render_frame(*platform, ui, session);
+      if (time_frames) {
+        glFinish();  // the frame's GPU work, interop reduction included
+        frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count());
+      }
       if (last && !options.screenshot.empty()) {
         Image image;
         Status s = platform->read_frame(&image);
@@ -78,6 +118,7 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
       platform->present();
     }
     const SessionState end = session.state();
+    if (time_frames) report_frame_times(frame_ms, end.run ? end.run->n : 0);
     if (!end.error.empty()) std::cerr << "sortscope: " << end.error << "\n";
   }
   ImGui_ImplOpenGL3_Shutdown();

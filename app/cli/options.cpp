@@ -113,6 +113,14 @@ int main(int argc, char** argv) {
   app.add_option("--ui-scale", gui.ui_scale, "UI scale (fonts and spacing)")->check(CLI::Range(0.5f, 4.0f));
   app.add_option("--stage", gui.stage, "Pass view to open at: 0 = input, P = after pass P (default: the sorted output)")
       ->check(CLI::Range(-1, 64));
+  app.add_option("--play", gui.play_seconds, "Play the passes, SECONDS per stage (0: a new stage every frame)")
+      ->check(CLI::Range(0.0, 60.0));
+  app.add_option("--focus", gui.focus, "Panel whose phase Explain opens on")
+      ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scatter", "throughput"}));
+  app.add_flag("--show-help", gui.show_help, "Open with the keyboard shortcuts shown");
+  app.add_flag("!--no-live", gui.live, "Do not keep timing runs in the background (the throughput plot stops)");
+  app.add_flag("--frame-times", gui.frame_times,
+               "Report the frame times (median, 90th percentile) once the sort is shown; with --headless");
 
   BenchOptions bench;
   RunOptions bench_run;

@@ -31,6 +31,11 @@ struct GuiOptions {
   int height = 1080;
   float ui_scale = 1.0f;
   int stage = -1;  // the pass view's stage (0 = input, p = after pass p); -1: the last
+  double play_seconds = -1;  // >= 0: play the passes, this long per stage (0: a stage per frame)
+  std::string focus;         // the panel whose phase Explain opens on
+  bool show_help = false;    // open with the shortcuts overlay
+  bool frame_times = false;  // headless: report frame times once the sort is shown
+  bool live = true;          // keep timing runs in the background for the throughput plot
 };
 
 struct BenchOptions {

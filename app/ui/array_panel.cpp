@@ -1,6 +1,7 @@
 // Array view: every key as a point (index across, value up), reduced on the device to the pixels
 // the panel covers and coloured by its digit in the viewed pass.
 #include <algorithm>
+#include <cmath>
 
 #include "ui/panel_flags.hpp"
 #include "ui/ui.hpp"
@@ -26,6 +27,62 @@ void digit_legend(uint32_t digits, float width) {
   ImGui::Text("digit %u", digits - 1);
 }
 
+// Mixes two packed colours.
+ImU32 mix(ImU32 a, ImU32 b, float t) {
+  const ImVec4 x = ImGui::ColorConvertU32ToFloat4(a), y = ImGui::ColorConvertU32ToFloat4(b);
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(x.x + (y.x - x.x) * t, x.y + (y.y - x.y) * t, x.z + (y.z - x.z) * t, 1));
+}
+
+constexpr ImU32 kAggregateColor = IM_COL32(240, 150, 60, 255);   // A: a tile's own counts only
+constexpr ImU32 kInclusiveColor = IM_COL32(80, 160, 255, 255);   // P: everything up to that tile
+
+// One-sweep's decoupled look-back under the array, tile row by tile row (same index axis): how far
+// back each tile's walk went, and what the status words it read held: aggregates (A, keep walking)
+// or inclusive prefixes (P, stop).
+void lookback_strip(const SortTrace& t, const PassTrace& p, ImVec2 at, float width) {
+  const float line = ImGui::GetTextLineHeight();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  uint32_t deepest = 1;
+  uint64_t aggregate = 0, inclusive = 0;
+  for (const LookbackRow& r : p.lookback) {
+    deepest = std::max(deepest, r.max_depth);
+    aggregate += r.aggregate_reads;
+    inclusive += r.inclusive_reads;
+  }
+  const float cell = width / float(p.lookback.size());
+  const float strip_h = line * 0.8f;
+  const ImVec2 depth0(at.x, at.y), found0(at.x, at.y + strip_h + 3);
+  for (size_t i = 0; i < p.lookback.size(); ++i) {
+    const LookbackRow& r = p.lookback[i];
+    const float x0 = at.x + cell * float(i), x1 = x0 + std::max(1.0f, cell);
+    const float depth = float(r.max_depth) / float(deepest);
+    dl->AddRectFilled(ImVec2(x0, depth0.y), ImVec2(x1, depth0.y + strip_h),
+                      mix(IM_COL32(30, 34, 44, 255), IM_COL32(250, 235, 120, 255), std::sqrt(depth)));
+    const uint64_t reads = r.aggregate_reads + r.inclusive_reads;
+    const ImU32 found = reads ? mix(kAggregateColor, kInclusiveColor, float(double(r.inclusive_reads) / double(reads)))
+                              : IM_COL32(30, 34, 44, 255);
+    dl->AddRectFilled(ImVec2(x0, found0.y), ImVec2(x1, found0.y + strip_h), found);
+  }
+  const ImVec2 size(width, 2 * strip_h + 3);
+  ImGui::SetCursorScreenPos(at);
+  ImGui::InvisibleButton("lookback", size);
+  if (ImGui::IsItemHovered()) {
+    const size_t i = std::min(p.lookback.size() - 1, size_t((ImGui::GetIO().MousePos.x - at.x) / cell));
+    const LookbackRow& r = p.lookback[i];
+    const uint64_t first = i * t.tiles_per_row;
+    ImGui::SetTooltip("tiles %llu..%llu\nlooked back at most %u tiles\nstatus words read: %llu aggregate (A), %llu inclusive prefix (P)",
+                      static_cast<unsigned long long>(first), static_cast<unsigned long long>(first + t.tiles_per_row - 1),
+                      r.max_depth, static_cast<unsigned long long>(r.aggregate_reads),
+                      static_cast<unsigned long long>(r.inclusive_reads));
+  }
+  ImGui::TextDisabled("Look-back: top, how far back (bright = %u tiles); below, words read:", deepest);
+  ImGui::SameLine();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kAggregateColor), "A aggregate %.0f%%",
+                     100.0 * double(aggregate) / double(std::max<uint64_t>(aggregate + inclusive, 1)));
+  ImGui::SameLine();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kInclusiveColor), "P inclusive prefix");
+}
+
 }  // namespace
 
 void draw_array_panel(UiFrame& f, bool* open) {
@@ -33,6 +90,7 @@ void draw_array_panel(UiFrame& f, bool* open) {
     ImGui::End();
     return;
   }
+  note_focus(f, Panel::array);
   if (!f.state.run) {
     centered_text(f.state.busy ? (f.state.busy_what + "...").c_str() : "Nothing sorted yet");
     ImGui::End();
@@ -49,7 +107,8 @@ void draw_array_panel(UiFrame& f, bool* open) {
                         pass->shift + pass->bits, pass->skipped ? " (pass skipped: one digit)" : "");
   }
 
-  const float footer = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const bool with_lookback = pass && !pass->lookback.empty();
+  const float footer = ImGui::GetTextLineHeightWithSpacing() * (with_lookback ? 4.6f : 2.2f);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float axis = ImGui::CalcTextSize("max").x + 6;
   const uint32_t columns = uint32_t(std::clamp(avail.x - axis, 16.0f, 4096.0f));
@@ -88,6 +147,12 @@ void draw_array_panel(UiFrame& f, bool* open) {
     ImGui::SetTooltip("index ~ %s", format_count(uint64_t(double(x) / columns * run.n)).c_str());
   }
 
+  if (with_lookback) {
+    const ImVec2 strip_at(origin.x + axis, origin.y + rows + 4);
+    if (ImGui::IsMouseHoveringRect(strip_at, ImVec2(strip_at.x + columns, strip_at.y + ImGui::GetTextLineHeight() * 2)))
+      f.session.view.focus = Panel::lookback;
+    lookback_strip(*run.trace, *pass, strip_at, float(columns));
+  }
   if (pass) digit_legend(pass->digits(), avail.x);
   const gfx::DensityView& view = f.resources.array_view;
   const std::string timing = view.kernel_ms() > 0 ? format_ms(view.kernel_ms()) + " on the GPU" : format_ms(view.reduce_ms());

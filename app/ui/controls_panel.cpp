@@ -131,7 +131,7 @@ void stage_controls(UiFrame& f) {
   const int last = stage_count(run) - 1;
   int stage = viewed_stage(view, run);
   ImGui::Text("Pass view");
-  help_marker("Stage 0 is the input; stage p shows the keys after pass p. Keys: Left/Right step, Space plays, Home/End jump.");
+  help_marker("Stage 0 is the input; stage p shows the keys after pass p. Keys: Left/Right step, Space plays, Home/End jump, 0-9 go to a stage; F1 lists them all.");
   if (ImGui::Button("|<")) view.stage = 0;
   ImGui::SameLine();
   if (ImGui::Button("< Step")) view.stage = std::max(0, stage - 1);
@@ -214,6 +214,8 @@ void draw_controls_panel(UiFrame& f, bool* open) {
   bool live = s.live;
   if (ImGui::Checkbox("Live timing", &live)) f.session.set_live(live);
   help_marker("Keep re-running the untraced sort to plot its throughput.");
+  ImGui::SameLine();
+  if (ImGui::Button("Help (F1)")) f.session.view.show_help = !f.session.view.show_help;
   ImGui::Separator();
 
   if (s.busy) ImGui::TextColored(kWarn, "Working: %s...", s.busy_what.c_str());

@@ -14,6 +14,7 @@ void draw_histogram_panel(UiFrame& f, bool* open) {
     ImGui::End();
     return;
   }
+  note_focus(f, Panel::histogram);
   const RunRecord* run = f.state.run.get();
   if (!run || !run->trace || run->trace->passes.empty()) {
     centered_text(run ? "This algorithm has no passes to show" : "Nothing sorted yet");
@@ -23,13 +24,13 @@ void draw_histogram_panel(UiFrame& f, bool* open) {
   const int stage = viewed_stage(f.session.view, *run);
   const PassTrace& p = run->trace->passes[pass_of_stage(stage)];
   const uint32_t digits = p.digits();
-  ImGui::Text("Pass %d of %zu: digit = key bits [%d, %d), %u buckets", p.pass + 1, run->trace->passes.size(), p.shift,
-              p.shift + p.bits, digits);
+  ImGui::TextWrapped("Pass %d of %zu: key bits [%d, %d), %u buckets", p.pass + 1, run->trace->passes.size(), p.shift,
+                     p.shift + p.bits, digits);
   if (p.skipped) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(1, 0.78f, 0.3f, 1), "skipped: every key has this digit");
   }
-  ImGui::TextDisabled("bars: keys per digit    line: exclusive scan = where each bucket starts");
+  disabled_text_wrapped("bars: keys per digit; line: exclusive scan = where each bucket starts");
 
   uint64_t max_count = 1;
   for (uint64_t c : p.histogram) max_count = std::max(max_count, c);

@@ -65,6 +65,7 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
     ImGui::End();
     return;
   }
+  note_focus(f, Panel::scan_table);
   const RunRecord* run = f.state.run.get();
   if (!run || !run->trace || run->trace->passes.empty()) {
     centered_text(run ? "This algorithm has no scan table" : "Nothing sorted yet");
@@ -78,12 +79,14 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
   if (r.scan_table_run != run->id || r.scan_table_pass != p.pass || r.scan_table_offsets != offsets)
     rebuild_texture(r, *run, p, offsets, 512);
 
-  ImGui::Text("%u blocks x %u digits, pass %d", p.rows, p.digits(), p.pass + 1);
-  ImGui::SameLine();
+  // mg-radix's rows are its thread blocks; one-sweep's are groups of consecutive tiles.
+  const bool onesweep = run->trace->algorithm == "onesweep";
+  const char* row_noun = onesweep ? "tile row" : "block";
+  ImGui::Text("%u %ss x %u digits, pass %d", p.rows, row_noun, p.digits(), p.pass + 1);
   if (ImGui::RadioButton("counts", !offsets)) offsets = false;
   ImGui::SameLine();
   if (ImGui::RadioButton("exclusive scan", offsets)) offsets = true;
-  ImGui::TextDisabled("scan order: down each digit's column, then the next digit");
+  disabled_text_wrapped("scan order (arrow): down each digit's column, then the next digit");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size(avail.x, std::max(20.0f, avail.y - ImGui::GetTextLineHeightWithSpacing()));
@@ -93,8 +96,13 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
     const uint32_t d = std::min(p.digits() - 1, uint32_t((m.x - origin.x) / size.x * p.digits()));
     const uint32_t b = std::min(p.rows - 1, uint32_t((m.y - origin.y) / size.y * p.rows));
     const size_t i = size_t(d) * p.rows + b;
-    ImGui::SetTooltip("block %u, digit %u\ncount %u\nexclusive scan (global offset) %llu", b, d, p.counts[i],
+    ImGui::SetTooltip("%s %u, digit %u\ncount %u\nexclusive scan (global offset) %llu", row_noun, b, d, p.counts[i],
                       static_cast<unsigned long long>(p.offsets[i]));
+    // Outline the cell (its texture row, which may group several table rows).
+    const float cell_w = size.x / p.digits(), row_h = size.y / float((p.rows + r.scan_table_row_group - 1) / r.scan_table_row_group);
+    const float y = origin.y + float(b / r.scan_table_row_group) * row_h;
+    ImGui::GetWindowDrawList()->AddRect(ImVec2(origin.x + d * cell_w, y), ImVec2(origin.x + (d + 1) * cell_w, y + row_h),
+                                        IM_COL32(255, 255, 255, 255), 0, 0, 2);
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float cw = size.x / p.digits();
@@ -111,8 +119,12 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
     dl->AddTriangleFilled(ImVec2(x0 - 5, origin.y + size.y - 14), ImVec2(x0 + 5, origin.y + size.y - 14),
                           ImVec2(x0, origin.y + size.y - 4), c);
   }
-  if (r.scan_table_row_group > 1) ImGui::TextDisabled("each row sums %d blocks", r.scan_table_row_group);
-  else ImGui::TextDisabled("one row per block (each block owns a run of %u-key tiles)", run->trace->tile_items);
+  const SortTrace& t = *run->trace;
+  if (onesweep)
+    ImGui::TextDisabled("row = %llu tile%s of %u keys", static_cast<unsigned long long>(t.tiles_per_row * r.scan_table_row_group),
+                        t.tiles_per_row * r.scan_table_row_group == 1 ? "" : "s", t.tile_items);
+  else if (r.scan_table_row_group > 1) ImGui::TextDisabled("row = %d blocks", r.scan_table_row_group);
+  else ImGui::TextDisabled("row = 1 block, tiles of %u keys", t.tile_items);
   ImGui::End();
 }
 

@@ -1,5 +1,6 @@
-// Throughput: keys/s of every timed run as a scrolling plot, against the ceiling that the
-// measured copy bandwidth puts on this algorithm (its bytes per key), and the achieved GB/s.
+// Throughput: keys/s of every timed run as a scrolling plot against the ceiling that the measured
+// copy bandwidth puts on this algorithm (its bytes per key), the achieved GB/s as a gauge, the
+// last traced run kernel by kernel, and what tracing cost.
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -9,12 +10,76 @@
 #include "ui/widgets.hpp"
 
 namespace sortscope::app::ui {
+namespace {
+
+// Achieved GB/s as a share of the device-to-device copy bandwidth: the memory floor's gauge.
+void bandwidth_gauge(double gbps, double copy_gbps) {
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 b0(at.x, at.y), b1(at.x + width, at.y + line);
+  const float share = float(std::clamp(gbps / copy_gbps, 0.0, 1.0));
+  dl->AddRectFilled(b0, b1, IM_COL32(40, 44, 52, 255));
+  dl->AddRectFilled(b0, ImVec2(b0.x + width * share, b1.y), share > 0.6f ? IM_COL32(110, 200, 120, 255)
+                                                                         : IM_COL32(235, 190, 90, 255));
+  for (float tick : {0.25f, 0.5f, 0.75f})
+    dl->AddLine(ImVec2(b0.x + width * tick, b0.y), ImVec2(b0.x + width * tick, b1.y), IM_COL32(0, 0, 0, 140), 1);
+  char label[64];
+  std::snprintf(label, sizeof label, "%s = %.0f%% of copy", format_bytes_rate(gbps).c_str(), 100.0 * gbps / copy_gbps);
+  dl->AddText(ImVec2(b0.x + 6, b0.y), IM_COL32(255, 255, 255, 255), label);
+  ImGui::Dummy(ImVec2(width, line + 2));
+}
+
+struct KernelTotal {
+  std::string name;
+  double ms = 0;
+  int launches = 0;
+};
+
+// The traced run's kernels (or CPU phases), summed over its passes by name, in first-launch order.
+std::vector<KernelTotal> kernel_totals(const SortTrace& trace) {
+  std::vector<KernelTotal> totals;
+  for (const PassTrace& p : trace.passes)
+    for (const KernelTiming& k : p.kernels) {
+      auto it = std::find_if(totals.begin(), totals.end(), [&](const KernelTotal& t) { return t.name == k.name; });
+      if (it == totals.end()) it = totals.insert(totals.end(), KernelTotal{k.name});
+      it->ms += k.ms;
+      it->launches += 1;
+    }
+  return totals;
+}
+
+void kernel_bars(const std::vector<KernelTotal>& kernels) {
+  double total = 0;
+  for (const KernelTotal& k : kernels) total += k.ms;
+  ImGui::Text("Last traced run, per kernel");
+  help_marker("Each kernel's time summed over the passes of the traced run (the timed runs record no per-kernel "
+              "times). Tracing writes extra data, so these add up to more than the timed run.");
+  const float line = ImGui::GetTextLineHeight();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float label_w = std::min(width * 0.45f, ImGui::CalcTextSize("one-launch sort x8").x + 8);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (const KernelTotal& k : kernels) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const std::string label = k.launches > 1 ? k.name + " x" + std::to_string(k.launches) : k.name;
+    dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+    const float bar_w = (width - label_w) * float(k.ms / std::max(total, 1e-9));
+    dl->AddRectFilled(ImVec2(at.x + label_w, at.y + 2), ImVec2(at.x + label_w + std::max(2.0f, bar_w), at.y + line - 1),
+                      IM_COL32(120, 200, 255, 200));
+    dl->AddText(ImVec2(at.x + label_w + 4, at.y), IM_COL32(255, 255, 255, 255), format_ms(k.ms).c_str());
+    ImGui::Dummy(ImVec2(width, line));
+  }
+}
+
+}  // namespace
 
 void draw_throughput_panel(UiFrame& f, bool* open) {
   if (!ImGui::Begin("Throughput", open, kPanelFlags)) {
     ImGui::End();
     return;
   }
+  note_focus(f, Panel::throughput);
   const SessionState& s = f.state;
   if (s.throughput.empty() || !s.run) {
     centered_text("No timed runs yet");
@@ -25,10 +90,14 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
   if (f.resources.big_font) ImGui::PushFont(f.resources.big_font);
   ImGui::Text("%s", format_rate(last.keys_per_s).c_str());
   if (f.resources.big_font) ImGui::PopFont();
-  ImGui::Text("%s", format_bytes_rate(last.gbps).c_str());
-  if (s.copy_gbps > 0) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("= %.0f%% of copy bandwidth", 100.0 * last.gbps / s.copy_gbps);
+  if (s.copy_gbps > 0) bandwidth_gauge(last.gbps, s.copy_gbps);
+  else ImGui::Text("%s", format_bytes_rate(last.gbps).c_str());
+  const RunRecord& run = *s.run;
+  if (run.traced_ms > 0 && run.untraced_ms > 0) {
+    ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.3f, 1.0f), "Tracing overhead +%.0f%%", 100.0 * (run.traced_ms / run.untraced_ms - 1.0));
+    help_marker("The pictures come from one traced run: the same kernels with their trace writes compiled in. "
+                "Speeds are only ever taken from the untraced runs.");
+    disabled_text_wrapped("traced run %s, timed run %s", format_ms(run.traced_ms).c_str(), format_ms(run.untraced_ms).c_str());
   }
   // The memory floor: no version of this algorithm moves its bytes faster than a copy does.
   const double bytes_per_key = s.run->n ? double(s.run->model_bytes) / double(s.run->n) : 0;
@@ -40,11 +109,15 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
   const bool ceiling_on_plot = ceiling > 0 && ceiling < 4 * fastest;
   const double top = 1.15 * (ceiling_on_plot ? std::max(ceiling, fastest) : fastest);
   if (ceiling > 0 && !ceiling_on_plot)
-    ImGui::TextDisabled("copy-bandwidth ceiling %s (%.0fx higher)", format_rate(ceiling).c_str(), ceiling / fastest);
+    disabled_text_wrapped("copy-bandwidth ceiling %s (%.0fx higher)", format_rate(ceiling).c_str(), ceiling / fastest);
+  const std::vector<KernelTotal> kernels = run.trace ? kernel_totals(*run.trace) : std::vector<KernelTotal>{};
+  const float kernels_h =
+      kernels.empty() ? 0 : ImGui::GetTextLineHeightWithSpacing() * float(kernels.size() + 1) + ImGui::GetStyle().ItemSpacing.y;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float line = ImGui::GetTextLineHeight();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImVec2 p0(origin.x + 2, origin.y + line * 0.5f), p1(origin.x + avail.x - 2, origin.y + avail.y - line * 1.4f);
+  const float plot_h = std::max(60.0f, avail.y - kernels_h);
+  const ImVec2 p0(origin.x + 2, origin.y + line * 0.5f), p1(origin.x + avail.x - 2, origin.y + plot_h - line * 1.4f);
   const float w = p1.x - p0.x, h = p1.y - p0.y;
   if (w > 20 && h > 20 && top > 0) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -71,6 +144,8 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
     std::snprintf(caption, sizeof caption, "timed runs, last %.0f s", span);
     dl->AddText(ImVec2(p0.x + 4, p1.y + 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), caption);
   }
+  ImGui::Dummy(ImVec2(avail.x, plot_h));
+  if (!kernels.empty()) kernel_bars(kernels);
   ImGui::End();
 }
 

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "ui/layout.hpp"
 #include "ui/widgets.hpp"
 
 namespace sortscope::app::ui {
@@ -13,10 +14,21 @@ namespace {
 constexpr const char* kFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 constexpr float kBaseFontPixels = 18.0f;  // readable from the back of a classroom at 1080p
 
-void set_panel_rect(float x, float y, float w, float h) {
-  ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
+void set_panel_rect(const PanelRect& r) {
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
 }
+
+// Every shortcut, as the help overlay lists it.
+constexpr const char* kShortcuts[][2] = {
+    {"Space", "play / pause the passes"},
+    {"Right, Left", "step one pass forward / back"},
+    {"Home, End", "the input / the sorted output"},
+    {"0 .. 9", "jump to that stage (0 = input, P = after pass P)"},
+    {"+, -", "play faster / slower"},
+    {"F1 or H", "show / hide this help"},
+    {"Esc", "close this help"},
+};
 
 }  // namespace
 
@@ -59,12 +71,21 @@ void Ui::apply_scale(float scale) {
 
 void Ui::handle_shortcuts(Session& session, const SessionState& state) {
   ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput || !state.run) return;
+  if (io.WantTextInput) return;
   ViewState& view = session.view;
-  const int last = stage_count(*state.run) - 1;
-  const int stage = viewed_stage(view, *state.run);
   // ImGui 1.86 indexes keys by the backend's codes: map the named keys through GetKeyIndex.
   auto pressed = [](ImGuiKey key, bool repeat) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), repeat); };
+  // Keys ImGui 1.86 does not name: GLFW's codes, which its GLFW backend uses as indices.
+  auto pressed_code = [](int glfw_key) { return ImGui::IsKeyPressed(glfw_key, false); };
+  constexpr int kGlfwKey0 = 48, kGlfwKeyH = 72, kGlfwKeyF1 = 290, kGlfwKeyMinus = 45, kGlfwKeyEqual = 61,
+                kGlfwKeypadSubtract = 333, kGlfwKeypadAdd = 334;
+  if (pressed_code(kGlfwKeyF1) || pressed_code(kGlfwKeyH)) view.show_help = !view.show_help;
+  if (pressed(ImGuiKey_Escape, false)) view.show_help = false;
+  if (pressed_code(kGlfwKeyEqual) || pressed_code(kGlfwKeypadAdd)) view.seconds_per_stage = std::max(0.2, view.seconds_per_stage / 1.5);
+  if (pressed_code(kGlfwKeyMinus) || pressed_code(kGlfwKeypadSubtract)) view.seconds_per_stage = std::min(4.0, view.seconds_per_stage * 1.5);
+  if (!state.run) return;
+  const int last = stage_count(*state.run) - 1;
+  const int stage = viewed_stage(view, *state.run);
   if (pressed(ImGuiKey_Space, false)) {
     view.playing = !view.playing;
     view.stage_shown_at = ImGui::GetTime();
@@ -73,6 +94,8 @@ void Ui::handle_shortcuts(Session& session, const SessionState& state) {
   if (pressed(ImGuiKey_LeftArrow, true)) view.stage = std::max(0, stage - 1);
   if (pressed(ImGuiKey_Home, false)) view.stage = 0;
   if (pressed(ImGuiKey_End, false)) view.stage = last;
+  for (int digit = 0; digit <= 9; ++digit)
+    if (pressed_code(kGlfwKey0 + digit)) view.stage = std::min(last, digit);
 }
 
 void Ui::advance_playback(Session& session, const SessionState& state) {
@@ -96,26 +119,50 @@ void Ui::draw(Session& session) {
   handle_shortcuts(session, state);
   advance_playback(session, state);
 
-  // Fixed layout: controls on the left; the array view over a row of histogram, scan table and
-  // throughput. Proportions hold at any window size; 1920x1080 is the design point.
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const float scale = session.view.ui_scale;
-  const float left = std::min(std::max(400.0f * scale, display.x * 0.22f), display.x * 0.45f);
-  const float right = display.x - left;
-  const float top = display.y * 0.56f;
-  const float bottom = display.y - top;
-  set_panel_rect(0, 0, left, display.y);
+  const Layout layout = fixed_layout(display.x, display.y, session.view.ui_scale);
+  set_panel_rect(layout.controls);
   draw_controls_panel(frame, nullptr);
-  set_panel_rect(left, 0, right, top);
+  set_panel_rect(layout.array);
   draw_array_panel(frame, nullptr);
-  set_panel_rect(left, top, right * 0.38f, bottom);
+  set_panel_rect(layout.explain);
+  draw_explain_panel(frame, nullptr);
+  set_panel_rect(layout.histogram);
   draw_histogram_panel(frame, nullptr);
-  set_panel_rect(left + right * 0.38f, top, right * 0.32f, bottom);
+  set_panel_rect(layout.scan_table);
   draw_scan_table_panel(frame, nullptr);
-  set_panel_rect(left + right * 0.70f, top, right * 0.30f, bottom);
+  set_panel_rect(layout.scatter);
+  draw_scatter_panel(frame, nullptr);
+  set_panel_rect(layout.throughput);
   draw_throughput_panel(frame, nullptr);
+  if (session.view.show_help) draw_help_overlay(frame);
 
   ImGui::Render();
+}
+
+void draw_help_overlay(UiFrame& f) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x / 2, display.y / 2), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.96f);
+  bool open = true;
+  if (ImGui::Begin("Keyboard shortcuts", &open,
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
+                       ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::SetWindowFocus();
+    if (ImGui::BeginTable("shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_PadOuterX)) {
+      for (const auto& [keys, action] : kShortcuts) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextColored(ImVec4(1.0f, 0.86f, 0.55f, 1.0f), "%s", keys);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(action);
+      }
+      ImGui::EndTable();
+    }
+    ImGui::TextDisabled("Point at a panel to have Explain describe its phase.");
+  }
+  ImGui::End();
+  if (!open) f.session.view.show_help = false;
 }
 
 }  // namespace sortscope::app::ui

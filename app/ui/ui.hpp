@@ -43,6 +43,10 @@ void draw_array_panel(UiFrame& frame, bool* open);
 void draw_histogram_panel(UiFrame& frame, bool* open);
 void draw_scan_table_panel(UiFrame& frame, bool* open);
 void draw_throughput_panel(UiFrame& frame, bool* open);
+void draw_scatter_panel(UiFrame& frame, bool* open);
+void draw_explain_panel(UiFrame& frame, bool* open);
+// The keyboard shortcuts, over everything while ViewState::show_help is set.
+void draw_help_overlay(UiFrame& frame);
 
 class Ui {
  public:

@@ -2,6 +2,7 @@
 #include "ui/widgets.hpp"
 
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 
 namespace sortscope::app::ui {
@@ -53,8 +54,12 @@ ImU32 digit_color(float t, float alpha) {
   return ImGui::ColorConvertFloat4ToU32(ImVec4(c[0], c[1], c[2], alpha));
 }
 
-ImU32 digit_color(uint32_t digit, uint32_t digits) {
-  return digit_color(digits > 1 ? float(digit) / float(digits - 1) : 0.0f);
+ImU32 digit_color(uint32_t digit, uint32_t digits, float alpha) {
+  return digit_color(digits > 1 ? float(digit) / float(digits - 1) : 0.0f, alpha);
+}
+
+void note_focus(UiFrame& frame, Panel panel) {
+  if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) frame.session.view.focus = panel;
 }
 
 void help_marker(const char* text) {
@@ -67,6 +72,15 @@ void help_marker(const char* text) {
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
+}
+
+void disabled_text_wrapped(const char* format, ...) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  va_list args;
+  va_start(args, format);
+  ImGui::TextWrappedV(format, args);
+  va_end(args);
+  ImGui::PopStyleColor();
 }
 
 int stage_count(const RunRecord& run) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "session/session.hpp"
+#include "ui/ui.hpp"
 
 namespace sortscope::app::ui {
 
@@ -18,9 +19,12 @@ std::string format_ms(double ms);              // "0.412 ms" / "12.5 us"
 
 // Hue of digit value t in [0, 1], matching shaders/density.frag.
 ImU32 digit_color(float t, float alpha = 1.0f);
-ImU32 digit_color(uint32_t digit, uint32_t digits);
+ImU32 digit_color(uint32_t digit, uint32_t digits, float alpha = 1.0f);
 
 void help_marker(const char* text);
+
+// Dimmed text that wraps at the panel's edge: captions and notes in narrow panels.
+void disabled_text_wrapped(const char* format, ...) IM_FMTARGS(1);
 
 // The stage being viewed (0 = input, p + 1 = after pass p), resolving "follow the latest".
 int viewed_stage(const ViewState& view, const RunRecord& run);
@@ -29,6 +33,9 @@ int stage_count(const RunRecord& run);
 // for the input).
 int pass_of_stage(int stage);
 std::string stage_name(int stage);
+
+// Records `panel` as the one the Explain panel follows while the mouse is over the current window.
+void note_focus(UiFrame& frame, Panel panel);
 
 // Dims the whole panel's text when nothing has been sorted yet.
 void centered_text(const char* text);

@@ -117,6 +117,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
     return cudaSuccess;
   }
   if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
+  cuda::NvtxRange sort_range(TRACE ? "mg-radix sort (traced)" : "mg-radix sort");
   TempCarver temp(c.d_temp_storage);
   Bits* alt_keys = temp.take<Bits>(alt_keys_bytes);
   Value* alt_values = temp.take<Value>(alt_values_bytes);
@@ -166,6 +167,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
   for (int p = 0; p < passes; ++p) {
     const RadixPass rp = radix_pass(a.begin_bit, end_bit, RADIX_BITS, p);
     const PassDigit digit{p, rp.shift, rp.bits};
+    cuda::NvtxRange pass_range("mg-radix", p);
     const uint64_t table_bytes = (uint64_t(1) << rp.bits) * share.grid * sizeof(uint32_t);
     if (recorder) recorder->set_pass_digit(p, rp.shift, rp.bits);
     {

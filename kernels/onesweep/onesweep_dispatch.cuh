@@ -127,6 +127,7 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
     return cudaSuccess;
   }
   if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
+  cuda::NvtxRange sort_range(TRACE ? "onesweep small-n sort (traced)" : "onesweep small-n sort");
   TempCarver temp(c.d_temp_storage);
   const bool double_buffer = c.key_selector != nullptr;
   // Every block writes back the tile it read, so a DoubleBuffer sort may end in either buffer; it
@@ -224,6 +225,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
     return cudaSuccess;
   }
   if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
+  cuda::NvtxRange sort_range(TRACE ? "onesweep sort (traced)" : "onesweep sort");
   TempCarver temp(c.d_temp_storage);
   Bits* alt_keys = temp.take<Bits>(alt_keys_bytes);
   Value* alt_values = temp.take<Value>(alt_values_bytes);
@@ -281,6 +283,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   const uint64_t pass_bytes = 2 * n * (sizeof(Bits) + kValueBytes);
   for (int p = 0; p < passes; ++p) {
     const RadixPass rp = radix_pass(a.begin_bit, end_bit, kRadixBits, p);
+    cuda::NvtxRange pass_range("onesweep", p);
     cuda::ScopedKernelTimer timer(recorder, "onesweep pass", pass_bytes, p, c.stream);
     for (uint64_t k = 0; k < portions; ++k) {
       PassArgs<Bits, Value> args;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "sortscope/nvtx.hpp"
 #include "sortscope/trace.hpp"
 
 namespace sortscope::cuda {
@@ -76,11 +77,11 @@ class TraceRecorder {
   std::unique_ptr<Impl> impl_;
 };
 
-// Times one launch when a recorder is attached; a no-op otherwise.
+// Names one launch for NVTX, and times it when a recorder is attached.
 class ScopedKernelTimer {
  public:
   ScopedKernelTimer(TraceRecorder* r, const char* name, uint64_t bytes, int pass, cudaStream_t s)
-      : recorder_(r), stream_(s) {
+      : range_(name), recorder_(r), stream_(s) {
     if (recorder_) recorder_->kernel_begin(name, bytes, pass, s);
   }
   ~ScopedKernelTimer() {
@@ -90,6 +91,7 @@ class ScopedKernelTimer {
   ScopedKernelTimer& operator=(const ScopedKernelTimer&) = delete;
 
  private:
+  NvtxRange range_;  // traced or not, every launch is a named range for Nsight Systems
   TraceRecorder* recorder_;
   cudaStream_t stream_;
 };

@@ -1,0 +1,133 @@
+// Scatter: where the sampled keys of the viewed pass went (a line from input position to output
+// position, coloured by digit), and the coalescing meter: how many 128-byte segments a warp's
+// store touched on average, with the shared-memory exchange (as the kernels run) and without it.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "ui/panel_flags.hpp"
+#include "ui/ui.hpp"
+#include "ui/widgets.hpp"
+
+namespace sortscope::app::ui {
+namespace {
+
+constexpr size_t kMaxLines = 1500;  // more only darkens the picture
+
+// Input positions along the top edge, output positions along the bottom.
+void draw_scatter_lines(const PassTrace& p, uint64_t n, ImVec2 p0, ImVec2 p1) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const float w = p1.x - p0.x;
+  const double scale = double(w) / double(std::max<uint64_t>(n, 1));
+  const size_t step = std::max<size_t>(1, (p.scatter.size() + kMaxLines - 1) / kMaxLines);
+  const float alpha = p.scatter.size() / step > 600 ? 0.35f : 0.7f;
+  for (size_t i = 0; i < p.scatter.size(); i += step) {
+    const ScatterSample& s = p.scatter[i];
+    dl->AddLine(ImVec2(p0.x + float(s.src * scale), p0.y), ImVec2(p0.x + float(s.dst * scale), p1.y),
+                digit_color(s.digit, p.digits(), alpha), 1.0f);
+  }
+  dl->AddLine(p0, ImVec2(p1.x, p0.y), ImGui::GetColorU32(ImGuiCol_Border), 2);
+  dl->AddLine(ImVec2(p0.x, p1.y), p1, ImGui::GetColorU32(ImGuiCol_Border), 2);
+  dl->AddText(ImVec2(p0.x, p0.y - ImGui::GetTextLineHeight() - 2), text, "input position");
+  dl->AddText(ImVec2(p0.x, p1.y + 2), text, "output position");
+  const char* n_label = "n";
+  dl->AddText(ImVec2(p1.x - ImGui::CalcTextSize(n_label).x, p1.y + 2), text, n_label);
+}
+
+// One row of the meter: a bar on a 1..32 segments scale with the ideal marked.
+void meter_row(const char* label, double average, double ideal, ImU32 color) {
+  const float line = ImGui::GetTextLineHeight();
+  ImGui::Text("%s", label);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float value_w = ImGui::CalcTextSize("00.00 / store").x + 8;
+  const float bar_w = std::max(20.0f, width - value_w);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 b0(at.x, at.y + 1), b1(at.x + bar_w, at.y + line);
+  dl->AddRectFilled(b0, b1, IM_COL32(40, 44, 52, 255));
+  const float fill = float(std::clamp(average / 32.0, 0.0, 1.0));
+  dl->AddRectFilled(b0, ImVec2(b0.x + std::max(2.0f, bar_w * fill), b1.y), color);
+  const float ideal_x = b0.x + bar_w * float(ideal / 32.0);
+  dl->AddLine(ImVec2(ideal_x, b0.y - 2), ImVec2(ideal_x, b1.y + 2), IM_COL32(255, 255, 255, 220), 2);
+  char value[32];
+  std::snprintf(value, sizeof value, "%.2f / store", average);
+  dl->AddText(ImVec2(b1.x + 8, at.y), ImGui::GetColorU32(ImGuiCol_Text), value);
+  ImGui::Dummy(ImVec2(width, line + 2));
+}
+
+void coalescing_meter(const PassTrace& p, const RunRecord& run) {
+  const CoalescingStats& c = p.coalescing;
+  const int key_bytes = info(run.key_type).bytes;
+  // A full warp's keys fill 32 * key_bytes / 128 segments when they are consecutive and aligned.
+  const double ideal = 32.0 * key_bytes / kSegmentBytes;
+  ImGui::Text("Coalescing: 128-byte segments per warp store");
+  help_marker(
+      "Every warp store of the scatter, and how many distinct 128-byte memory segments its 32 addresses "
+      "fell in. Each segment touched is one memory transaction, so fewer is better: the white tick is the "
+      "best possible (consecutive keys). 'Direct' is the same pass if each thread wrote the keys it loaded "
+      "straight to their destinations, without the exchange through shared memory (PMPP 13.4).");
+  if (c.warp_stores == 0) {
+    ImGui::TextDisabled(p.skipped ? "Pass skipped: no key moved." : "No stores recorded for this pass.");
+    return;
+  }
+  meter_row("with the shared-memory exchange", c.average_exchanged(), ideal, IM_COL32(110, 200, 120, 255));
+  meter_row("direct from registers (no exchange)", c.average_direct(), ideal, IM_COL32(235, 120, 90, 255));
+  disabled_text_wrapped("%s warp stores; the exchange saves %.0f%% of the write transactions",
+                      format_count(c.warp_stores).c_str(),
+                      100.0 * (1.0 - double(c.segments_exchanged) / double(std::max<uint64_t>(c.segments_direct, 1))));
+}
+
+}  // namespace
+
+void draw_scatter_panel(UiFrame& f, bool* open) {
+  if (!ImGui::Begin("Scatter", open, kPanelFlags)) {
+    ImGui::End();
+    return;
+  }
+  note_focus(f, Panel::scatter);
+  const RunRecord* run = f.state.run.get();
+  if (!run || !run->trace || run->trace->passes.empty()) {
+    centered_text(run ? "This algorithm has no scatter to show" : "Nothing sorted yet");
+    ImGui::End();
+    return;
+  }
+  const SortTrace& t = *run->trace;
+  const PassTrace& p = t.passes[pass_of_stage(viewed_stage(f.session.view, *run))];
+  ImGui::Text("Pass %d: where the keys went", p.pass + 1);
+  ImGui::SameLine();
+  if (t.scatter_stride > 1) ImGui::TextDisabled("(one key in %llu)", static_cast<unsigned long long>(t.scatter_stride));
+  else ImGui::TextDisabled("(every key)");
+
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float meter_h = line * 8.0f;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float plot_h = std::max(40.0f, avail.y - meter_h);
+  const ImVec2 p0(origin.x + 4, origin.y + line), p1(origin.x + avail.x - 4, origin.y + plot_h - line);
+  if (p.skipped) {
+    ImGui::Dummy(ImVec2(avail.x, plot_h));
+  } else {
+    draw_scatter_lines(p, t.n, p0, p1);
+    ImGui::InvisibleButton("scatter", ImVec2(avail.x, plot_h));
+    if (ImGui::IsItemHovered() && !p.scatter.empty()) {
+      // The sample whose source is nearest the mouse.
+      const double at = double(ImGui::GetIO().MousePos.x - p0.x) / double(p1.x - p0.x) * double(t.n);
+      const auto it = std::min_element(p.scatter.begin(), p.scatter.end(), [&](const ScatterSample& a, const ScatterSample& b) {
+        return std::abs(double(a.src) - at) < std::abs(double(b.src) - at);
+      });
+      ImGui::SetTooltip("key at input position %llu\ngoes to output position %llu\ndigit %u",
+                        static_cast<unsigned long long>(it->src), static_cast<unsigned long long>(it->dst), it->digit);
+    }
+  }
+  if (p.skipped) {
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + plot_h / 2 - line));
+    centered_text("Pass skipped: every key has the same digit, nothing moved");
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + plot_h));
+  }
+  ImGui::Separator();
+  coalescing_meter(p, *run);
+  ImGui::End();
+}
+
+}  // namespace sortscope::app::ui
