@@ -138,7 +138,7 @@ TEST(OnesweepGpu, TraceEqualsCpuTrace) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
   auto cpu = make_cpu_backend();
   for (const char* dist : {"uniform", "zero", "entropy-4", "det-dup"})
-    for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(5000), uint64_t(9000), uint64_t(1) << 20, (uint64_t(1) << 20) + 1,
+    for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(4000), uint64_t(5000), uint64_t(9000), uint64_t(1) << 20, (uint64_t(1) << 20) + 1,
                        (uint64_t(1) << 23) + 9})
       for (KeyType k : {KeyType::u32, KeyType::f64})
         for (bool pairs : {false, true}) {

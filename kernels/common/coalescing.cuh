@@ -24,13 +24,16 @@ struct CoalescingTally {
   __device__ __forceinline__ void clear() {
     if (threadIdx.x == 0) warp_stores = segments_exchanged = segments_direct = 0;
   }
-  // One warp store in each mode (lane 0 of each warp adds).
-  __device__ __forceinline__ void add(bool any_active, uint32_t exchanged, uint32_t direct) {
-    if (threadIdx.x % 32 == 0 && any_active) {
+  // One warp store in each mode (lane 0 of each warp adds). In a partial tile the two stores of one
+  // (warp, item) cover different positions (digit-sorted slots vs input keys), so each counts when
+  // any of its own lanes is active; both modes make the same number of stores over the tile.
+  __device__ __forceinline__ void add(bool exchanged_active, uint32_t exchanged, bool direct_active, uint32_t direct) {
+    if (threadIdx.x % 32 != 0) return;
+    if (exchanged_active) {
       atomicAdd(&warp_stores, 1ull);
       atomicAdd(&segments_exchanged, (unsigned long long)exchanged);
-      atomicAdd(&segments_direct, (unsigned long long)direct);
     }
+    if (direct_active) atomicAdd(&segments_direct, (unsigned long long)direct);
   }
   __device__ __forceinline__ void flush(unsigned long long* pass_counters) {
     if (threadIdx.x == 0) {

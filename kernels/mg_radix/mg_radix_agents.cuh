@@ -274,7 +274,7 @@ struct DownsweepAgent {
               sizeof(Bits));
           const uint32_t direct = sortscope::device::warp_store_segments(
               input_active, input_active ? s.bin_adjust[digit_of(u)] + ranks[u] : 0, sizeof(Bits));
-          s.tally.add(__any_sync(0xffffffffu, sorted_active), exchanged, direct);
+          s.tally.add(__any_sync(0xffffffffu, sorted_active), exchanged, __any_sync(0xffffffffu, input_active), direct);
         }
       }
 

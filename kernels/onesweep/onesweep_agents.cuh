@@ -518,7 +518,7 @@ struct OnesweepAgent {
             sorted_active, sorted_active ? s.global_offset[digit(a, sorted_key)] + slot : 0, sizeof(Bits));
         const uint32_t direct = sortscope::device::warp_store_segments(
             input_active, input_active ? s.global_offset[digit(a, keys[u])] + ranks[u] : 0, sizeof(Bits));
-        s.tally.add(__any_sync(0xffffffffu, sorted_active), exchanged, direct);
+        s.tally.add(__any_sync(0xffffffffu, sorted_active), exchanged, __any_sync(0xffffffffu, input_active), direct);
       }
       __syncthreads();
       s.tally.flush(trace.coalescing + 3 * a.digit.pass);
@@ -714,7 +714,7 @@ struct SmallSortAgent {
                 sorted_active, sorted_active ? s.global_offset[sorted_digit] + slot : 0, sizeof(Bits));
             const uint32_t direct = sortscope::device::warp_store_segments(
                 input_active, input_active ? s.global_offset[digit_of(u)] + ranks[u] : 0, sizeof(Bits));
-            s.tally.add(__any_sync(0xffffffffu, sorted_active), exchanged, direct);
+            s.tally.add(__any_sync(0xffffffffu, sorted_active), exchanged, __any_sync(0xffffffffu, input_active), direct);
           }
           __syncthreads();
           s.tally.flush(trace.coalescing + 3 * p);

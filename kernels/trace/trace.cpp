@@ -47,15 +47,17 @@ std::string first_difference(const SortTrace& a, const SortTrace& b) {
     pass_field("bits", x.bits, y.bits);
     pass_field("skipped", x.skipped, y.skipped);
     pass_field("rows", x.rows, y.rows);
-    pass_field("coalescing.warp_stores", x.coalescing.warp_stores, y.coalescing.warp_stores);
-    pass_field("coalescing.segments_exchanged", x.coalescing.segments_exchanged, y.coalescing.segments_exchanged);
-    pass_field("coalescing.segments_direct", x.coalescing.segments_direct, y.coalescing.segments_direct);
     if (out.tellp() != 0) return out.str();
     for (std::string d : {first_vector_difference("histogram", x.histogram, y.histogram),
                           first_vector_difference("counts", x.counts, y.counts),
                           first_vector_difference("offsets", x.offsets, y.offsets),
                           first_vector_difference("scatter", x.scatter, y.scatter)})
       if (!d.empty()) return where + d;
+    // The coalescing totals last: they summarise the destinations compared above.
+    pass_field("coalescing.warp_stores", x.coalescing.warp_stores, y.coalescing.warp_stores);
+    pass_field("coalescing.segments_exchanged", x.coalescing.segments_exchanged, y.coalescing.segments_exchanged);
+    pass_field("coalescing.segments_direct", x.coalescing.segments_direct, y.coalescing.segments_direct);
+    if (out.tellp() != 0) return out.str();
   }
   return {};
 }
