@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "sortscope/density.hpp"
+#include "view/density_cell.hpp"
 #include "test_support.hpp"
 
 #if defined(SORTSCOPE_HAVE_CUDA)
@@ -49,6 +50,24 @@ TEST(Density, SignedKeysAreDrawnInValueOrder) {
   EXPECT_EQ(cells[(1 * 2 + 1) * 2], 1u);  // the positive key in the top row
 }
 
+TEST(Density, EachColumnStartsWhereTheLastEnds) {
+  // The GPU gives each block the keys of one column, from first_of_column(c) up to the next.
+  for (uint64_t n : {uint64_t(1), uint64_t(7), uint64_t(1000003), (uint64_t(1) << 33) + 5})
+    for (uint32_t columns : {1u, 3u, 906u, 1237u}) {
+      view::DensityMap<uint32_t> map{};
+      map.n = n;
+      map.columns = columns;
+      EXPECT_EQ(map.first_of_column(0), 0u);
+      EXPECT_EQ(map.first_of_column(columns), n);
+      for (uint32_t c = 1; c < columns; ++c) {
+        const uint64_t first = map.first_of_column(c);
+        // A column is empty when there are fewer keys than columns; a non-empty one starts at first.
+        if (first < map.first_of_column(c + 1)) EXPECT_EQ(map.column(first), c) << n << " " << columns;
+        if (first > 0) EXPECT_LT(map.column(first - 1), c) << n << " " << columns;
+      }
+    }
+}
+
 #if defined(SORTSCOPE_HAVE_CUDA)
 TEST(Density, GpuGridEqualsCpuGrid) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
@@ -72,6 +91,44 @@ TEST(Density, GpuGridEqualsCpuGrid) {
     std::vector<uint32_t> got(expect.size());
     cudaMemcpy(got.data(), d_cells, got.size() * 4, cudaMemcpyDeviceToHost);
     EXPECT_EQ(got, expect) << dist;
+    cudaFree(d_keys);
+    cudaFree(d_cells);
+  }
+}
+
+TEST(Density, GpuGridEqualsCpuGridForEveryShape) {
+  // Fewer keys than columns, a grid over 48 KiB of shared memory per column, one taller than
+  // shared memory holds (counted in global memory), and 64-bit keys.
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  struct Shape {
+    KeyType key_type;
+    uint64_t n;
+    uint32_t columns, rows;
+  };
+  for (const Shape& shape : {Shape{KeyType::u32, 100, 1237, 401}, Shape{KeyType::u32, 300007, 97, 7000},
+                             Shape{KeyType::u32, 300007, 61, 9000}, Shape{KeyType::f64, 200003, 906, 444}}) {
+    ASSERT_OK(gpu->set_data(DataSpec{*parse_distribution("uniform"), shape.n, 5, shape.key_type}));
+    HostKeys keys;
+    ASSERT_OK(gpu->download_input(&keys));
+    DensityRequest r;
+    r.key_type = shape.key_type;
+    r.n = keys.n;
+    r.columns = shape.columns;
+    r.rows = shape.rows;
+    r.digit_shift = 8;
+    r.digit_bits = 8;
+    std::vector<uint32_t> expect(size_t(r.columns) * r.rows * kDensityWordsPerCell);
+    cpu::density_grid(keys.bytes.data(), r, expect.data());
+    void* d_keys = nullptr;
+    uint32_t* d_cells = nullptr;
+    ASSERT_EQ(cudaMalloc(&d_keys, keys.bytes.size()), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&d_cells, expect.size() * 4), cudaSuccess);
+    cudaMemcpy(d_keys, keys.bytes.data(), keys.bytes.size(), cudaMemcpyHostToDevice);
+    cudaMemset(d_cells, 0xff, expect.size() * 4);  // every cell must be written
+    ASSERT_EQ(cuda::density_grid(d_keys, r, d_cells, nullptr), cudaSuccess);
+    std::vector<uint32_t> got(expect.size());
+    cudaMemcpy(got.data(), d_cells, got.size() * 4, cudaMemcpyDeviceToHost);
+    EXPECT_EQ(got, expect) << shape.n << " keys, " << shape.columns << "x" << shape.rows;
     cudaFree(d_keys);
     cudaFree(d_cells);
   }

@@ -17,6 +17,10 @@ struct DensityMap {
   SORTSCOPE_HD uint32_t column(uint64_t i) const {
     return static_cast<uint32_t>((static_cast<unsigned __int128>(i) * columns) / (n ? n : 1));
   }
+  // The first position whose column() is c (n for c = columns): the least i with i * columns >= c * n.
+  SORTSCOPE_HD uint64_t first_of_column(uint32_t c) const {
+    return static_cast<uint64_t>((static_cast<unsigned __int128>(c) * n + columns - 1) / columns);
+  }
   // The key's position in the type's order, scaled to rows (row 0 = smallest).
   SORTSCOPE_HD uint32_t row(Bits raw) const {
     const Bits ordered = ascending.in(raw);
