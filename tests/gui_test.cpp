@@ -139,3 +139,13 @@ TEST(Gui, BadInputShowsAMessageAndTheFrameStillRenders) {
 }
 
 }  // namespace
+
+TEST(Gui, FrameTimesWithoutLiveTimingReportPromptly) {
+  // Without live timing the first sort's timed run is the only throughput point: the last frame
+  // must not wait for more. `timeout` turns such a wait into a failure instead of a stuck test.
+  const std::string log = testing::TempDir() + "/sortscope_gui_frames.txt";
+  const std::string command = "timeout 60 " + std::string(SORTSCOPE_BINARY) +
+                              " --headless --frames 6 --backend cpu --n 2^12 --play 0 --no-live --frame-times 2> " + log +
+                              " && grep -q 'frame time median' " + log;
+  EXPECT_EQ(std::system(command.c_str()), 0) << "no frame times within 60 s";
+}

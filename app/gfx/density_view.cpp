@@ -15,8 +15,8 @@ namespace sortscope::gfx {
 const char* key_path_text(KeyPath p) {
   switch (p) {
     case KeyPath::none: return "no keys";
-    case KeyPath::cuda_gl_interop: return "drawn from GPU memory through CUDA-GL interop";
-    case KeyPath::device_copy_fallback: return "copied from the GPU (no CUDA-GL interop with this GL)";
+    case KeyPath::cuda_gl_interop: return "from GPU memory by CUDA-GL interop";
+    case KeyPath::device_copy_fallback: return "copied from the GPU (no CUDA-GL interop here)";
     case KeyPath::host_upload: return "uploaded from host memory";
   }
   return "";

@@ -75,12 +75,12 @@ void lookback_strip(const SortTrace& t, const PassTrace& p, ImVec2 at, float wid
                       r.max_depth, static_cast<unsigned long long>(r.aggregate_reads),
                       static_cast<unsigned long long>(r.inclusive_reads));
   }
-  ImGui::TextDisabled("Look-back: top, how far back (bright = %u tiles); below, words read:", deepest);
+  ImGui::TextDisabled("Look-back depth (bright = %u tile%s); words read:", deepest, deepest == 1 ? "" : "s");
   ImGui::SameLine();
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kAggregateColor), "A aggregate %.0f%%",
                      100.0 * double(aggregate) / double(std::max<uint64_t>(aggregate + inclusive, 1)));
   ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kInclusiveColor), "P inclusive prefix");
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kInclusiveColor), "P inclusive");
 }
 
 }  // namespace
@@ -156,7 +156,7 @@ void draw_array_panel(UiFrame& f, bool* open) {
   if (pass) digit_legend(pass->digits(), avail.x);
   const gfx::DensityView& view = f.resources.array_view;
   const std::string timing = view.kernel_ms() > 0 ? format_ms(view.kernel_ms()) + " on the GPU" : format_ms(view.reduce_ms());
-  ImGui::TextDisabled("Keys %s; reduced to %ux%u pixels in %s.%s", gfx::key_path_text(view.key_path()), columns, rows,
+  ImGui::TextDisabled("Keys %s; %ux%u pixels in %s.%s", gfx::key_path_text(view.key_path()), columns, rows,
                       timing.c_str(), f.resources.array_view_error.empty() ? "" : (" " + f.resources.array_view_error).c_str());
   ImGui::End();
 }

@@ -20,7 +20,8 @@ inline Layout fixed_layout(float width, float height, float ui_scale) {
   Layout l;
   const float left = std::min(std::max(400.0f * ui_scale, width * 0.22f), width * 0.45f);
   const float right = width - left;
-  const float top = height * 0.52f, bottom = height - top;
+  // Larger text needs the bottom row's small panels more than the array view needs its height.
+  const float top = height * std::clamp(0.52f - 0.2f * (ui_scale - 1.0f), 0.38f, 0.52f), bottom = height - top;
   l.controls = {0, 0, left, height};
   l.array = {left, 0, right * 0.64f, top};
   l.explain = {left + right * 0.64f, 0, right * 0.36f, top};

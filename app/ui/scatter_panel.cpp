@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "ui/panel_flags.hpp"
 #include "ui/ui.hpp"
@@ -56,12 +57,34 @@ void meter_row(const char* label, double average, double ideal, ImU32 color) {
   ImGui::Dummy(ImVec2(width, line + 2));
 }
 
+constexpr const char* kMeterHeading = "Coalescing: 128-byte segments per warp store";
+
+std::string meter_caption(const CoalescingStats& c) {
+  char caption[160];
+  std::snprintf(caption, sizeof caption, "%s warp stores; the exchange saves %.0f%% of the write transactions",
+                format_count(c.warp_stores).c_str(),
+                100.0 * (1.0 - double(c.segments_exchanged) / double(std::max<uint64_t>(c.segments_direct, 1))));
+  return caption;
+}
+
+// The meter's height at this width, measured as it will wrap, so the plot above takes exactly the rest.
+float meter_height(const PassTrace& p, float width) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float heading = ImGui::CalcTextSize(kMeterHeading, nullptr, false, width).y + style.ItemSpacing.y;
+  const float separator = 2 * style.ItemSpacing.y;
+  if (p.coalescing.warp_stores == 0) return separator + heading + line;
+  const float row = line + ImGui::GetTextLineHeight() + 2 + style.ItemSpacing.y;
+  const float caption = ImGui::CalcTextSize(meter_caption(p.coalescing).c_str(), nullptr, false, width).y + style.ItemSpacing.y;
+  return separator + heading + 2 * row + caption;
+}
+
 void coalescing_meter(const PassTrace& p, const RunRecord& run) {
   const CoalescingStats& c = p.coalescing;
   const int key_bytes = info(run.key_type).bytes;
   // A full warp's keys fill 32 * key_bytes / 128 segments when they are consecutive and aligned.
   const double ideal = 32.0 * key_bytes / kSegmentBytes;
-  ImGui::Text("Coalescing: 128-byte segments per warp store");
+  ImGui::TextWrapped("%s", kMeterHeading);
   help_marker(
       "Every warp store of the scatter, and how many distinct 128-byte memory segments its 32 addresses "
       "fell in. Each segment touched is one memory transaction, so fewer is better: the white tick is the "
@@ -71,11 +94,9 @@ void coalescing_meter(const PassTrace& p, const RunRecord& run) {
     ImGui::TextDisabled(p.skipped ? "Pass skipped: no key moved." : "No stores recorded for this pass.");
     return;
   }
-  meter_row("with the shared-memory exchange", c.average_exchanged(), ideal, IM_COL32(110, 200, 120, 255));
-  meter_row("direct from registers (no exchange)", c.average_direct(), ideal, IM_COL32(235, 120, 90, 255));
-  disabled_text_wrapped("%s warp stores; the exchange saves %.0f%% of the write transactions",
-                      format_count(c.warp_stores).c_str(),
-                      100.0 * (1.0 - double(c.segments_exchanged) / double(std::max<uint64_t>(c.segments_direct, 1))));
+  meter_row("with the exchange", c.average_exchanged(), ideal, IM_COL32(110, 200, 120, 255));
+  meter_row("direct (no exchange)", c.average_direct(), ideal, IM_COL32(235, 120, 90, 255));
+  disabled_text_wrapped("%s", meter_caption(c).c_str());
 }
 
 }  // namespace
@@ -95,13 +116,17 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
   const SortTrace& t = *run->trace;
   const PassTrace& p = t.passes[pass_of_stage(viewed_stage(f.session.view, *run))];
   ImGui::Text("Pass %d: where the keys went", p.pass + 1);
+  char sampled[48];
+  if (t.scatter_stride > 1) std::snprintf(sampled, sizeof sampled, "(one key in %llu)", static_cast<unsigned long long>(t.scatter_stride));
+  else std::snprintf(sampled, sizeof sampled, "(every key)");
+  // On the same line when it fits, else below: clipped text reads as a bug on a projector.
   ImGui::SameLine();
-  if (t.scatter_stride > 1) ImGui::TextDisabled("(one key in %llu)", static_cast<unsigned long long>(t.scatter_stride));
-  else ImGui::TextDisabled("(every key)");
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(sampled).x) ImGui::NewLine();
+  ImGui::TextDisabled("%s", sampled);
 
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float meter_h = line * 8.0f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float meter_h = meter_height(p, avail.x);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float plot_h = std::max(40.0f, avail.y - meter_h);
   const ImVec2 p0(origin.x + 4, origin.y + line), p1(origin.x + avail.x - 4, origin.y + plot_h - line);

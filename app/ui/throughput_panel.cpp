@@ -58,12 +58,14 @@ void kernel_bars(const std::vector<KernelTotal>& kernels) {
               "times). Tracing writes extra data, so these add up to more than the timed run.");
   const float line = ImGui::GetTextLineHeight();
   const float width = ImGui::GetContentRegionAvail().x;
-  const float label_w = std::min(width * 0.45f, ImGui::CalcTextSize("one-launch sort x8").x + 8);
+  auto label_of = [](const KernelTotal& k) { return k.launches > 1 ? k.name + " x" + std::to_string(k.launches) : k.name; };
+  float widest = 0;
+  for (const KernelTotal& k : kernels) widest = std::max(widest, ImGui::CalcTextSize(label_of(k).c_str()).x);
+  const float label_w = std::min(width * 0.6f, widest + 8);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (const KernelTotal& k : kernels) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    const std::string label = k.launches > 1 ? k.name + " x" + std::to_string(k.launches) : k.name;
-    dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+    dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), label_of(k).c_str());
     const float bar_w = (width - label_w) * float(k.ms / std::max(total, 1e-9));
     dl->AddRectFilled(ImVec2(at.x + label_w, at.y + 2), ImVec2(at.x + label_w + std::max(2.0f, bar_w), at.y + line - 1),
                       IM_COL32(120, 200, 255, 200));
@@ -128,8 +130,8 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
     if (ceiling_on_plot) {
       const float y = y_of(ceiling);
       for (float x = p0.x; x < p1.x; x += 12) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + 6, p1.x), y), IM_COL32(255, 120, 100, 220), 2);
-      dl->AddText(ImVec2(p0.x + 4, y - line - 1), IM_COL32(255, 140, 120, 255),
-                  ("copy-bandwidth ceiling " + format_rate(ceiling)).c_str());
+      // Below the line: above it the label would run into the axis maximum in the corner.
+      dl->AddText(ImVec2(p0.x + 4, y + 3), IM_COL32(255, 140, 120, 255), ("copy ceiling " + format_rate(ceiling)).c_str());
     }
     // Up to the last minute of runs, oldest at the left, newest at the right.
     const double t1 = last.seconds;
