@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One device-tool call's worth of GPU checks: run from the repository root on the GPU machine with
 # the binaries in .gpu/ (see README "On the GPU machine"). Results go to $OUT (or ./gpu-out).
-#   tools/gpu-check.sh [tests] [sanitize] [bench] [targets] [sweeps] [shots]   (default: all)
+#   tools/gpu-check.sh [tests] [sanitize] [bench] [targets] [sweeps] [shots] [views] [frames] [nvtx]
+#   (default: tests sanitize bench targets sweeps shots; TESTS=gtest filter, SANITIZE="args;args",
+#   VIEWS="names" of the views step)
 set -uo pipefail
 out=${OUT:-gpu-out}
 mkdir -p "$out"
@@ -16,15 +18,16 @@ for step in $steps; do
     tests)
       for t in .gpu/*_test; do
         echo "== $t"
-        "$t" --gtest_brief=1 --gtest_filter='*Gpu*' 2>&1 | tail -n 25
+        "$t" --gtest_brief=1 --gtest_filter="${TESTS:-*Gpu*}" 2>&1 | tail -n 25
       done 2>&1 | tee "$out/tests.txt" ;;
     sanitize)
       # Every kernel at 2^20 keys: one-sweep's one-launch path (2^20) and pass kernels (2^20 + 1),
       # mg-radix at 4 and 8 bits, keys and pairs; the generator, verifier and density kernels too.
+      default="--algorithm onesweep --n 2^20;--algorithm onesweep --n 1048577 --pairs;--algorithm onesweep --n 1048577 --keys f64"
+      default="$default;--algorithm mg-radix --radix-bits 4 --n 2^20;--algorithm mg-radix --radix-bits 8 --n 2^20 --pairs"
+      IFS=';' read -ra cases <<< "${SANITIZE:-$default}"
       for tool in memcheck racecheck; do
-        for args in "--algorithm onesweep --n 2^20" "--algorithm onesweep --n 1048577 --pairs" \
-                    "--algorithm onesweep --n 1048577 --keys f64" "--algorithm mg-radix --radix-bits 4 --n 2^20" \
-                    "--algorithm mg-radix --radix-bits 8 --n 2^20 --pairs"; do
+        for args in "${cases[@]}"; do
           echo "== $tool: $args"
           timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 \
             .gpu/sortscope bench --backend cuda --repeat 1 --warmup 0 --kernels $args 2>&1 | grep -E "SUMMARY|yes|NO|rror" | head -4
@@ -74,5 +77,38 @@ for step in $steps; do
     shots)
       .gpu/sortscope --headless --frames 30 --n 2^24 --stage 2 --screenshot "$out/gpu_2e24.png" 2>&1 | tail -n 3
       .gpu/sortscope --headless --frames 30 --n 2^20 --screenshot "$out/gpu_default.png" 2>&1 | tail -n 3 ;;
+    views)
+      # Every view at 2^24 keys, Explain open on each panel's phase in turn.
+      v() {
+        name=$1; shift
+        if [ -n "${VIEWS:-}" ] && [[ " $VIEWS " != *" $name "* ]]; then return; fi
+        timeout 120 .gpu/sortscope --headless --frames 20 --n 2^24 --screenshot "$out/view_$name.png" "$@" 2>&1 | tail -n 2
+      }
+      {
+        v mg_scatter --algorithm mg-radix --stage 2 --focus scatter
+        v mg8_scan --algorithm mg-radix --radix-bits 8 --stage 3 --focus scan-table
+        v onesweep_lookback --algorithm onesweep --stage 2 --focus lookback
+        v onesweep_histogram --algorithm onesweep --stage 0 --focus histogram --dist entropy-2
+        v onesweep_pairs_throughput --algorithm onesweep --pairs --stage 4 --focus throughput
+        v help --algorithm onesweep --stage 1 --show-help
+      } | tee "$out/views.txt" ;;
+    frames)
+      # GUI frame times: a new pass every frame (each frame reduces the keys again through interop)
+      # without background sorting, then a still view with live timing running beside it.
+      for n in 2^24 2^26; do
+        for a in onesweep mg-radix; do
+          timeout 90 .gpu/sortscope --headless --frames 120 --n $n --algorithm $a --play 0 --no-live --frame-times 2>&1 | grep -E "frame time|rror"
+          timeout 90 .gpu/sortscope --headless --frames 120 --n $n --algorithm $a --frame-times 2>&1 | grep -E "frame time|rror"
+        done
+      done | tee "$out/frames.txt" ;;
+    nvtx)
+      # The NVTX ranges as Nsight Systems records them.
+      if command -v nsys > /dev/null; then
+        timeout 200 nsys profile --trace=cuda,nvtx --force-overwrite true -o /tmp/sortscope_nvtx \
+          .gpu/sortscope bench --backend cuda --algorithm onesweep,mg-radix --n 2^22 --repeat 2 --warmup 0 > /dev/null 2>&1
+        nsys stats --report nvtx_sum --format csv /tmp/sortscope_nvtx.nsys-rep 2>&1 | cut -c1-160 | head -n 40
+      else
+        echo "nsys is not installed here"
+      fi 2>&1 | tee "$out/nvtx.txt" ;;
   esac
 done
