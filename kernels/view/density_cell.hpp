@@ -24,7 +24,8 @@ struct DensityMap {
   // The key's position in the type's order, scaled to rows (row 0 = smallest).
   SORTSCOPE_HD uint32_t row(Bits raw) const {
     const Bits ordered = ascending.in(raw);
-    return static_cast<uint32_t>((static_cast<unsigned __int128>(ordered) * rows) >> (sizeof(Bits) * 8));
+    if constexpr (sizeof(Bits) == 4) return static_cast<uint32_t>((static_cast<uint64_t>(ordered) * rows) >> 32);
+    else return static_cast<uint32_t>((static_cast<unsigned __int128>(ordered) * rows) >> 64);
   }
   SORTSCOPE_HD uint32_t digit(Bits raw) const {
     return digit_bits ? extract_digit(ascending.in(raw), digit_shift, digit_bits) : 0;
