@@ -6,6 +6,7 @@
 
 #include "session/explain.hpp"
 #include "session/session.hpp"
+#include "test_support.hpp"
 
 namespace sortscope::app {
 namespace {
@@ -103,15 +104,9 @@ TEST(Session, AutomaticBackendFallsBackToTheCpuWithANote) {
 
 // A traced CPU run through the backend, for the texts that quote its numbers.
 SortTrace traced(Algorithm algorithm, uint64_t n) {
-  auto backend = make_cpu_backend();
-  EXPECT_TRUE(backend->set_data(DataSpec{*parse_distribution("uniform"), n, 1, KeyType::u32}).ok());
   SortConfig config;
   config.algorithm = algorithm;
-  RunOptions options;
-  options.trace = true;
-  RunResult r;
-  EXPECT_TRUE(backend->run(config, options, &r).ok());
-  return *r.trace;
+  return test::cpu_trace("uniform", n, 1, config);
 }
 
 TEST(Explain, EveryAlgorithmHasPhasesWithTheirSources) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sortscope/backend.hpp"
+#include "sortscope/catalogue.hpp"
 #include "sortscope/key_traits.hpp"
 
 namespace sortscope::test {
@@ -41,6 +42,17 @@ inline void reference_sort(const HostKeys& in, const SortConfig& config, HostKey
                            std::vector<uint32_t>* positions) {
   if (info(in.key_type).bytes == 4) reference_sort<uint32_t>(in, config, keys, positions);
   else reference_sort<uint64_t>(in, config, keys, positions);
+}
+
+// The trace of one CPU-backend run of `config` on generated u32 keys.
+inline SortTrace cpu_trace(const char* dist, uint64_t n, uint64_t seed, const SortConfig& config) {
+  auto backend = make_cpu_backend();
+  EXPECT_TRUE(backend->set_data(DataSpec{*parse_distribution(dist), n, seed, KeyType::u32}).ok());
+  RunOptions options;
+  options.trace = true;
+  RunResult r;
+  EXPECT_TRUE(backend->run(config, options, &r).ok());
+  return r.trace ? *r.trace : SortTrace{};
 }
 
 // The CUDA backend, or null with the reason in `why` (tests then GTEST_SKIP with it).

@@ -9,15 +9,9 @@ namespace sortscope {
 namespace {
 
 SortTrace traced_run(const char* dist, uint64_t n, int bits) {
-  auto backend = make_cpu_backend();
-  EXPECT_TRUE(backend->set_data(DataSpec{*parse_distribution(dist), n, 4, KeyType::u32}).ok());
   SortConfig config;
   config.radix_bits = bits;
-  RunOptions options;
-  options.trace = true;
-  RunResult r;
-  EXPECT_TRUE(backend->run(config, options, &r).ok());
-  return *r.trace;
+  return test::cpu_trace(dist, n, 4, config);
 }
 
 TEST(Trace, CorrectTracesHoldEveryInvariant) {
