@@ -6,6 +6,7 @@
 
 #include "session/explain.hpp"
 #include "session/session.hpp"
+#include "session/stages.hpp"
 #include "test_support.hpp"
 
 namespace sortscope::app {
@@ -138,6 +139,28 @@ TEST(Explain, TextsFollowTheViewedPass) {
   EXPECT_TRUE(std::none_of(one_launch.begin(), one_launch.end(),
                            [](const PhaseText& p) { return p.shown_in == Panel::lookback; }));
   EXPECT_EQ(one_launch[1].name, "One launch for small n");
+}
+
+RunRecord run_with_passes(int passes) {
+  RunRecord run;
+  run.trace = SortTrace{};
+  run.trace->passes.resize(size_t(passes));
+  return run;
+}
+
+TEST(Stages, ARerunKeepsTheViewedPassWhileItExists) {
+  const RunRecord eight = run_with_passes(8), four = run_with_passes(4);  // 4- and 8-bit digits
+  ViewState view;
+  EXPECT_EQ(viewed_stage(view, eight), 8) << "a new run opens on its sorted output";
+  view.stage = 3;
+  EXPECT_EQ(viewed_stage(view, eight), 3);
+  EXPECT_EQ(viewed_stage(view, four), 3) << "pass 3 exists in both runs";
+  view.stage = 6;
+  EXPECT_EQ(viewed_stage(view, four), 4) << "past the last pass: the sorted output";
+  EXPECT_EQ(viewed_stage(view, eight), 6) << "and back to pass 6 when it exists again";
+  EXPECT_EQ(viewed_stage(view, RunRecord{}), 0) << "an untraced run has only its output";
+  EXPECT_EQ(pass_of_stage(0), 0);
+  EXPECT_EQ(pass_of_stage(4), 3);
 }
 
 }  // namespace

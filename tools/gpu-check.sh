@@ -108,7 +108,9 @@ for step in $steps; do
           .gpu/sortscope bench --backend cuda --algorithm onesweep,mg-radix --n 2^22 --repeat 2 --warmup 0 > /dev/null 2>&1
         nsys stats --report nvtx_sum --format csv /tmp/sortscope_nvtx.nsys-rep 2>&1 | cut -c1-160 | head -n 40
       else
-        echo "nsys is not installed here"
+        # No Nsight Systems here: Nsight Compute prints each kernel's NVTX range stack instead.
+        timeout 200 ncu --nvtx --metrics gpu__time_duration.sum -c 8 .gpu/sortscope bench --backend cuda \
+          --algorithm onesweep,mg-radix --n 2^22 --repeat 1 --warmup 0 --kernels 2>&1 | grep -vE "^==PROF==|^\s*$" | cut -c1-160 | head -n 120
       fi 2>&1 | tee "$out/nvtx.txt" ;;
   esac
 done

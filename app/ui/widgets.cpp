@@ -83,22 +83,6 @@ void disabled_text_wrapped(const char* format, ...) {
   ImGui::PopStyleColor();
 }
 
-int stage_count(const RunRecord& run) {
-  return run.trace ? int(run.trace->passes.size()) + 1 : 1;
-}
-
-int viewed_stage(const ViewState& view, const RunRecord& run) {
-  const int last = stage_count(run) - 1;
-  if (view.stage < 0 || view.stage > last) return last;
-  return view.stage;
-}
-
-int pass_of_stage(int stage) { return stage > 0 ? stage - 1 : 0; }
-
-std::string stage_name(int stage) {
-  return stage == 0 ? std::string("input") : "after pass " + std::to_string(stage);
-}
-
 void centered_text(const char* text) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 size = ImGui::CalcTextSize(text);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "session/session.hpp"
+#include "session/stages.hpp"
 #include "ui/ui.hpp"
 
 namespace sortscope::app::ui {
@@ -26,13 +27,6 @@ void help_marker(const char* text);
 // Dimmed text that wraps at the panel's edge: captions and notes in narrow panels.
 void disabled_text_wrapped(const char* format, ...) IM_FMTARGS(1);
 
-// The stage being viewed (0 = input, p + 1 = after pass p), resolving "follow the latest".
-int viewed_stage(const ViewState& view, const RunRecord& run);
-int stage_count(const RunRecord& run);
-// The pass whose digits colour and describe stage s: the pass that produced it (the first pass
-// for the input).
-int pass_of_stage(int stage);
-std::string stage_name(int stage);
 
 // Records `panel` as the one the Explain panel follows while the mouse is over the current window.
 void note_focus(UiFrame& frame, Panel panel);
