@@ -194,12 +194,14 @@ void run(uint64_t n) {
   } else if constexpr (std::is_void_v<Value>) {
     b.template ours<384, 20, 2>("384x20 (policy)");
   } else {
-    b.template ours<256, 32, 2, true>("policy");
-    b.template ours<256, 32, 2>("256x32 late");
-    b.template ours<256, 28, 2, true>("256x28 joint");
-    b.template ours<256, 24, 2, true>("256x24 joint");
+    // "joint": values loaded with the keys (preload_values); otherwise after the keys' scatter.
+    b.template ours<256, 32, 2>("256x32 (policy)");
+    b.template ours<256, 32, 2, true>("256x32 joint");
+    b.template ours<256, 28, 2>("256x28");
+    b.template ours<256, 30, 2>("256x30");
+    b.template ours<256, 34, 2>("256x34");
+    b.template ours<256, 36, 2>("256x36");
     b.template ours<384, 20, 2, true>("384x20 joint");
-    b.template ours<256, 20, 3, true>("256x20x3 joint");
   }
 }
 
