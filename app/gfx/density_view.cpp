@@ -8,6 +8,12 @@
 
 #if defined(SORTSCOPE_HAVE_CUDA)
 #include "gfx/cuda_gl_buffer.hpp"
+#else
+namespace sortscope::gfx {
+// Without CUDA no GL buffer is ever registered; the type must still be complete for interop_'s
+// (always empty) unique_ptr to be destroyed.
+class CudaGlBuffer {};
+}  // namespace sortscope::gfx
 #endif
 
 namespace sortscope::gfx {

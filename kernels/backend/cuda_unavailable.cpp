@@ -4,7 +4,7 @@
 namespace sortscope {
 
 bool cuda_available(std::string* why_not) {
-  if (why_not) *why_not = "this build has no CUDA backend (no CUDA toolkit was found when it was built)";
+  if (why_not) *why_not = "this build has no NVIDIA GPU backend: no CUDA toolkit was found when it was built (install one and rebuild)";
   return false;
 }
 
