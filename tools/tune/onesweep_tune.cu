@@ -202,6 +202,10 @@ void run(uint64_t n) {
     b.template ours<256, 34, 2>("256x34");
     b.template ours<256, 36, 2>("256x36");
     b.template ours<384, 20, 2, true>("384x20 joint");
+    b.template ours<384, 23, 2>("384x23 (CUB's)");
+    b.template ours<384, 22, 2>("384x22");
+    b.template ours<448, 18, 2>("448x18");
+    b.template ours<512, 16, 2>("512x16");
   }
 }
 
