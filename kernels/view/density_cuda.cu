@@ -3,6 +3,7 @@
 // counts its rows in shared memory: global atomics per key (the first version) cost 0.66 ms at
 // 2^24 random keys on an H200, as every warp hit ~32 distinct cells.
 #include "common/cuda_check.cuh"
+#include "common/cuda_launch.cuh"
 #include "view/density_cell.hpp"
 
 namespace sortscope::cuda {
@@ -13,14 +14,15 @@ constexpr int kThreads = 256;
 // A column's rows in shared memory up to this many (64 KiB, opted in past 48); taller grids count
 // straight into global memory instead.
 constexpr uint32_t kMaxSharedRows = 8192;
+constexpr int kMaxSharedBytes = int(sizeof(uint32_t)) * kDensityWordsPerCell * int(kMaxSharedRows);
 
 // One warp's keys into the global cell words, one atomic per distinct cell (the tall-grid path).
 __device__ __forceinline__ void add_to_cells(uint32_t* words, uint32_t cell, uint32_t digit) {
   const unsigned peers = __match_any_sync(0xffffffffu, cell);
   const uint32_t digit_sum = __reduce_add_sync(peers, digit);
   if (cell != kNoCell && (threadIdx.x % 32) == unsigned(__ffs(peers) - 1)) {
-    atomicAdd(&words[kDensityWordsPerCell * cell], uint32_t(__popc(peers)));
-    atomicAdd(&words[kDensityWordsPerCell * cell + 1], digit_sum);
+    atomicAdd(&words[kDensityWordsPerCell * uint64_t(cell)], uint32_t(__popc(peers)));
+    atomicAdd(&words[kDensityWordsPerCell * uint64_t(cell) + 1], digit_sum);
   }
 }
 
@@ -87,9 +89,8 @@ template <typename Bits>
 cudaError_t launch_density(const Bits* keys, const DensityRequest& r, uint32_t* cells, cudaStream_t stream) {
   const view::DensityMap<Bits> map = view::make_density_map<Bits>(r);
   if (r.rows <= kMaxSharedRows) {
+    SORTSCOPE_CUDA_TRY(device::allow_shared_bytes<density_column_kernel<Bits>>(kMaxSharedBytes));
     const size_t shared = sizeof(uint32_t) * kDensityWordsPerCell * r.rows;
-    if (shared > 48 * 1024)
-      SORTSCOPE_CUDA_TRY(cudaFuncSetAttribute(density_column_kernel<Bits>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
     density_column_kernel<Bits><<<r.columns, kThreads, shared, stream>>>(keys, map, cells);
     return cudaPeekAtLastError();
   }
