@@ -87,6 +87,21 @@ TEST(Session, AskingForCudaWithoutAGpuSaysSo) {
   EXPECT_NE(session.state().error.find("NVIDIA"), std::string::npos) << session.state().error;
 }
 
+TEST(Session, AFirstRequestTooLargeStillReportsTheLimit) {
+  // The controls quote "at most N here": it must be the backend's real limit even when no run has
+  // succeeded yet, not a placeholder.
+  Session::Options o;
+  o.initial = cpu_request("uniform", uint64_t(1) << 40);
+  o.live = false;
+  Session session(o);
+  ASSERT_TRUE(session.wait_until_shown(60));
+  const SessionState s = session.state();
+  EXPECT_NE(s.error.find("do not fit"), std::string::npos) << s.error;
+  EXPECT_FALSE(s.run);
+  EXPECT_GT(s.max_items, uint64_t(1) << 20);
+  EXPECT_LT(s.max_items, uint64_t(1) << 40);
+}
+
 TEST(Session, AutomaticBackendFallsBackToTheCpuWithANote) {
   std::string why;
   if (cuda_available(&why)) GTEST_SKIP() << "this machine has a GPU";

@@ -136,8 +136,11 @@ Status Session::ensure_backend(BackendChoice choice) {
 
 void Session::handle_request(const RunRequest& request) {
   auto fail = [&](const Status& s) {
+    // The limit the controls quote holds even when this request was over it.
+    const uint64_t max_items = backend_ ? backend_->max_items(request.data.key_type, request.sort.pairs, 0) : 0;
     std::lock_guard lock(mutex_);
     state_.error = s.message();
+    if (max_items) state_.max_items = max_items;
     state_.busy = false;
     state_.busy_what.clear();
   };
