@@ -26,11 +26,11 @@ std::vector<uint64_t> onesweep_sizes() {
   return {0, 1, 2, 33, tile - 1, tile, tile + 1, 3 * tile + 17, tile64 + 1};
 }
 
-// Sizes around the pass kernels' tiles, just above the small-n limit.
-std::vector<uint64_t> pass_kernel_sizes(KeyType k) {
-  const int kb = info(k).bytes;
-  const uint64_t limit = onesweep::small_path_limit(kb, 0);
-  const uint64_t tile = onesweep::policy_for(kb, 0).onesweep.tile_items();
+// Sizes around the pass kernels' tiles, just above the small-n limit (the app's values are 4 bytes).
+std::vector<uint64_t> pass_kernel_sizes(KeyType k, bool pairs) {
+  const int kb = info(k).bytes, vb = pairs ? 4 : 0;
+  const uint64_t limit = onesweep::small_path_limit(kb, vb);
+  const uint64_t tile = onesweep::policy_for(kb, vb).onesweep.tile_items();
   const uint64_t first = limit + 1;
   return {first, (first + tile - 1) / tile * tile, (first + tile - 1) / tile * tile + 1};
 }
@@ -49,7 +49,7 @@ TEST(OnesweepCpu, MatchesStableSortForEveryKeyTypeOrderAndSize) {
 void run_pass_kernel_sizes(Backend& backend) {
   for (KeyType k : {KeyType::u32, KeyType::f64})
     for (bool pairs : {false, true})
-      for (uint64_t n : pass_kernel_sizes(k)) {
+      for (uint64_t n : pass_kernel_sizes(k, pairs)) {
         SortConfig config;
         config.algorithm = Algorithm::onesweep;
         config.pairs = pairs;

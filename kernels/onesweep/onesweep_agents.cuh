@@ -251,7 +251,7 @@ struct PassArgs {
   uint32_t digit_mask;          // (1 << digit.bits) - 1
 };
 
-template <int THREADS, int ITEMS, typename Bits, typename Value, int KC, bool TRACE, bool PRELOAD_VALUES = false>
+template <int THREADS, int ITEMS, typename Bits, typename Value, int KC, bool TRACE, int VALUE_LOAD = kValuesBeforeScatter>
 struct OnesweepAgent {
   static constexpr int kTile = THREADS * ITEMS;
   static constexpr int kWarps = THREADS / kWarpThreads;
@@ -262,9 +262,9 @@ struct OnesweepAgent {
   static constexpr bool kPackRanks = kHasValues<Value>;
   using Ranks = TileRanks<ITEMS, kPackRanks>;
 
-  // With preloaded values, keys and values are exchanged together (both arrays live at once): one
-  // barrier and one digit computation serve both scatters.
-  static constexpr bool kJoint = kHasValues<Value> && PRELOAD_VALUES;
+  // Values loaded during the look-back are exchanged beside the keys (both arrays in shared memory
+  // at once): one barrier and one digit computation serve both scatters.
+  static constexpr bool kJoint = kHasValues<Value> && VALUE_LOAD == kValuesDuringLookback;
   union Exchange {
     Bits keys[kTile];  // ordered bits
     Value values[kHasValues<Value> && !kJoint ? kTile : 1];
@@ -359,6 +359,13 @@ struct OnesweepAgent {
                        values_in + a.portion_begin + tile_base, values_out);
   }
 
+  template <bool FULL>
+  __device__ __forceinline__ static void load_values(Value (&values)[ITEMS], const Value* values_in, int valid) {
+#pragma unroll
+    for (int u = 0; u < ITEMS; ++u)
+      if (FULL || position(u) < valid) values[u] = values_in[position(u)];
+  }
+
   // Keys first, then the values through the same shared memory (when both do not fit at once).
   template <bool FULL>
   __device__ __forceinline__ static void scatter_keys_then_values(Storage& s, Exchange& x,
@@ -370,11 +377,7 @@ struct OnesweepAgent {
     const int t = threadIdx.x;
     // The values' loads go out before the keys' scatter, which hides their latency.
     Value values[kHasValues<Value> ? ITEMS : 1];
-    if constexpr (kHasValues<Value>) {
-#pragma unroll
-      for (int u = 0; u < ITEMS; ++u)
-        if (FULL || position(u) < valid) values[u] = values_in[position(u)];
-    }
+    if constexpr (kHasValues<Value>) load_values<FULL>(values, values_in, valid);
     uint32_t out_digit[kHasValues<Value> ? ITEMS : 1];
 #pragma unroll
     for (int u = 0; u < ITEMS; ++u) {
@@ -413,14 +416,6 @@ struct OnesweepAgent {
 #pragma unroll
     for (int u = 0; u < ITEMS; ++u)
       keys[u] = FULL || position(u) < valid ? to_ordered<KC>(a.twiddle, in[position(u)]) : ~Bits(0);
-    // Values either load with the keys (their latency hidden behind the ranking, at the cost of
-    // registers) or after the keys' scatter.
-    Value values[kJoint ? ITEMS : 1];
-    if constexpr (kJoint) {
-#pragma unroll
-      for (int u = 0; u < ITEMS; ++u)
-        if (FULL || position(u) < valid) values[u] = values_in[position(u)];
-    }
     const uint32_t pad_digit = (1u << a.digit.bits) - 1;
     const uint32_t padding = FULL ? 0u : uint32_t(kTile - valid);
 
@@ -440,16 +435,12 @@ struct OnesweepAgent {
     if (uint32_t(t) == pad_digit) bin_count[0] -= padding;
     __syncthreads();  // the rank storage becomes the exchange buffer
 
-    if constexpr (kJoint) {
+    Bits* const exchanged_keys = kJoint ? x.joint.keys : x.keys;
 #pragma unroll
-      for (int u = 0; u < ITEMS; ++u) {
-        x.joint.keys[ranks[u]] = keys[u];
-        x.joint.values[ranks[u]] = values[u];
-      }
-    } else {
-#pragma unroll
-      for (int u = 0; u < ITEMS; ++u) x.keys[ranks[u]] = keys[u];
-    }
+    for (int u = 0; u < ITEMS; ++u) exchanged_keys[ranks[u]] = keys[u];
+    // The look-back waits on other tiles: the values' loads travel meanwhile.
+    Value values[kJoint ? ITEMS : 1];
+    if constexpr (kJoint) load_values<FULL>(values, values_in, valid);
 
     // Decoupled look-back: walk earlier tiles until one has published its inclusive prefix.
     if (t < kDigits) {
@@ -487,6 +478,10 @@ struct OnesweepAgent {
           if (global_tile % trace.tiles_per_row == 0) trace.offsets[cell] = start;
         }
       }
+    }
+    if constexpr (kJoint) {
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u) x.joint.values[ranks[u]] = values[u];
     }
     __syncthreads();
 

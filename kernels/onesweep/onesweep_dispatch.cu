@@ -11,7 +11,7 @@ template <typename Bits, typename Value, int KC, bool TRACE, uint64_t N>
 cudaError_t sort_at(const detail::RadixSortCall& c) {
   constexpr KernelShape kShape = policy_for(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0, N).onesweep;
   return sort_shaped<Bits, Value, KC, TRACE, kShape.threads, kShape.items_per_thread, kShape.min_blocks,
-                     kShape.preload_values>(c);
+                     kShape.value_load>(c);
 }
 
 // The policy's shape may change with n (32-bit keys take longer tiles from kLongTilesFrom on):

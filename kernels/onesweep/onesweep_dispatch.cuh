@@ -37,10 +37,10 @@ __global__ void __launch_bounds__(PlanAgent<TRACE>::kThreads)
 }
 
 template <int THREADS, int ITEMS, int MIN_BLOCKS, typename Bits, typename Value, int KC, bool TRACE,
-          bool PRELOAD_VALUES>
+          int VALUE_LOAD>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     onesweep_kernel(PassArgs<Bits, Value> args, cuda::TraceDeviceView trace) {
-  using Agent = OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, PRELOAD_VALUES>;
+  using Agent = OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD>;
   __shared__ typename Agent::Storage storage;
   extern __shared__ __align__(16) unsigned char exchange[];
   Agent::run(storage, *reinterpret_cast<typename Agent::Exchange*>(exchange), args, trace);
@@ -184,13 +184,13 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
 // One sort with pass kernels of THREADS x ITEMS (at least MIN_BLOCKS resident per SM). The
 // dispatch uses the policy's shape; the tuning tool tries others.
 template <typename Bits, typename Value, int KC, bool TRACE, int THREADS, int ITEMS, int MIN_BLOCKS,
-          bool PRELOAD_VALUES = false>
+          int VALUE_LOAD = kValuesBeforeScatter>
 cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   constexpr Policy kPolicy = policy_for(sizeof(Bits), kValueBytes);
   constexpr KernelShape kPass{THREADS, ITEMS, MIN_BLOCKS};
   constexpr KernelShape kHist = kPolicy.histogram;
-  using Agent = device::OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, PRELOAD_VALUES>;
+  using Agent = device::OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD>;
   const RadixSortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
@@ -278,7 +278,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
 
-  constexpr auto kernel = device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, Value, KC, TRACE, PRELOAD_VALUES>;
+  constexpr auto kernel = device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, Value, KC, TRACE, VALUE_LOAD>;
   SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(Agent::kExchangeBytes));
   const uint64_t pass_bytes = 2 * n * (sizeof(Bits) + kValueBytes);
   for (int p = 0; p < passes; ++p) {

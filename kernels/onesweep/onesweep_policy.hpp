@@ -10,11 +10,22 @@ namespace sortscope::onesweep {
 constexpr int kRadixBits = 8;
 constexpr int kDigits = 1 << kRadixBits;
 
+// When the pass kernel loads a tile's values (pairs).
+enum ValueLoad : int {
+  // After the look-back, just before the keys' scatter; exchanged through the keys' shared memory
+  // once the keys are out (two more barriers, half the shared memory).
+  kValuesBeforeScatter = 0,
+  // As the look-back starts, into the registers the keys just left, so their latency hides behind
+  // the wait for earlier tiles; exchanged beside the keys. (Loading them with the keys instead
+  // holds both across the ranking: 0.90-0.95x of CUB, not kept.)
+  kValuesDuringLookback = 1,
+};
+
 struct KernelShape {
   int threads;
   int items_per_thread;
-  int min_blocks = 1;           // blocks per SM the register allocation must allow (__launch_bounds__)
-  bool preload_values = false;  // pass kernel: load values with the keys rather than after the scatter
+  int min_blocks = 1;                          // blocks per SM the register allocation must allow (__launch_bounds__)
+  ValueLoad value_load = kValuesBeforeScatter;  // pass kernel, pairs only
   constexpr uint32_t tile_items() const { return uint32_t(threads) * uint32_t(items_per_thread); }
 };
 
@@ -29,13 +40,15 @@ struct Policy {
 // matters more than tile length.
 //   u32 keys     256 x 30, 3 blocks/SM: 49.2 Gkeys/s at 2^28 (CUB 41.9 with 32-bit offsets, 48.4
 //                with 64-bit); below 2^27 keys 28 per thread does better (45.8 at 2^26, CUB 44.5)
-//   u32 pairs    256 x 32, 2 blocks/SM: 29.2 Gkeys/s (CUB 30.7); on the H200 36.0 (CUB 36.1), still the best shape
+//   u32 pairs    256 x 36, 2 blocks/SM, values loaded during the look-back: on the H200 37.0 Gkeys/s
+//                at 2^28 (CUB 36.1), 1.011x at 2^26. (H100, values before the scatter, 256 x 32: 29.2,
+//                CUB 30.7.)
 //   u64 keys     384 x 20, 2 blocks/SM: 17.1 Gkeys/s (CUB 15.8)
 //   other pairs  384 x 18, 2 blocks/SM: untuned
 constexpr uint64_t kLongTilesFrom = uint64_t(1) << 27;
 constexpr KernelShape pass_shape(int key_bytes, int value_bytes, uint64_t n) {
   if (key_bytes == 4 && value_bytes == 0) return n >= kLongTilesFrom ? KernelShape{256, 30, 3} : KernelShape{256, 28, 3};
-  if (key_bytes == 4 && value_bytes == 4) return {256, 32, 2};
+  if (key_bytes == 4 && value_bytes == 4) return {256, 36, 2, kValuesDuringLookback};
   if (key_bytes == 8 && value_bytes == 0) return {384, 20, 2};
   return {384, 18, 2};
 }

@@ -104,7 +104,7 @@ struct Bench {
                 cub_ms / ms, a == b ? "matches CUB" : "DIFFERS FROM CUB");
   }
 
-  template <int THREADS, int ITEMS, int MIN_BLOCKS, bool PRELOAD = false>
+  template <int THREADS, int ITEMS, int MIN_BLOCKS, int VALUE_LOAD = onesweep::kValuesDuringLookback>
   void ours(const char* name) {
     detail::RadixSortCall c;
     c.args.key_type = key_type_of<Key>();
@@ -121,7 +121,7 @@ struct Bench {
     constexpr int kFold = std::is_floating_point_v<Key> ? onesweep::device::kFloat : onesweep::device::kOrderedAlready;
     using V = std::conditional_t<std::is_void_v<Value>, onesweep::device::KeysOnly, Value>;
     using Bits = typename KeyTraits<Key>::Bits;
-    auto sort = onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS, PRELOAD>;
+    auto sort = onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS, VALUE_LOAD>;
     CHECK(sort(c));
     ensure_temp(bytes);
     c.d_temp_storage = temp;
@@ -139,13 +139,13 @@ struct Bench {
       same = same && va == vb;
     }
     cudaFuncAttributes attr;
-    constexpr auto kernel = onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false, PRELOAD>;
+    constexpr auto kernel = onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false, VALUE_LOAD>;
     CHECK(cudaFuncGetAttributes(&attr, kernel));
     int per_sm = 0;
-    using Agent = onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, PRELOAD>;
+    using Agent = onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, VALUE_LOAD>;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, Agent::kExchangeBytes));
-    std::printf("%-14s %4dx%-3d min %d%s regs %3d  blocks/SM %d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", name,
-                THREADS, ITEMS, MIN_BLOCKS, PRELOAD ? "p" : " ", attr.numRegs, per_sm, ms, n / ms / 1e6, cub_ms / ms,
+    std::printf("%-14s %4dx%-3d min %d %c regs %3d  blocks/SM %d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", name,
+                THREADS, ITEMS, MIN_BLOCKS, "sl"[VALUE_LOAD], attr.numRegs, per_sm, ms, n / ms / 1e6, cub_ms / ms,
                 same ? "matches CUB" : "DIFFERS FROM CUB");
   }
 };
@@ -194,18 +194,19 @@ void run(uint64_t n) {
   } else if constexpr (std::is_void_v<Value>) {
     b.template ours<384, 20, 2>("384x20 (policy)");
   } else {
-    // "joint": values loaded with the keys (preload_values); otherwise after the keys' scatter.
-    b.template ours<256, 32, 2>("256x32 (policy)");
-    b.template ours<256, 32, 2, true>("256x32 joint");
-    b.template ours<256, 28, 2>("256x28");
-    b.template ours<256, 30, 2>("256x30");
+    // When the values load (the letter after "min N"): l as the look-back starts, s before the keys'
+    // scatter.
+    constexpr int kBefore = onesweep::kValuesBeforeScatter;
+    b.template ours<256, 36, 2, onesweep::kValuesDuringLookback>("256x36 (policy)");
     b.template ours<256, 34, 2>("256x34");
-    b.template ours<256, 36, 2>("256x36");
-    b.template ours<384, 20, 2, true>("384x20 joint");
+    b.template ours<256, 38, 2>("256x38");
+    b.template ours<256, 32, 2>("256x32");
+    b.template ours<256, 40, 2>("256x40");
+    b.template ours<256, 24, 3>("256x24");
+    b.template ours<384, 20, 2>("384x20");
     b.template ours<384, 23, 2>("384x23 (CUB's)");
-    b.template ours<384, 22, 2>("384x22");
-    b.template ours<448, 18, 2>("448x18");
-    b.template ours<512, 16, 2>("512x16");
+    b.template ours<256, 32, 2, kBefore>("256x32");
+    b.template ours<256, 36, 2, kBefore>("256x36");
   }
 }
 
