@@ -56,9 +56,11 @@ struct PassDigit {
   int bits;
 };
 
+// The policy's digits are 8 bits wide; the tuning tool also builds wider ones.
+template <int RADIX_BITS = kRadixBits>
 __device__ __forceinline__ PassDigit pass_digit(int begin_bit, int end_bit, int pass) {
-  const int shift = begin_bit + pass * kRadixBits;
-  return {pass, shift, end_bit - shift < kRadixBits ? end_bit - shift : kRadixBits};
+  const int shift = begin_bit + pass * RADIX_BITS;
+  return {pass, shift, end_bit - shift < RADIX_BITS ? end_bit - shift : RADIX_BITS};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -93,9 +95,10 @@ __device__ __forceinline__ Bits sortable(const Twiddle<Bits>& twiddle, Bits orde
   else return ordered;
 }
 
-template <int THREADS, int ITEMS, typename Bits, int KC>
+template <int THREADS, int ITEMS, typename Bits, int KC, int RADIX_BITS = kRadixBits>
 struct HistogramAgent {
-  static constexpr int kMaxPasses = sizeof(Bits);  // 8-bit digits
+  static constexpr int kDigits = 1 << RADIX_BITS;
+  static constexpr int kMaxPasses = (8 * sizeof(Bits) + RADIX_BITS - 1) / RADIX_BITS;
   struct Storage {
     uint32_t counts[kMaxPasses][kDigits];
   };
@@ -106,7 +109,7 @@ struct HistogramAgent {
 #pragma unroll
     for (int p = 0; p < kMaxPasses; ++p) {
       if (p < passes) {
-        const PassDigit d = pass_digit(begin_bit, end_bit, p);
+        const PassDigit d = pass_digit<RADIX_BITS>(begin_bit, end_bit, p);
         atomicAdd(&s.counts[p][extract_digit(ordered, d.shift, d.bits)], 1u);
       }
     }
@@ -158,9 +161,11 @@ struct HistogramAgent {
 // histogram, which passes to skip (one digit holds every key: the seed's early exit) and which
 // buffers each pass reads and writes so that the last pass lands where the caller expects.
 // ---------------------------------------------------------------------------------------------
-template <bool TRACE>
+template <bool TRACE, int RADIX_BITS = kRadixBits>
 struct PlanAgent {
-  static constexpr int kThreads = kDigits;
+  static constexpr int kDigits = 1 << RADIX_BITS;
+  static constexpr int kThreads = kDigits < 256 ? kDigits : 256;
+  static constexpr int kBinsPerThread = kDigits / kThreads;  // thread t owns digits t*B .. t*B + B - 1
   static constexpr int kMaxPasses = 8;
   struct Storage {
     BlockScanStorage<kThreads> scan;
@@ -173,14 +178,26 @@ struct PlanAgent {
                                              uint64_t n, bool double_buffer, int final_buffer, PassPlan* plan,
                                              const cuda::TraceDeviceView& trace) {
     for (int p = 0; p < passes; ++p) {
-      const PassDigit d = pass_digit(begin_bit, end_bit, p);
-      const uint32_t count = bins[p * kDigits + threadIdx.x];
+      const PassDigit d = pass_digit<RADIX_BITS>(begin_bit, end_bit, p);
+      uint32_t* const pass_bins = bins + p * kDigits + threadIdx.x * kBinsPerThread;
+      uint32_t count[kBinsPerThread], owned = 0;
+#pragma unroll
+      for (int b = 0; b < kBinsPerThread; ++b) {
+        count[b] = pass_bins[b];
+        owned += count[b];
+        if constexpr (TRACE) {
+          const uint32_t bin = threadIdx.x * kBinsPerThread + b;
+          if (bin < (1u << d.bits)) trace.histogram[p * trace.digit_capacity + bin] = count[b];
+        }
+      }
       if (threadIdx.x == 0) s.trivial[p] = n == 0;
-      if constexpr (TRACE)
-        if (threadIdx.x < (1u << d.bits)) trace.histogram[p * trace.digit_capacity + threadIdx.x] = count;
-      const uint32_t start = block_exclusive_sum<kThreads>(count, s.scan);
-      bins[p * kDigits + threadIdx.x] = start;
-      if (count == n) s.trivial[p] = 1;
+      uint32_t start = block_exclusive_sum<kThreads>(owned, s.scan);
+#pragma unroll
+      for (int b = 0; b < kBinsPerThread; ++b) {
+        pass_bins[b] = start;
+        start += count[b];
+        if (count[b] == n) s.trivial[p] = 1;
+      }
       __syncthreads();
     }
     if (threadIdx.x != 0) return;
@@ -251,13 +268,18 @@ struct PassArgs {
   uint32_t digit_mask;          // (1 << digit.bits) - 1
 };
 
-template <int THREADS, int ITEMS, typename Bits, typename Value, int KC, bool TRACE, int VALUE_LOAD = kValuesBeforeScatter>
+template <int THREADS, int ITEMS, typename Bits, typename Value, int KC, bool TRACE,
+          int VALUE_LOAD = kValuesBeforeScatter, int RADIX_BITS = kRadixBits>
 struct OnesweepAgent {
   static constexpr int kTile = THREADS * ITEMS;
   static constexpr int kWarps = THREADS / kWarpThreads;
-  using Rank = BlockRadixRankMatch<THREADS, kRadixBits>;
+  static constexpr int kDigits = 1 << RADIX_BITS;
+  using Rank = BlockRadixRankMatch<THREADS, RADIX_BITS>;
+  // Digits each thread owns in the ranking, the look-back and the offsets: t*kBins .. t*kBins + kBins - 1.
   static constexpr int kBins = Rank::kBinsPerThread;
-  static_assert(kBins == 1, "one digit per thread: at least 256 threads");
+  static_assert((kBins == 1 && THREADS >= kDigits) || (kBins * THREADS == kDigits && kBins <= 32),
+                "threads own whole runs of digits; a 32-bit mask tracks a thread's look-back");
+  static_assert(!TRACE || RADIX_BITS == kRadixBits, "traces record the policy's 8-bit digits");
   // Ranks stay live until the values' exchange: pack them to keep registers for occupancy.
   static constexpr bool kPackRanks = kHasValues<Value>;
   using Ranks = TileRanks<ITEMS, kPackRanks>;
@@ -359,6 +381,48 @@ struct OnesweepAgent {
                        values_in + a.portion_begin + tile_base, values_out);
   }
 
+  // Walks earlier tiles until each digit this thread owns meets an inclusive prefix, adding the
+  // counts on the way to `before`; counts the steps and the aggregates read (for traces).
+  __device__ __forceinline__ static void look_back(const PassArgs<Bits, Value>& a, uint32_t tile,
+                                                   uint32_t (&before)[kBins], uint32_t& depth, uint32_t& aggregates) {
+    const int t = threadIdx.x;
+    if constexpr (kBins == 1) {
+      // One digit: the tightest loop. (The masked loop below, run for one digit, cost 2% at 2^28.)
+      for (int64_t j = int64_t(tile) - 1; j >= 0; --j) {
+        const volatile uint32_t* word = a.lookback + uint64_t(j) * kDigits + t;
+        uint32_t status;
+        do {
+          status = *word;
+        } while (status == 0);
+        before[0] += status & kCountMask;
+        ++depth;
+        if (status & kInclusive) break;
+        ++aggregates;
+      }
+    } else {
+      // Several digits, walked together: their words are adjacent and their loads go out at once.
+      uint32_t walking = kBins == 32 ? ~0u : (1u << kBins) - 1;  // digits still without a prefix
+      for (int64_t j = int64_t(tile) - 1; walking != 0; --j) {
+        const volatile uint32_t* row = a.lookback + uint64_t(j) * kDigits + t * kBins;
+        uint32_t status[kBins];
+#pragma unroll
+        for (int b = 0; b < kBins; ++b) status[b] = (walking >> b) & 1 ? row[b] : kInclusive;
+#pragma unroll
+        for (int b = 0; b < kBins; ++b)
+          while (status[b] == 0) status[b] = row[b];
+#pragma unroll
+        for (int b = 0; b < kBins; ++b) {
+          if ((walking >> b) & 1) {
+            before[b] += status[b] & kCountMask;
+            if (status[b] & kInclusive) walking &= ~(1u << b);
+            else ++aggregates;
+          }
+        }
+        ++depth;
+      }
+    }
+  }
+
   template <bool FULL>
   __device__ __forceinline__ static void load_values(Value (&values)[ITEMS], const Value* values_in, int valid) {
 #pragma unroll
@@ -426,13 +490,19 @@ struct OnesweepAgent {
         x.rank, [&](int u) { return digit(a, keys[u]); }, ranks, bin_count, bin_start,
         [&](uint32_t(&counts)[kBins]) {
           // Publish this tile's counts at once, so later tiles can look past it while it scans.
-          if (t < kDigits) {
-            const uint32_t own = counts[0] - (uint32_t(t) == pad_digit ? padding : 0u);
-            volatile uint32_t* word = my_words + t;
-            *word = (tile == 0 ? kInclusive : kAggregate) | own;
+#pragma unroll
+          for (int b = 0; b < kBins; ++b) {
+            const uint32_t bin = uint32_t(t * kBins + b);
+            if (bin < kDigits) {
+              const uint32_t own = counts[b] - (bin == pad_digit ? padding : 0u);
+              volatile uint32_t* word = my_words + bin;
+              *word = (tile == 0 ? kInclusive : kAggregate) | own;
+            }
           }
         });
-    if (uint32_t(t) == pad_digit) bin_count[0] -= padding;
+#pragma unroll
+    for (int b = 0; b < kBins; ++b)
+      if (uint32_t(t * kBins + b) == pad_digit) bin_count[b] -= padding;
     __syncthreads();  // the rank storage becomes the exchange buffer
 
     Bits* const exchanged_keys = kJoint ? x.joint.keys : x.keys;
@@ -442,40 +512,39 @@ struct OnesweepAgent {
     Value values[kJoint ? ITEMS : 1];
     if constexpr (kJoint) load_values<FULL>(values, values_in, valid);
 
-    // Decoupled look-back: walk earlier tiles until one has published its inclusive prefix.
-    if (t < kDigits) {
-      uint32_t before = 0;
+    // Decoupled look-back: the keys of each owned digit in all earlier tiles.
+    if (t * kBins < kDigits) {
+      uint32_t before[kBins];
+#pragma unroll
+      for (int b = 0; b < kBins; ++b) before[b] = 0;
       if (tile > 0) {
         uint32_t depth = 0, aggregates = 0;
-        for (int64_t j = int64_t(tile) - 1; j >= 0; --j) {
-          const volatile uint32_t* word = a.lookback + uint64_t(j) * kDigits + t;
-          uint32_t status;
-          do {
-            status = *word;
-          } while (status == 0);
-          before += status & kCountMask;
-          ++depth;
-          if (status & kInclusive) break;
-          ++aggregates;
+        look_back(a, tile, before, depth, aggregates);
+#pragma unroll
+        for (int b = 0; b < kBins; ++b) {
+          volatile uint32_t* mine = my_words + t * kBins + b;
+          *mine = kInclusive | (before[b] + bin_count[b]);
         }
-        volatile uint32_t* mine = my_words + t;
-        *mine = kInclusive | (before + bin_count[0]);
         if constexpr (TRACE) {
           atomicMax(&s.max_depth, depth);
           atomicAdd(&s.aggregate_reads, (unsigned long long)aggregates);
-          atomicAdd(&s.inclusive_reads, 1ull);
+          atomicAdd(&s.inclusive_reads, (unsigned long long)kBins);
         }
       }
-      const uint32_t start = a.bins[t] + before;  // where this tile's keys of digit t begin
-      s.global_offset[t] = start - bin_start[0];
-      if (a.bins_out && tile == a.num_tiles - 1) a.bins_out[t] = start + bin_count[0];
-      if constexpr (TRACE) {
-        const uint64_t global_tile = a.first_tile + tile;
-        const uint32_t row = uint32_t(global_tile / trace.tiles_per_row);
-        const uint64_t cell = uint64_t(a.digit.pass) * trace.table_capacity + uint64_t(t) * trace.rows + row;
-        if (t < (1 << a.digit.bits)) {
-          atomicAdd(&trace.counts[cell], bin_count[0]);
-          if (global_tile % trace.tiles_per_row == 0) trace.offsets[cell] = start;
+#pragma unroll
+      for (int b = 0; b < kBins; ++b) {
+        const uint32_t bin = uint32_t(t * kBins + b);
+        const uint32_t start = a.bins[bin] + before[b];  // where this tile's keys of the digit begin
+        s.global_offset[bin] = start - bin_start[b];
+        if (a.bins_out && tile == a.num_tiles - 1) a.bins_out[bin] = start + bin_count[b];
+        if constexpr (TRACE) {
+          const uint64_t global_tile = a.first_tile + tile;
+          const uint32_t row = uint32_t(global_tile / trace.tiles_per_row);
+          const uint64_t cell = uint64_t(a.digit.pass) * trace.table_capacity + uint64_t(bin) * trace.rows + row;
+          if (bin < (1u << a.digit.bits)) {
+            atomicAdd(&trace.counts[cell], bin_count[b]);
+            if (global_tile % trace.tiles_per_row == 0) trace.offsets[cell] = start;
+          }
         }
       }
     }

@@ -18,29 +18,29 @@
 namespace sortscope::onesweep {
 namespace device {
 
-template <int THREADS, int ITEMS, typename Bits, int KC>
+template <int THREADS, int ITEMS, typename Bits, int KC, int RADIX_BITS>
 __global__ void __launch_bounds__(THREADS)
     histogram_kernel(const Bits* keys, uint64_t n, Twiddle<Bits> twiddle, int begin_bit, int end_bit, int passes,
                      uint32_t* bins) {
-  using Agent = HistogramAgent<THREADS, ITEMS, Bits, KC>;
+  using Agent = HistogramAgent<THREADS, ITEMS, Bits, KC, RADIX_BITS>;
   __shared__ typename Agent::Storage storage;
   Agent::run(storage, keys, n, twiddle, begin_bit, end_bit, passes, bins);
 }
 
-template <bool TRACE>
-__global__ void __launch_bounds__(PlanAgent<TRACE>::kThreads)
+template <bool TRACE, int RADIX_BITS>
+__global__ void __launch_bounds__(PlanAgent<TRACE, RADIX_BITS>::kThreads)
     plan_kernel(uint32_t* bins, int passes, int begin_bit, int end_bit, uint64_t n, bool double_buffer,
                 int final_buffer, PassPlan* plan, cuda::TraceDeviceView trace) {
-  using Agent = PlanAgent<TRACE>;
+  using Agent = PlanAgent<TRACE, RADIX_BITS>;
   __shared__ typename Agent::Storage storage;
   Agent::run(storage, bins, passes, begin_bit, end_bit, n, double_buffer, final_buffer, plan, trace);
 }
 
 template <int THREADS, int ITEMS, int MIN_BLOCKS, typename Bits, typename Value, int KC, bool TRACE,
-          int VALUE_LOAD>
+          int VALUE_LOAD, int RADIX_BITS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     onesweep_kernel(PassArgs<Bits, Value> args, cuda::TraceDeviceView trace) {
-  using Agent = OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD>;
+  using Agent = OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS>;
   __shared__ typename Agent::Storage storage;
   extern __shared__ __align__(16) unsigned char exchange[];
   Agent::run(storage, *reinterpret_cast<typename Agent::Exchange*>(exchange), args, trace);
@@ -181,23 +181,25 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
   return cudaSuccess;
 }
 
-// One sort with pass kernels of THREADS x ITEMS (at least MIN_BLOCKS resident per SM). The
-// dispatch uses the policy's shape; the tuning tool tries others.
+// One sort with pass kernels of THREADS x ITEMS (at least MIN_BLOCKS resident per SM) and digits
+// of RADIX_BITS. The dispatch uses the policy's shape and 8-bit digits; the tuning tool tries
+// others (wider digits run the pass kernels at every size and cannot be traced).
 template <typename Bits, typename Value, int KC, bool TRACE, int THREADS, int ITEMS, int MIN_BLOCKS,
-          int VALUE_LOAD = kValuesBeforeScatter>
+          int VALUE_LOAD = kValuesBeforeScatter, int RADIX_BITS = kRadixBits>
 cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   constexpr Policy kPolicy = policy_for(sizeof(Bits), kValueBytes);
   constexpr KernelShape kPass{THREADS, ITEMS, MIN_BLOCKS};
   constexpr KernelShape kHist = kPolicy.histogram;
-  using Agent = device::OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD>;
+  constexpr int kPassDigits = 1 << RADIX_BITS;
+  using Agent = device::OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS>;
   const RadixSortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
-  const int passes = radix_pass_count(a.begin_bit, end_bit, kRadixBits);
+  const int passes = radix_pass_count(a.begin_bit, end_bit, RADIX_BITS);
   const KeyTypeInfo& k = info(a.key_type);
   const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
-  if (n <= small_path_limit(sizeof(Bits), kValueBytes)) {
+  if (RADIX_BITS == kRadixBits && n <= small_path_limit(sizeof(Bits), kValueBytes)) {
     const cudaError_t e = sort_small<Bits, Value, KC, TRACE>(c, passes, twiddle);
     if (e != cudaErrorNotSupported) return e;
   }
@@ -213,10 +215,10 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   // bins x 2][plan]; the first four regions are cleared by one memset.
   const size_t alt_keys_bytes = double_buffer ? 0 : align_temp(n * sizeof(Bits));
   const size_t alt_values_bytes = double_buffer || !kValueBytes ? 0 : align_temp(n * kValueBytes);
-  const size_t bins_bytes = align_temp(size_t(passes) * kDigits * sizeof(uint32_t));
+  const size_t bins_bytes = align_temp(size_t(passes) * kPassDigits * sizeof(uint32_t));
   const size_t counter_bytes = align_temp(size_t(passes) * portions * sizeof(uint32_t));
-  const size_t lookback_bytes = align_temp(portion_tiles * kDigits * sizeof(uint32_t));
-  const size_t chain_bytes = align_temp(2 * kDigits * sizeof(uint32_t));
+  const size_t lookback_bytes = align_temp(portion_tiles * kPassDigits * sizeof(uint32_t));
+  const size_t chain_bytes = align_temp(2 * kPassDigits * sizeof(uint32_t));
   const size_t plan_bytes = align_temp(size_t(passes) * sizeof(PassPlan));
   const size_t total =
       alt_keys_bytes + alt_values_bytes + bins_bytes + counter_bytes + 2 * lookback_bytes + chain_bytes + plan_bytes;
@@ -254,7 +256,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
     SORTSCOPE_CUDA_TRY(recorder->begin(trace_header(a, kValueBytes, uint32_t(tile), tiles, per_row), passes, rows,
                                        kDigits, n * sizeof(Bits), true, c.stream));
     for (int p = 0; p < passes; ++p) {
-      const RadixPass rp = radix_pass(a.begin_bit, end_bit, kRadixBits, p);
+      const RadixPass rp = radix_pass(a.begin_bit, end_bit, RADIX_BITS, p);
       recorder->set_pass_digit(p, rp.shift, rp.bits);
     }
     view = recorder->view();
@@ -262,7 +264,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
 
   SORTSCOPE_CUDA_TRY(cudaMemsetAsync(bins, 0, bins_bytes + counter_bytes + lookback_bytes, c.stream));
   {
-    auto kernel = device::histogram_kernel<kHist.threads, kHist.items_per_thread, Bits, KC>;
+    auto kernel = device::histogram_kernel<kHist.threads, kHist.items_per_thread, Bits, KC, RADIX_BITS>;
     int per_sm = 0;
     SORTSCOPE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kHist.threads, 0));
     const uint64_t hist_tiles = (n + kHist.tile_items() - 1) / kHist.tile_items();
@@ -272,17 +274,17 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
   {
-    cuda::ScopedKernelTimer timer(recorder, "plan", 2 * size_t(passes) * kDigits * 4, 0, c.stream);
-    device::plan_kernel<TRACE><<<1, device::PlanAgent<TRACE>::kThreads, 0, c.stream>>>(
+    cuda::ScopedKernelTimer timer(recorder, "plan", 2 * size_t(passes) * kPassDigits * 4, 0, c.stream);
+    device::plan_kernel<TRACE, RADIX_BITS><<<1, device::PlanAgent<TRACE, RADIX_BITS>::kThreads, 0, c.stream>>>(
         bins, passes, a.begin_bit, end_bit, n, double_buffer, final_buffer, plan, view);
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
 
-  constexpr auto kernel = device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, Value, KC, TRACE, VALUE_LOAD>;
+  constexpr auto kernel = device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS>;
   SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(Agent::kExchangeBytes));
   const uint64_t pass_bytes = 2 * n * (sizeof(Bits) + kValueBytes);
   for (int p = 0; p < passes; ++p) {
-    const RadixPass rp = radix_pass(a.begin_bit, end_bit, kRadixBits, p);
+    const RadixPass rp = radix_pass(a.begin_bit, end_bit, RADIX_BITS, p);
     cuda::NvtxRange pass_range("onesweep", p);
     cuda::ScopedKernelTimer timer(recorder, "onesweep pass", pass_bytes, p, c.stream);
     for (uint64_t k = 0; k < portions; ++k) {
@@ -294,7 +296,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
       args.total_items = n;
       args.num_tiles = uint32_t((args.portion_items + tile - 1) / tile);
       args.first_tile = k * (portion / tile);
-      args.bins = k == 0 ? bins + size_t(p) * kDigits : chain[(k - 1) % 2];
+      args.bins = k == 0 ? bins + size_t(p) * kPassDigits : chain[(k - 1) % 2];
       args.bins_out = portions > 1 ? chain[k % 2] : nullptr;
       args.tile_counter = counters + size_t(p) * portions + k;
       args.twiddle = twiddle;

@@ -1,6 +1,7 @@
 // Races onesweep kernel shapes against CUB on one input in one process (not part of the normal
-// build: -DSORTSCOPE_BUILD_TUNING=ON). Usage: onesweep_tune [u32|u32-pairs|u64|f32] [log2 n]
-// Every timed output is compared with CUB's, bit for bit.
+// build: -DSORTSCOPE_BUILD_TUNING=ON). Usage: onesweep_tune [u32|u32-pairs|u64|f32] [log2 n] [timed runs]
+// Every timed output is compared with CUB's, bit for bit. One timed run (no warm-up) suits
+// compute-sanitizer.
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
@@ -25,12 +26,15 @@ using namespace sortscope;
     }                                                                               \
   } while (0)
 
+int g_timed_runs = 0;  // from the command line; 0: each caller's default
+
 template <typename F>
 double median_ms(F&& run, int reps) {
+  if (g_timed_runs > 0) reps = g_timed_runs;
   cudaEvent_t a, b;
   CHECK(cudaEventCreate(&a));
   CHECK(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i) run();
+  for (int i = 0; i < (g_timed_runs == 1 ? 0 : 3); ++i) run();
   std::vector<double> ms;
   for (int i = 0; i < reps; ++i) {
     CHECK(cudaEventRecord(a));
@@ -104,7 +108,8 @@ struct Bench {
                 cub_ms / ms, a == b ? "matches CUB" : "DIFFERS FROM CUB");
   }
 
-  template <int THREADS, int ITEMS, int MIN_BLOCKS, int VALUE_LOAD = onesweep::kValuesDuringLookback>
+  template <int THREADS, int ITEMS, int MIN_BLOCKS, int VALUE_LOAD = onesweep::kValuesDuringLookback,
+            int RADIX_BITS = onesweep::kRadixBits>
   void ours(const char* name) {
     detail::RadixSortCall c;
     c.args.key_type = key_type_of<Key>();
@@ -121,7 +126,7 @@ struct Bench {
     constexpr int kFold = std::is_floating_point_v<Key> ? onesweep::device::kFloat : onesweep::device::kOrderedAlready;
     using V = std::conditional_t<std::is_void_v<Value>, onesweep::device::KeysOnly, Value>;
     using Bits = typename KeyTraits<Key>::Bits;
-    auto sort = onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS, VALUE_LOAD>;
+    auto sort = onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS, VALUE_LOAD, RADIX_BITS>;
     CHECK(sort(c));
     ensure_temp(bytes);
     c.d_temp_storage = temp;
@@ -139,13 +144,13 @@ struct Bench {
       same = same && va == vb;
     }
     cudaFuncAttributes attr;
-    constexpr auto kernel = onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false, VALUE_LOAD>;
+    constexpr auto kernel = onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS>;
     CHECK(cudaFuncGetAttributes(&attr, kernel));
     int per_sm = 0;
-    using Agent = onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, VALUE_LOAD>;
+    using Agent = onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS>;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, Agent::kExchangeBytes));
-    std::printf("%-14s %4dx%-3d min %d %c regs %3d  blocks/SM %d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", name,
-                THREADS, ITEMS, MIN_BLOCKS, "sl"[VALUE_LOAD], attr.numRegs, per_sm, ms, n / ms / 1e6, cub_ms / ms,
+    std::printf("%-14s %2d-bit %4dx%-3d min %d %c regs %3d  blocks/SM %d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n",
+                name, RADIX_BITS, THREADS, ITEMS, MIN_BLOCKS, "sl"[VALUE_LOAD], attr.numRegs, per_sm, ms, n / ms / 1e6, cub_ms / ms,
                 same ? "matches CUB" : "DIFFERS FROM CUB");
   }
 };
@@ -191,6 +196,17 @@ void run(uint64_t n) {
   if constexpr (std::is_void_v<Value> && sizeof(Key) == 4) {
     b.template ours<256, 28, 3>("28");
     b.template ours<256, 30, 3>("30 (policy)");
+    // The stretch: three passes of 11, 11 and 10 bits (2048 buckets per pass).
+    if constexpr (std::is_same_v<Key, uint32_t>) {
+      constexpr int kNone = onesweep::kValuesBeforeScatter, kWide = 11;
+      b.template ours<256, 24, 3, kNone, kWide>("wide digits");
+      b.template ours<256, 30, 3, kNone, kWide>("wide digits");
+      b.template ours<256, 32, 2, kNone, kWide>("wide digits");
+      b.template ours<256, 40, 2, kNone, kWide>("wide digits");
+      b.template ours<256, 48, 2, kNone, kWide>("wide digits");
+      b.template ours<512, 24, 1, kNone, kWide>("wide digits");
+      b.template ours<512, 32, 1, kNone, kWide>("wide digits");
+    }
   } else if constexpr (std::is_void_v<Value>) {
     b.template ours<384, 20, 2>("384x20 (policy)");
   } else {
@@ -215,6 +231,7 @@ void run(uint64_t n) {
 int main(int argc, char** argv) {
   const std::string what = argc > 1 ? argv[1] : "u32";
   const uint64_t n = uint64_t(1) << (argc > 2 ? std::atoi(argv[2]) : 28);
+  g_timed_runs = argc > 3 ? std::atoi(argv[3]) : 0;
   if (what == "u32") run<uint32_t, void>(n);
   else if (what == "u32-pairs") run<uint32_t, uint32_t>(n);
   else if (what == "u64") run<uint64_t, void>(n);
