@@ -18,12 +18,14 @@ namespace {
 
 using test::MatrixOptions;
 
-// Around the small-n path's tiles (each key width has its own; these are the 32-bit ones and a
-// 64-bit one). The pass kernels' tiles start above the small-n limit: see LargeInputs.
+// Around the small-n path's tiles: the short tiles of small inputs (32- and 64-bit keys) and the
+// switch to long ones for 32-bit keys. The pass kernels' tiles start above the small-n limit: see
+// LargeInputs.
 std::vector<uint64_t> onesweep_sizes() {
   const uint64_t tile = onesweep::policy_for(4, 0).small.tile_items();
   const uint64_t tile64 = onesweep::policy_for(8, 0).small.tile_items();
-  return {0, 1, 2, 33, tile - 1, tile, tile + 1, 3 * tile + 17, tile64 + 1};
+  const uint64_t last_short = onesweep::kShortSmallTilesUpTo;
+  return {0, 1, 2, 33, tile - 1, tile, tile + 1, 3 * tile + 17, tile64 + 1, last_short, last_short + 1};
 }
 
 // Sizes around the pass kernels' tiles, just above the small-n limit (the app's values are 4 bytes).

@@ -97,17 +97,14 @@ SortTrace trace_header(const RadixSortArgs& a, int value_bytes, uint32_t tile_it
   return h;
 }
 
-// The small-n path: one cooperative launch of one block per tile. Returns cudaErrorNotSupported
-// (before touching anything) when this GPU cannot keep that many blocks resident at once.
-// THREADS x ITEMS must make the policy's small tile (the CPU twin cuts the same tiles); the tuning
-// tool tries other splits of it.
-template <typename Bits, typename Value, int KC, bool TRACE,
-          int THREADS = policy_for(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0).small.threads,
-          int ITEMS = policy_for(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0).small.items_per_thread>
+// The small-n path: one cooperative launch of one block per THREADS x ITEMS tile. Returns
+// cudaErrorNotSupported (before touching anything) when this GPU cannot keep that many blocks
+// resident at once. The dispatch runs the policy's shape for n (sort_small_for_n: the CPU twin cuts
+// the same tiles); the tuning tool tries others.
+template <typename Bits, typename Value, int KC, bool TRACE, int THREADS, int ITEMS>
 cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   constexpr KernelShape kShape{THREADS, ITEMS};
-  static_assert(kShape.tile_items() == policy_for(sizeof(Bits), kValueBytes).small.tile_items());
   using Agent = device::SmallSortAgent<kShape.threads, kShape.items_per_thread, Bits, Value, KC, TRACE>;
   constexpr auto kernel = device::small_sort_kernel<kShape.threads, kShape.items_per_thread, Bits, Value, KC, TRACE>;
   const RadixSortArgs& a = c.args;
@@ -181,6 +178,17 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
   return cudaSuccess;
 }
 
+template <typename Bits, typename Value, int KC, bool TRACE>
+cudaError_t sort_small_for_n(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
+  constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
+  constexpr KernelShape kShort = small_shape(sizeof(Bits), kValueBytes, 0);
+  constexpr KernelShape kLong = small_shape(sizeof(Bits), kValueBytes, kShortSmallTilesUpTo + 1);
+  if constexpr (kShort.tile_items() != kLong.tile_items())
+    if (c.args.n > kShortSmallTilesUpTo)
+      return sort_small<Bits, Value, KC, TRACE, kLong.threads, kLong.items_per_thread>(c, passes, twiddle);
+  return sort_small<Bits, Value, KC, TRACE, kShort.threads, kShort.items_per_thread>(c, passes, twiddle);
+}
+
 // One sort with pass kernels of THREADS x ITEMS (at least MIN_BLOCKS resident per SM) and digits
 // of RADIX_BITS. The dispatch uses the policy's shape and 8-bit digits; the tuning tool tries
 // others (wider digits run the pass kernels at every size and cannot be traced).
@@ -200,7 +208,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   const KeyTypeInfo& k = info(a.key_type);
   const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
   if (RADIX_BITS == kRadixBits && n <= small_path_limit(sizeof(Bits), kValueBytes)) {
-    const cudaError_t e = sort_small<Bits, Value, KC, TRACE>(c, passes, twiddle);
+    const cudaError_t e = sort_small_for_n<Bits, Value, KC, TRACE>(c, passes, twiddle);
     if (e != cudaErrorNotSupported) return e;
   }
 

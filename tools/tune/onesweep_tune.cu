@@ -93,19 +93,25 @@ struct Bench {
     using Bits = typename KeyTraits<Key>::Bits;
     const auto twiddle = make_twiddle<Bits>(KeyTraits<Key>::is_signed, KeyTraits<Key>::is_float, false);
     const int passes = sizeof(Key) * 8 / onesweep::kRadixBits;
-    auto sort = [&] {
-      CHECK((onesweep::instances::sort_small<Bits, onesweep::device::KeysOnly, onesweep::device::kOrderedAlready, false,
-                                               THREADS, ITEMS>(c, passes, twiddle)));
+    auto try_sort = [&] {
+      return onesweep::instances::sort_small<Bits, onesweep::device::KeysOnly, onesweep::device::kOrderedAlready, false,
+                                             THREADS, ITEMS>(c, passes, twiddle);
     };
-    sort();
+    auto sort = [&] { CHECK(try_sort()); };
+    if (try_sort() == cudaErrorNotSupported) {
+      std::printf("%-14s small %4dx%-3d           more blocks than stay resident\n", name, THREADS, ITEMS);
+      return;
+    }
     ensure_temp(bytes);
     c.d_temp_storage = temp;
     const double ms = median_ms(sort, 50);
     std::vector<Key> a(n), b(n);
     CHECK(cudaMemcpy(a.data(), out, n * sizeof(Key), cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(b.data(), ref, n * sizeof(Key), cudaMemcpyDeviceToHost));
-    std::printf("%-14s small %4dx%-3d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", name, THREADS, ITEMS, ms, n / ms / 1e6,
-                cub_ms / ms, a == b ? "matches CUB" : "DIFFERS FROM CUB");
+    const onesweep::KernelShape policy = onesweep::policy_for(sizeof(Key), 0, n).small;
+    const bool is_policy = policy.threads == THREADS && policy.items_per_thread == ITEMS;
+    std::printf("%-14s small %4dx%-3d%s  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", name, THREADS, ITEMS,
+                is_policy ? " (policy)" : "         ", ms, n / ms / 1e6, cub_ms / ms, a == b ? "matches CUB" : "DIFFERS FROM CUB");
   }
 
   template <int THREADS, int ITEMS, int MIN_BLOCKS, int VALUE_LOAD = onesweep::kValuesDuringLookback,
@@ -187,9 +193,13 @@ void run(uint64_t n) {
   }();
   if (n <= onesweep::small_path_limit(sizeof(Key), kValueBytes)) {
     if constexpr (std::is_same_v<Key, uint32_t> && std::is_void_v<Value>) {
-      b.template small<512, 16>("policy");
-      b.template small<1024, 8>("wide block");
-      b.template small<256, 32>("narrow block");
+      b.template small<512, 16>("8192-key tile");
+      b.template small<1024, 8>("8192-key tile");
+      b.template small<256, 32>("8192-key tile");
+      b.template small<512, 8>("4096-key tile");
+      b.template small<256, 16>("4096-key tile");
+      b.template small<1024, 4>("4096-key tile");
+      b.template small<256, 8>("2048-key tile");
     }
     return;
   }
