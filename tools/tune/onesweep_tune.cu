@@ -155,9 +155,10 @@ struct Bench {
     int per_sm = 0;
     using Agent = onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS>;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, Agent::kExchangeBytes));
+    const char value_load = std::is_void_v<Value> ? '-' : "sl"[VALUE_LOAD];
     std::printf("%-14s %2d-bit %4dx%-3d min %d %c regs %3d  blocks/SM %d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n",
-                name, RADIX_BITS, THREADS, ITEMS, MIN_BLOCKS, "sl"[VALUE_LOAD], attr.numRegs, per_sm, ms, n / ms / 1e6, cub_ms / ms,
-                same ? "matches CUB" : "DIFFERS FROM CUB");
+                name, RADIX_BITS, THREADS, ITEMS, MIN_BLOCKS, value_load, attr.numRegs, per_sm, ms, n / ms / 1e6,
+                cub_ms / ms, same ? "matches CUB" : "DIFFERS FROM CUB");
   }
 };
 
@@ -208,14 +209,14 @@ void run(uint64_t n) {
     b.template ours<256, 30, 3>("30 (policy)");
     // The stretch: three passes of 11, 11 and 10 bits (2048 buckets per pass).
     if constexpr (std::is_same_v<Key, uint32_t>) {
-      constexpr int kNone = onesweep::kValuesBeforeScatter, kWide = 11;
-      b.template ours<256, 24, 3, kNone, kWide>("wide digits");
-      b.template ours<256, 30, 3, kNone, kWide>("wide digits");
-      b.template ours<256, 32, 2, kNone, kWide>("wide digits");
-      b.template ours<256, 40, 2, kNone, kWide>("wide digits");
-      b.template ours<256, 48, 2, kNone, kWide>("wide digits");
-      b.template ours<512, 24, 1, kNone, kWide>("wide digits");
-      b.template ours<512, 32, 1, kNone, kWide>("wide digits");
+      constexpr int kKeysOnly = onesweep::kValuesBeforeScatter, kWide = 11;  // (no values to load)
+      b.template ours<256, 24, 3, kKeysOnly, kWide>("wide digits");
+      b.template ours<256, 30, 3, kKeysOnly, kWide>("wide digits");
+      b.template ours<256, 32, 2, kKeysOnly, kWide>("wide digits");
+      b.template ours<256, 40, 2, kKeysOnly, kWide>("wide digits");
+      b.template ours<256, 48, 2, kKeysOnly, kWide>("wide digits");
+      b.template ours<512, 24, 1, kKeysOnly, kWide>("wide digits");
+      b.template ours<512, 32, 1, kKeysOnly, kWide>("wide digits");
     }
   } else if constexpr (std::is_void_v<Value>) {
     b.template ours<384, 20, 2>("384x20 (policy)");
