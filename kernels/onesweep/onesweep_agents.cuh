@@ -269,7 +269,7 @@ struct PassArgs {
 };
 
 template <int THREADS, int ITEMS, typename Bits, typename Value, int KC, bool TRACE,
-          int VALUE_LOAD = kValuesBeforeScatter, int RADIX_BITS = kRadixBits>
+          int VALUE_LOAD = kValuesBeforeScatter, int RADIX_BITS = kRadixBits, int LOOKBACK_WINDOW = 1>
 struct OnesweepAgent {
   static constexpr int kTile = THREADS * ITEMS;
   static constexpr int kWarps = THREADS / kWarpThreads;
@@ -280,6 +280,7 @@ struct OnesweepAgent {
   static_assert((kBins == 1 && THREADS >= kDigits) || (kBins * THREADS == kDigits && kBins <= 32),
                 "threads own whole runs of digits; a 32-bit mask tracks a thread's look-back");
   static_assert(!TRACE || RADIX_BITS == kRadixBits, "traces record the policy's 8-bit digits");
+  static_assert(LOOKBACK_WINDOW >= 1);
   // Ranks stay live until the values' exchange: pack them to keep registers for occupancy.
   static constexpr bool kPackRanks = kHasValues<Value>;
   using Ranks = TileRanks<ITEMS, kPackRanks>;
@@ -388,16 +389,22 @@ struct OnesweepAgent {
     const int t = threadIdx.x;
     if constexpr (kBins == 1) {
       // One digit: the tightest loop. (The masked loop below, run for one digit, cost 2% at 2^28.)
-      for (int64_t j = int64_t(tile) - 1; j >= 0; --j) {
-        const volatile uint32_t* word = a.lookback + uint64_t(j) * kDigits + t;
-        uint32_t status;
-        do {
-          status = *word;
-        } while (status == 0);
-        before[0] += status & kCountMask;
-        ++depth;
-        if (status & kInclusive) break;
-        ++aggregates;
+      // The words of LOOKBACK_WINDOW earlier tiles are read at once and used nearest first: one L2
+      // round trip per window rather than per tile. Tile 0 is always inclusive, so the walk ends
+      // before a window reaches past it.
+      for (int64_t j = int64_t(tile) - 1;; j -= LOOKBACK_WINDOW) {
+        const volatile uint32_t* column = a.lookback + t;
+        uint32_t status[LOOKBACK_WINDOW];
+#pragma unroll
+        for (int w = 0; w < LOOKBACK_WINDOW; ++w) status[w] = j - w >= 0 ? column[uint64_t(j - w) * kDigits] : kInclusive;
+#pragma unroll
+        for (int w = 0; w < LOOKBACK_WINDOW; ++w) {
+          while (status[w] == 0) status[w] = column[uint64_t(j - w) * kDigits];
+          before[0] += status[w] & kCountMask;
+          ++depth;
+          if (status[w] & kInclusive) return;
+          ++aggregates;
+        }
       }
     } else {
       // Several digits, walked together: their words are adjacent and their loads go out at once.

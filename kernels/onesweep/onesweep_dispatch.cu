@@ -7,24 +7,12 @@ namespace sortscope::onesweep {
 namespace instances {
 namespace {
 
-template <typename Bits, typename Value, int KC, bool TRACE, uint64_t N>
-cudaError_t sort_at(const detail::RadixSortCall& c) {
-  constexpr KernelShape kShape = policy_for(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0, N).onesweep;
-  return sort_shaped<Bits, Value, KC, TRACE, kShape.threads, kShape.items_per_thread, kShape.min_blocks,
-                     kShape.value_load>(c);
-}
-
-// The policy's shape may change with n (32-bit keys take longer tiles from kLongTilesFrom on):
-// one instance below that size and one above.
+// One instance at the policy's pass shape (the small-n path picks its own tiles by n).
 template <typename Bits, typename Value, int KC, bool TRACE>
 cudaError_t sort_instance(const detail::RadixSortCall& c) {
-  constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
-  if constexpr (policy_for(sizeof(Bits), kValueBytes, 0).onesweep.items_per_thread ==
-                policy_for(sizeof(Bits), kValueBytes, kLongTilesFrom).onesweep.items_per_thread)
-    return sort_at<Bits, Value, KC, TRACE, 0>(c);
-  else
-    return c.args.n >= kLongTilesFrom ? sort_at<Bits, Value, KC, TRACE, kLongTilesFrom>(c)
-                                      : sort_at<Bits, Value, KC, TRACE, 0>(c);
+  constexpr KernelShape kShape = pass_shape(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0);
+  return sort_shaped<Bits, Value, KC, TRACE, kShape.threads, kShape.items_per_thread, kShape.min_blocks,
+                     kShape.value_load, kRadixBits, kShape.lookback_window>(c);
 }
 
 template <typename Bits, int KC>

@@ -37,10 +37,10 @@ __global__ void __launch_bounds__(PlanAgent<TRACE, RADIX_BITS>::kThreads)
 }
 
 template <int THREADS, int ITEMS, int MIN_BLOCKS, typename Bits, typename Value, int KC, bool TRACE,
-          int VALUE_LOAD, int RADIX_BITS>
+          int VALUE_LOAD, int RADIX_BITS, int LOOKBACK_WINDOW>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     onesweep_kernel(PassArgs<Bits, Value> args, cuda::TraceDeviceView trace) {
-  using Agent = OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS>;
+  using Agent = OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS, LOOKBACK_WINDOW>;
   __shared__ typename Agent::Storage storage;
   extern __shared__ __align__(16) unsigned char exchange[];
   Agent::run(storage, *reinterpret_cast<typename Agent::Exchange*>(exchange), args, trace);
@@ -193,14 +193,14 @@ cudaError_t sort_small_for_n(const detail::RadixSortCall& c, int passes, Twiddle
 // of RADIX_BITS. The dispatch uses the policy's shape and 8-bit digits; the tuning tool tries
 // others (wider digits run the pass kernels at every size and cannot be traced).
 template <typename Bits, typename Value, int KC, bool TRACE, int THREADS, int ITEMS, int MIN_BLOCKS,
-          int VALUE_LOAD = kValuesBeforeScatter, int RADIX_BITS = kRadixBits>
+          int VALUE_LOAD = kValuesBeforeScatter, int RADIX_BITS = kRadixBits, int LOOKBACK_WINDOW = 1>
 cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   constexpr Policy kPolicy = policy_for(sizeof(Bits), kValueBytes);
   constexpr KernelShape kPass{THREADS, ITEMS, MIN_BLOCKS};
   constexpr KernelShape kHist = kPolicy.histogram;
   constexpr int kPassDigits = 1 << RADIX_BITS;
-  using Agent = device::OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS>;
+  using Agent = device::OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS, LOOKBACK_WINDOW>;
   const RadixSortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
@@ -288,7 +288,8 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
 
-  constexpr auto kernel = device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS>;
+  constexpr auto kernel =
+      device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS, LOOKBACK_WINDOW>;
   SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(Agent::kExchangeBytes));
   const uint64_t pass_bytes = 2 * n * (sizeof(Bits) + kValueBytes);
   for (int p = 0; p < passes; ++p) {

@@ -26,6 +26,7 @@ struct KernelShape {
   int items_per_thread;
   int min_blocks = 1;                          // blocks per SM the register allocation must allow (__launch_bounds__)
   ValueLoad value_load = kValuesBeforeScatter;  // pass kernel, pairs only
+  int lookback_window = 1;                      // pass kernel: earlier tiles' words read at once
   constexpr uint32_t tile_items() const { return uint32_t(threads) * uint32_t(items_per_thread); }
 };
 
@@ -35,22 +36,22 @@ struct Policy {
   KernelShape small;      // the small-n path: one cooperative launch, each block keeping one tile
 };
 
-// Pass-kernel shapes raced against CUB on the H100 (tools/tune/onesweep_tune, 2^28 keys; table in
-// kernels/PERFORMANCE.md). Occupancy decides: the register cap of MIN_BLOCKS resident blocks per SM
-// matters more than tile length.
-//   u32 keys     256 x 30, 3 blocks/SM: 49.2 Gkeys/s at 2^28 (CUB 41.9 with 32-bit offsets, 48.4
-//                with 64-bit); below 2^27 keys 28 per thread does better (45.8 at 2^26, CUB 44.5)
-//   u32 pairs    256 x 36, 2 blocks/SM, values loaded during the look-back: on the H200 37.0 Gkeys/s
-//                at 2^28 (CUB 36.1), 1.011x at 2^26. (H100, values before the scatter, 256 x 32: 29.2,
-//                CUB 30.7.)
-//   u64 keys     384 x 20, 2 blocks/SM: 17.1 Gkeys/s (CUB 15.8)
-//   other pairs  384 x 18, 2 blocks/SM: untuned
-constexpr uint64_t kLongTilesFrom = uint64_t(1) << 27;
-constexpr KernelShape pass_shape(int key_bytes, int value_bytes, uint64_t n) {
-  if (key_bytes == 4 && value_bytes == 0) return n >= kLongTilesFrom ? KernelShape{256, 30, 3} : KernelShape{256, 28, 3};
-  if (key_bytes == 4 && value_bytes == 4) return {256, 36, 2, kValuesDuringLookback};
-  if (key_bytes == 8 && value_bytes == 0) return {384, 20, 2};
-  return {384, 18, 2};
+// Pass-kernel shapes raced against CUB (tools/tune/onesweep_tune; tables in kernels/PERFORMANCE.md).
+// Occupancy decides first: the register cap of MIN_BLOCKS resident blocks per SM matters more than
+// tile length. Then the look-back: reading several earlier tiles' words at once took 8-10% off
+// every 8-bit pass. Rates on the H200 at 2^28 keys, CUB in the same process:
+//   u32 keys     256 x 30, 3 blocks/SM, look-back window 8: 54.6 Gkeys/s (CUB 49.2), 1.12x at 2^26,
+//                1.17x at 2^24
+//   u32 pairs    256 x 36, 2 blocks/SM, values loaded during the look-back, window 2: 36.5-37.0
+//                Gkeys/s (CUB 36.0-36.2); wider windows and other tiles read 0.98-1.01x here
+//   u64 keys     384 x 20, 2 blocks/SM, window 4: 19.4 Gkeys/s (CUB 16.4)
+//   other pairs  384 x 18, 2 blocks/SM, window 1: untuned (u64 keys with u32 values 0.999x of CUB;
+//                window 4 spilled more and read 0.952-0.955x)
+constexpr KernelShape pass_shape(int key_bytes, int value_bytes) {
+  if (key_bytes == 4 && value_bytes == 0) return {256, 30, 3, kValuesBeforeScatter, 8};
+  if (key_bytes == 4 && value_bytes == 4) return {256, 36, 2, kValuesDuringLookback, 2};
+  if (key_bytes == 8 && value_bytes == 0) return {384, 20, 2, kValuesBeforeScatter, 4};
+  return {384, 18, 2, kValuesBeforeScatter, 1};
 }
 
 // The small-n path's tiles. 8192 32-bit keys, but up to 2^18 keys 4096: twice the blocks share
@@ -64,7 +65,7 @@ constexpr KernelShape small_shape(int key_bytes, int value_bytes, uint64_t n) {
 
 // The shapes for sorting n keys.
 constexpr Policy policy_for(int key_bytes, int value_bytes, uint64_t n = 0) {
-  return Policy{KernelShape{256, 16}, pass_shape(key_bytes, value_bytes, n), small_shape(key_bytes, value_bytes, n)};
+  return Policy{KernelShape{256, 16}, pass_shape(key_bytes, value_bytes), small_shape(key_bytes, value_bytes, n)};
 }
 
 // The small-n path: below this many tiles the per-pass launches and the look-back chain cost more

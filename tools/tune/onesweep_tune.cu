@@ -115,7 +115,7 @@ struct Bench {
   }
 
   template <int THREADS, int ITEMS, int MIN_BLOCKS, int VALUE_LOAD = onesweep::kValuesDuringLookback,
-            int RADIX_BITS = onesweep::kRadixBits>
+            int RADIX_BITS = onesweep::kRadixBits, int WINDOW = 1>
   void ours(const char* name) {
     detail::RadixSortCall c;
     c.args.key_type = key_type_of<Key>();
@@ -132,7 +132,8 @@ struct Bench {
     constexpr int kFold = std::is_floating_point_v<Key> ? onesweep::device::kFloat : onesweep::device::kOrderedAlready;
     using V = std::conditional_t<std::is_void_v<Value>, onesweep::device::KeysOnly, Value>;
     using Bits = typename KeyTraits<Key>::Bits;
-    auto sort = onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS, VALUE_LOAD, RADIX_BITS>;
+    auto sort =
+        onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS, VALUE_LOAD, RADIX_BITS, WINDOW>;
     CHECK(sort(c));
     ensure_temp(bytes);
     c.d_temp_storage = temp;
@@ -150,14 +151,15 @@ struct Bench {
       same = same && va == vb;
     }
     cudaFuncAttributes attr;
-    constexpr auto kernel = onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS>;
+    constexpr auto kernel =
+        onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS, WINDOW>;
     CHECK(cudaFuncGetAttributes(&attr, kernel));
     int per_sm = 0;
-    using Agent = onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS>;
+    using Agent = onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS, WINDOW>;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, Agent::kExchangeBytes));
     const char value_load = std::is_void_v<Value> ? '-' : "sl"[VALUE_LOAD];
-    std::printf("%-14s %2d-bit %4dx%-3d min %d %c regs %3d  blocks/SM %d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n",
-                name, RADIX_BITS, THREADS, ITEMS, MIN_BLOCKS, value_load, attr.numRegs, per_sm, ms, n / ms / 1e6,
+    std::printf("%-14s %2d-bit %4dx%-3d min %d %c w%-2d regs %3d  blocks/SM %d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n",
+                name, RADIX_BITS, THREADS, ITEMS, MIN_BLOCKS, value_load, WINDOW, attr.numRegs, per_sm, ms, n / ms / 1e6,
                 cub_ms / ms, same ? "matches CUB" : "DIFFERS FROM CUB");
   }
 };
@@ -204,36 +206,42 @@ void run(uint64_t n) {
     }
     return;
   }
+  // "wN": the look-back reads N earlier tiles' words at once.
   if constexpr (std::is_void_v<Value> && sizeof(Key) == 4) {
-    b.template ours<256, 28, 3>("28");
-    b.template ours<256, 30, 3>("30 (policy)");
+    constexpr int kKeysOnly = onesweep::kValuesBeforeScatter;  // (no values to load)
+    b.template ours<256, 30, 3, kKeysOnly, 8, 1>("256x30");
+    b.template ours<256, 28, 3, kKeysOnly, 8, 1>("256x28");
+    b.template ours<256, 30, 3, kKeysOnly, 8, 2>("256x30");
+    b.template ours<256, 30, 3, kKeysOnly, 8, 4>("256x30");
+    b.template ours<256, 30, 3, kKeysOnly, 8, 8>("256x30 (policy)");
+    b.template ours<256, 30, 3, kKeysOnly, 8, 16>("256x30");
+    b.template ours<256, 28, 3, kKeysOnly, 8, 4>("256x28");
+    b.template ours<256, 28, 3, kKeysOnly, 8, 8>("256x28");
+    b.template ours<256, 32, 3, kKeysOnly, 8, 8>("256x32");
+    b.template ours<256, 24, 3, kKeysOnly, 8, 8>("256x24");
     // The stretch: three passes of 11, 11 and 10 bits (2048 buckets per pass).
     if constexpr (std::is_same_v<Key, uint32_t>) {
-      constexpr int kKeysOnly = onesweep::kValuesBeforeScatter, kWide = 11;  // (no values to load)
-      b.template ours<256, 24, 3, kKeysOnly, kWide>("wide digits");
-      b.template ours<256, 30, 3, kKeysOnly, kWide>("wide digits");
-      b.template ours<256, 32, 2, kKeysOnly, kWide>("wide digits");
-      b.template ours<256, 40, 2, kKeysOnly, kWide>("wide digits");
-      b.template ours<256, 48, 2, kKeysOnly, kWide>("wide digits");
-      b.template ours<512, 24, 1, kKeysOnly, kWide>("wide digits");
-      b.template ours<512, 32, 1, kKeysOnly, kWide>("wide digits");
+      b.template ours<256, 48, 2, kKeysOnly, 11>("wide digits");
+      b.template ours<512, 24, 1, kKeysOnly, 11>("wide digits");
+      b.template ours<512, 32, 1, kKeysOnly, 11>("wide digits");
     }
   } else if constexpr (std::is_void_v<Value>) {
-    b.template ours<384, 20, 2>("384x20 (policy)");
+    b.template ours<384, 20, 2, onesweep::kValuesBeforeScatter, 8, 1>("384x20");
+    b.template ours<384, 20, 2, onesweep::kValuesBeforeScatter, 8, 4>("384x20 (policy)");
+    b.template ours<384, 20, 2, onesweep::kValuesBeforeScatter, 8, 8>("384x20");
   } else {
     // When the values load (the letter after "min N"): l as the look-back starts, s before the keys'
     // scatter.
-    constexpr int kBefore = onesweep::kValuesBeforeScatter;
-    b.template ours<256, 36, 2, onesweep::kValuesDuringLookback>("256x36 (policy)");
-    b.template ours<256, 34, 2>("256x34");
-    b.template ours<256, 38, 2>("256x38");
-    b.template ours<256, 32, 2>("256x32");
-    b.template ours<256, 40, 2>("256x40");
-    b.template ours<256, 24, 3>("256x24");
-    b.template ours<384, 20, 2>("384x20");
-    b.template ours<384, 23, 2>("384x23 (CUB's)");
-    b.template ours<256, 32, 2, kBefore>("256x32");
-    b.template ours<256, 36, 2, kBefore>("256x36");
+    constexpr int kDuring = onesweep::kValuesDuringLookback, kBefore = onesweep::kValuesBeforeScatter;
+    b.template ours<256, 32, 2, kBefore, 8, 4>("256x32");
+    b.template ours<256, 32, 2, kBefore, 8, 2>("256x32");
+    b.template ours<256, 32, 2, kBefore, 8, 8>("256x32");
+    b.template ours<256, 30, 2, kBefore, 8, 4>("256x30");
+    b.template ours<256, 34, 2, kBefore, 8, 4>("256x34");
+    b.template ours<256, 28, 3, kBefore, 8, 4>("256x28");
+    b.template ours<256, 36, 2, kDuring, 8, 2>("256x36 (policy)");
+    b.template ours<256, 32, 2, kDuring, 8, 2>("256x32");
+    b.template ours<256, 34, 2, kDuring, 8, 2>("256x34");
   }
 }
 
