@@ -96,13 +96,15 @@ std::vector<PhaseText> onesweep_phases(const SortTrace* trace, const PassTrace* 
       histogram,
       {"Rank the tile",
        "Each block takes the next tile in launch order (an atomic counter, so earlier tiles are always running) "
-       "and ranks its keys by digit in shared memory: warps find equal digits with one match instruction.",
+       "and ranks its keys by digit in shared memory: a warp finds the lanes that share a digit with one "
+       "ballot per digit bit.",
        "count[t][d] = keys of tile t with digit d   (" + n.table + ")",
        "Adinets & Merrill 2022; CUB's BlockRadixRankMatch", Panel::scan_table},
       {"Decoupled look-back",
        "Tile t publishes its counts at once as an aggregate (A), then reads the status words of the tiles "
        "before it, adding aggregates, until it finds an inclusive prefix (P); it then publishes its own "
-       "inclusive prefix. No tile waits for a whole scan: the pass reads the keys once.",
+       "inclusive prefix. The words of several earlier tiles are read at once, so one memory round trip "
+       "covers several steps. No tile waits for a whole scan: the pass reads the keys once.",
        "prefix[t][d] = sum over t' < t of count[t'][d]; status word = (A or P, value)",
        "Merrill & Garland 2016 (single-pass scan, decoupled look-back), as Adinets & Merrill 2022 use it",
        Panel::lookback},

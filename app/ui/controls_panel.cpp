@@ -64,9 +64,10 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
     ImGui::EndCombo();
   }
 
-  // n as a power of two on a slider, or any count typed in.
-  const uint64_t max_items = std::max<uint64_t>(s.max_items, 1);
-  const int max_log = std::max(1, int(std::floor(std::log2(double(max_items)))));
+  // n as a power of two on a slider, or any count typed in. The backend's limit is known once it
+  // has set up its first data set; until then the slider spans every 32-bit count.
+  const uint64_t max_items = s.max_items;
+  const int max_log = max_items ? std::max(1, int(std::floor(std::log2(double(max_items))))) : 32;
   int log_n = d.data.n ? int(std::round(std::log2(double(d.data.n)))) : 0;
   if (ImGui::SliderInt("Keys", &log_n, 0, std::min(max_log, 32), "2^%d")) d.data.n = uint64_t(1) << log_n;
   changed |= edit_done();
@@ -78,7 +79,10 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
   }
   help_marker("Type a count (1000000) or a power of two (2^24) and press Enter.");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("n = %s (at most %s here)", format_count(d.data.n).c_str(), format_count(max_items).c_str());
+  if (max_items)
+    ImGui::TextWrapped("n = %s (at most %s here)", format_count(d.data.n).c_str(), format_count(max_items).c_str());
+  else
+    ImGui::TextWrapped("n = %s", format_count(d.data.n).c_str());
   ImGui::PopStyleColor();
 
   const std::string dist_label = d.data.dist.id == Distribution::entropy ? "entropy-K" : d.data.dist.name();
