@@ -280,7 +280,7 @@ struct OnesweepAgent {
   static_assert((kBins == 1 && THREADS >= kDigits) || (kBins * THREADS == kDigits && kBins <= 32),
                 "threads own whole runs of digits; a 32-bit mask tracks a thread's look-back");
   static_assert(!TRACE || RADIX_BITS == kRadixBits, "traces record the policy's 8-bit digits");
-  static_assert(LOOKBACK_WINDOW >= 1);
+  static_assert(LOOKBACK_WINDOW >= 1, "earlier tiles' look-back words read at once (one digit per thread)");
   // Ranks stay live until the values' exchange: pack them to keep registers for occupancy.
   static constexpr bool kPackRanks = kHasValues<Value>;
   using Ranks = TileRanks<ITEMS, kPackRanks>;
@@ -390,8 +390,9 @@ struct OnesweepAgent {
     if constexpr (kBins == 1) {
       // One digit: the tightest loop. (The masked loop below, run for one digit, cost 2% at 2^28.)
       // The words of LOOKBACK_WINDOW earlier tiles are read at once and used nearest first: one L2
-      // round trip per window rather than per tile. Tile 0 is always inclusive, so the walk ends
-      // before a window reaches past it.
+      // round trip per window rather than per tile. Words past the first inclusive one are read but
+      // neither waited on nor used. Tile 0 is always inclusive, so the walk ends before a window
+      // reaches past it.
       for (int64_t j = int64_t(tile) - 1;; j -= LOOKBACK_WINDOW) {
         const volatile uint32_t* column = a.lookback + t;
         uint32_t status[LOOKBACK_WINDOW];
