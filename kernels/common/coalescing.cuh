@@ -24,16 +24,22 @@ struct CoalescingTally {
   __device__ __forceinline__ void clear() {
     if (threadIdx.x == 0) warp_stores = segments_exchanged = segments_direct = 0;
   }
-  // One warp store in each mode (lane 0 of each warp adds). In a partial tile the two stores of one
-  // (warp, item) cover different positions (digit-sorted slots vs input keys), so each counts when
-  // any of its own lanes is active; both modes make the same number of stores over the tile.
-  __device__ __forceinline__ void add(bool exchanged_active, uint32_t exchanged, bool direct_active, uint32_t direct) {
+  // One (warp, item) of a scatter, stored both ways: from the exchange (this lane's digit-sorted
+  // slot goes to `exchanged_at`) and directly (its own input key goes to `direct_at`). Every lane
+  // calls it together; lane 0 adds. In a partial tile the two stores cover different positions, so
+  // each counts when any of its own lanes is active; both make the same number of stores per tile.
+  __device__ __forceinline__ void add_store(bool exchanged_active, uint64_t exchanged_at, bool direct_active,
+                                            uint64_t direct_at, uint32_t key_bytes) {
+    const uint32_t exchanged = warp_store_segments(exchanged_active, exchanged_at, key_bytes);
+    const uint32_t direct = warp_store_segments(direct_active, direct_at, key_bytes);
+    const bool any_exchanged = __any_sync(0xffffffffu, exchanged_active);
+    const bool any_direct = __any_sync(0xffffffffu, direct_active);
     if (threadIdx.x % 32 != 0) return;
-    if (exchanged_active) {
+    if (any_exchanged) {
       atomicAdd(&warp_stores, 1ull);
       atomicAdd(&segments_exchanged, (unsigned long long)exchanged);
     }
-    if (direct_active) atomicAdd(&segments_direct, (unsigned long long)direct);
+    if (any_direct) atomicAdd(&segments_direct, (unsigned long long)direct);
   }
   __device__ __forceinline__ void flush(unsigned long long* pass_counters) {
     if (threadIdx.x == 0) {

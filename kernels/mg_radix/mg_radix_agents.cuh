@@ -268,13 +268,10 @@ struct DownsweepAgent {
         for (int u = 0; u < kItems; ++u) {
           const int slot = u * kThreads + t;
           const bool sorted_active = slot < valid, input_active = position(u) < valid;
-          const uint32_t exchanged = sortscope::device::warp_store_segments(
+          s.tally.add_store(
               sorted_active,
               sorted_active ? s.bin_adjust[extract_digit(twiddle.sort_bits(x.keys[slot]), digit.shift, digit.bits)] + slot : 0,
-              sizeof(Bits));
-          const uint32_t direct = sortscope::device::warp_store_segments(
               input_active, input_active ? s.bin_adjust[digit_of(u)] + ranks[u] : 0, sizeof(Bits));
-          s.tally.add(__any_sync(0xffffffffu, sorted_active), exchanged, __any_sync(0xffffffffu, input_active), direct);
         }
       }
 

@@ -586,11 +586,8 @@ struct OnesweepAgent {
         const int slot = u * THREADS + t;
         const bool sorted_active = FULL || slot < valid, input_active = FULL || position(u) < valid;
         const Bits sorted_key = kJoint ? x.joint.keys[sorted_active ? slot : 0] : x.keys[sorted_active ? slot : 0];
-        const uint32_t exchanged = sortscope::device::warp_store_segments(
-            sorted_active, sorted_active ? s.global_offset[digit(a, sorted_key)] + slot : 0, sizeof(Bits));
-        const uint32_t direct = sortscope::device::warp_store_segments(
-            input_active, input_active ? s.global_offset[digit(a, keys[u])] + ranks[u] : 0, sizeof(Bits));
-        s.tally.add(__any_sync(0xffffffffu, sorted_active), exchanged, __any_sync(0xffffffffu, input_active), direct);
+        s.tally.add_store(sorted_active, sorted_active ? s.global_offset[digit(a, sorted_key)] + slot : 0, input_active,
+                          input_active ? s.global_offset[digit(a, keys[u])] + ranks[u] : 0, sizeof(Bits));
       }
       __syncthreads();
       s.tally.flush(trace.coalescing + 3 * a.digit.pass);
@@ -785,11 +782,8 @@ struct SmallSortAgent {
             const bool sorted_active = slot < valid, input_active = position(u) < valid;
             const Bits sorted_key = x.keys[sorted_active ? slot : 0];
             const uint32_t sorted_digit = uint32_t(sortable<KC>(a.twiddle, sorted_key) >> digit.shift) & mask;
-            const uint32_t exchanged = sortscope::device::warp_store_segments(
-                sorted_active, sorted_active ? s.global_offset[sorted_digit] + slot : 0, sizeof(Bits));
-            const uint32_t direct = sortscope::device::warp_store_segments(
-                input_active, input_active ? s.global_offset[digit_of(u)] + ranks[u] : 0, sizeof(Bits));
-            s.tally.add(__any_sync(0xffffffffu, sorted_active), exchanged, __any_sync(0xffffffffu, input_active), direct);
+            s.tally.add_store(sorted_active, sorted_active ? s.global_offset[sorted_digit] + slot : 0, input_active,
+                              input_active ? s.global_offset[digit_of(u)] + ranks[u] : 0, sizeof(Bits));
           }
           __syncthreads();
           s.tally.flush(trace.coalescing + 3 * p);
