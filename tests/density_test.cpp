@@ -69,6 +69,22 @@ TEST(Density, EachColumnStartsWhereTheLastEnds) {
 }
 
 #if defined(SORTSCOPE_HAVE_CUDA)
+// The GPU's grid of `keys`, every cell first set to all ones so that each one must be written.
+std::vector<uint32_t> gpu_grid(const HostKeys& keys, const DensityRequest& r) {
+  std::vector<uint32_t> cells(size_t(r.columns) * r.rows * kDensityWordsPerCell);
+  void* d_keys = nullptr;
+  uint32_t* d_cells = nullptr;
+  EXPECT_EQ(cudaMalloc(&d_keys, keys.bytes.size()), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&d_cells, cells.size() * 4), cudaSuccess);
+  cudaMemcpy(d_keys, keys.bytes.data(), keys.bytes.size(), cudaMemcpyHostToDevice);
+  cudaMemset(d_cells, 0xff, cells.size() * 4);
+  EXPECT_EQ(cuda::density_grid(d_keys, r, d_cells, nullptr), cudaSuccess);
+  cudaMemcpy(cells.data(), d_cells, cells.size() * 4, cudaMemcpyDeviceToHost);
+  cudaFree(d_keys);
+  cudaFree(d_cells);
+  return cells;
+}
+
 TEST(Density, GpuGridEqualsCpuGrid) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
   for (const char* dist : {"uniform", "sorted", "zero", "zipf"}) {
@@ -83,16 +99,7 @@ TEST(Density, GpuGridEqualsCpuGrid) {
     r.digit_bits = 4;
     std::vector<uint32_t> expect(size_t(r.columns) * r.rows * kDensityWordsPerCell);
     cpu::density_grid(keys.bytes.data(), r, expect.data());
-    uint32_t *d_keys = nullptr, *d_cells = nullptr;
-    ASSERT_EQ(cudaMalloc(&d_keys, keys.bytes.size()), cudaSuccess);
-    ASSERT_EQ(cudaMalloc(&d_cells, expect.size() * 4), cudaSuccess);
-    cudaMemcpy(d_keys, keys.bytes.data(), keys.bytes.size(), cudaMemcpyHostToDevice);
-    ASSERT_EQ(cuda::density_grid(d_keys, r, d_cells, nullptr), cudaSuccess);
-    std::vector<uint32_t> got(expect.size());
-    cudaMemcpy(got.data(), d_cells, got.size() * 4, cudaMemcpyDeviceToHost);
-    EXPECT_EQ(got, expect) << dist;
-    cudaFree(d_keys);
-    cudaFree(d_cells);
+    EXPECT_EQ(gpu_grid(keys, r), expect) << dist;
   }
 }
 
@@ -119,18 +126,7 @@ TEST(Density, GpuGridEqualsCpuGridForEveryShape) {
     r.digit_bits = 8;
     std::vector<uint32_t> expect(size_t(r.columns) * r.rows * kDensityWordsPerCell);
     cpu::density_grid(keys.bytes.data(), r, expect.data());
-    void* d_keys = nullptr;
-    uint32_t* d_cells = nullptr;
-    ASSERT_EQ(cudaMalloc(&d_keys, keys.bytes.size()), cudaSuccess);
-    ASSERT_EQ(cudaMalloc(&d_cells, expect.size() * 4), cudaSuccess);
-    cudaMemcpy(d_keys, keys.bytes.data(), keys.bytes.size(), cudaMemcpyHostToDevice);
-    cudaMemset(d_cells, 0xff, expect.size() * 4);  // every cell must be written
-    ASSERT_EQ(cuda::density_grid(d_keys, r, d_cells, nullptr), cudaSuccess);
-    std::vector<uint32_t> got(expect.size());
-    cudaMemcpy(got.data(), d_cells, got.size() * 4, cudaMemcpyDeviceToHost);
-    EXPECT_EQ(got, expect) << shape.n << " keys, " << shape.columns << "x" << shape.rows;
-    cudaFree(d_keys);
-    cudaFree(d_cells);
+    EXPECT_EQ(gpu_grid(keys, r), expect) << shape.n << " keys, " << shape.columns << "x" << shape.rows;
   }
 }
 #endif
