@@ -27,7 +27,6 @@ void help_marker(const char* text);
 // Dimmed text that wraps at the panel's edge: captions and notes in narrow panels.
 void disabled_text_wrapped(const char* format, ...) IM_FMTARGS(1);
 
-
 // Records `panel` as the one the Explain panel follows while the mouse is over the current window.
 void note_focus(UiFrame& frame, Panel panel);
 

@@ -80,9 +80,9 @@ struct Bench {
     return median_ms([&] { call(temp); }, 20);
   }
 
-  // The small-n path with another split of its tile.
+  // The small-n path at another tile shape.
   template <int THREADS, int ITEMS>
-  void small(const char* name) {
+  void small() {
     detail::RadixSortCall c;
     c.args.key_type = key_type_of<Key>();
     c.args.keys_in = in;
@@ -99,7 +99,7 @@ struct Bench {
     };
     auto sort = [&] { CHECK(try_sort()); };
     if (try_sort() == cudaErrorNotSupported) {
-      std::printf("%-14s small %4dx%-3d           more blocks than stay resident\n", name, THREADS, ITEMS);
+      std::printf("small %4dx%-3d           more blocks than stay resident\n", THREADS, ITEMS);
       return;
     }
     ensure_temp(bytes);
@@ -110,13 +110,13 @@ struct Bench {
     CHECK(cudaMemcpy(b.data(), ref, n * sizeof(Key), cudaMemcpyDeviceToHost));
     const onesweep::KernelShape policy = onesweep::policy_for(sizeof(Key), 0, n).small;
     const bool is_policy = policy.threads == THREADS && policy.items_per_thread == ITEMS;
-    std::printf("%-14s small %4dx%-3d%s  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", name, THREADS, ITEMS,
+    std::printf("small %4dx%-3d%s  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", THREADS, ITEMS,
                 is_policy ? " (policy)" : "         ", ms, n / ms / 1e6, cub_ms / ms, a == b ? "matches CUB" : "DIFFERS FROM CUB");
   }
 
   template <int THREADS, int ITEMS, int MIN_BLOCKS, int VALUE_LOAD = onesweep::kValuesDuringLookback,
             int RADIX_BITS = onesweep::kRadixBits, int WINDOW = 1>
-  void ours(const char* name) {
+  void ours() {
     detail::RadixSortCall c;
     c.args.key_type = key_type_of<Key>();
     c.args.keys_in = in;
@@ -158,9 +158,13 @@ struct Bench {
     using Agent = onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS, WINDOW>;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, Agent::kExchangeBytes));
     const char value_load = std::is_void_v<Value> ? '-' : "sl"[VALUE_LOAD];
-    std::printf("%-14s %2d-bit %4dx%-3d min %d %c w%-2d regs %3d  blocks/SM %d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n",
-                name, RADIX_BITS, THREADS, ITEMS, MIN_BLOCKS, value_load, WINDOW, attr.numRegs, per_sm, ms, n / ms / 1e6,
-                cub_ms / ms, same ? "matches CUB" : "DIFFERS FROM CUB");
+    const onesweep::KernelShape policy = onesweep::pass_shape(sizeof(Key), c.args.value_bytes);
+    const bool is_policy = RADIX_BITS == onesweep::kRadixBits && policy.threads == THREADS &&
+                           policy.items_per_thread == ITEMS && policy.min_blocks == MIN_BLOCKS &&
+                           policy.lookback_window == WINDOW && (std::is_void_v<Value> || policy.value_load == VALUE_LOAD);
+    std::printf("%2d-bit %4dx%-3d min %d %c w%-2d%s regs %3d  blocks/SM %d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n",
+                RADIX_BITS, THREADS, ITEMS, MIN_BLOCKS, value_load, WINDOW, is_policy ? " (policy)" : "         ",
+                attr.numRegs, per_sm, ms, n / ms / 1e6, cub_ms / ms, same ? "matches CUB" : "DIFFERS FROM CUB");
   }
 };
 
@@ -196,52 +200,52 @@ void run(uint64_t n) {
   }();
   if (n <= onesweep::small_path_limit(sizeof(Key), kValueBytes)) {
     if constexpr (std::is_same_v<Key, uint32_t> && std::is_void_v<Value>) {
-      b.template small<512, 16>("8192-key tile");
-      b.template small<1024, 8>("8192-key tile");
-      b.template small<256, 32>("8192-key tile");
-      b.template small<512, 8>("4096-key tile");
-      b.template small<256, 16>("4096-key tile");
-      b.template small<1024, 4>("4096-key tile");
-      b.template small<256, 8>("2048-key tile");
+      b.template small<512, 16>();
+      b.template small<1024, 8>();
+      b.template small<256, 32>();
+      b.template small<512, 8>();
+      b.template small<256, 16>();
+      b.template small<1024, 4>();
+      b.template small<256, 8>();
     }
     return;
   }
   // "wN": the look-back reads N earlier tiles' words at once.
   if constexpr (std::is_void_v<Value> && sizeof(Key) == 4) {
     constexpr int kKeysOnly = onesweep::kValuesBeforeScatter;  // (no values to load)
-    b.template ours<256, 30, 3, kKeysOnly, 8, 1>("256x30");
-    b.template ours<256, 28, 3, kKeysOnly, 8, 1>("256x28");
-    b.template ours<256, 30, 3, kKeysOnly, 8, 2>("256x30");
-    b.template ours<256, 30, 3, kKeysOnly, 8, 4>("256x30");
-    b.template ours<256, 30, 3, kKeysOnly, 8, 8>("256x30 (policy)");
-    b.template ours<256, 30, 3, kKeysOnly, 8, 16>("256x30");
-    b.template ours<256, 28, 3, kKeysOnly, 8, 4>("256x28");
-    b.template ours<256, 28, 3, kKeysOnly, 8, 8>("256x28");
-    b.template ours<256, 32, 3, kKeysOnly, 8, 8>("256x32");
-    b.template ours<256, 24, 3, kKeysOnly, 8, 8>("256x24");
+    b.template ours<256, 30, 3, kKeysOnly, 8, 1>();
+    b.template ours<256, 28, 3, kKeysOnly, 8, 1>();
+    b.template ours<256, 30, 3, kKeysOnly, 8, 2>();
+    b.template ours<256, 30, 3, kKeysOnly, 8, 4>();
+    b.template ours<256, 30, 3, kKeysOnly, 8, 8>();
+    b.template ours<256, 30, 3, kKeysOnly, 8, 16>();
+    b.template ours<256, 28, 3, kKeysOnly, 8, 4>();
+    b.template ours<256, 28, 3, kKeysOnly, 8, 8>();
+    b.template ours<256, 32, 3, kKeysOnly, 8, 8>();
+    b.template ours<256, 24, 3, kKeysOnly, 8, 8>();
     // The stretch: three passes of 11, 11 and 10 bits (2048 buckets per pass).
     if constexpr (std::is_same_v<Key, uint32_t>) {
-      b.template ours<256, 48, 2, kKeysOnly, 11>("wide digits");
-      b.template ours<512, 24, 1, kKeysOnly, 11>("wide digits");
-      b.template ours<512, 32, 1, kKeysOnly, 11>("wide digits");
+      b.template ours<256, 48, 2, kKeysOnly, 11>();
+      b.template ours<512, 24, 1, kKeysOnly, 11>();
+      b.template ours<512, 32, 1, kKeysOnly, 11>();
     }
   } else if constexpr (std::is_void_v<Value>) {
-    b.template ours<384, 20, 2, onesweep::kValuesBeforeScatter, 8, 1>("384x20");
-    b.template ours<384, 20, 2, onesweep::kValuesBeforeScatter, 8, 4>("384x20 (policy)");
-    b.template ours<384, 20, 2, onesweep::kValuesBeforeScatter, 8, 8>("384x20");
+    b.template ours<384, 20, 2, onesweep::kValuesBeforeScatter, 8, 1>();
+    b.template ours<384, 20, 2, onesweep::kValuesBeforeScatter, 8, 4>();
+    b.template ours<384, 20, 2, onesweep::kValuesBeforeScatter, 8, 8>();
   } else {
     // When the values load (the letter after "min N"): l as the look-back starts, s before the keys'
     // scatter.
     constexpr int kDuring = onesweep::kValuesDuringLookback, kBefore = onesweep::kValuesBeforeScatter;
-    b.template ours<256, 32, 2, kBefore, 8, 4>("256x32");
-    b.template ours<256, 32, 2, kBefore, 8, 2>("256x32");
-    b.template ours<256, 32, 2, kBefore, 8, 8>("256x32");
-    b.template ours<256, 30, 2, kBefore, 8, 4>("256x30");
-    b.template ours<256, 34, 2, kBefore, 8, 4>("256x34");
-    b.template ours<256, 28, 3, kBefore, 8, 4>("256x28");
-    b.template ours<256, 36, 2, kDuring, 8, 2>("256x36 (policy)");
-    b.template ours<256, 32, 2, kDuring, 8, 2>("256x32");
-    b.template ours<256, 34, 2, kDuring, 8, 2>("256x34");
+    b.template ours<256, 32, 2, kBefore, 8, 4>();
+    b.template ours<256, 32, 2, kBefore, 8, 2>();
+    b.template ours<256, 32, 2, kBefore, 8, 8>();
+    b.template ours<256, 30, 2, kBefore, 8, 4>();
+    b.template ours<256, 34, 2, kBefore, 8, 4>();
+    b.template ours<256, 28, 3, kBefore, 8, 4>();
+    b.template ours<256, 36, 2, kDuring, 8, 2>();
+    b.template ours<256, 32, 2, kDuring, 8, 2>();
+    b.template ours<256, 34, 2, kDuring, 8, 2>();
   }
 }
 
