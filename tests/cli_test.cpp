@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "sortscope/catalogue.hpp"
+#include "sortscope/algorithm.hpp"
 
 namespace {
 
@@ -44,7 +44,13 @@ int lines(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n'
 TEST(Cli, HelpListsEveryAlgorithmAndDistribution) {
   const Result r = run("--help");
   EXPECT_EQ(r.exit_code, 0);
-  for (const auto& a : sortscope::algorithms()) EXPECT_NE(r.out.find(std::string(a.name)), std::string::npos) << a.name;
+  for (const auto* a : sortscope::algorithms()) {
+    EXPECT_NE(r.out.find(std::string(a->name)), std::string::npos) << a->name;
+    for (const sortscope::ParamSpec& p : a->params)
+      if (p.min < p.max) {
+        EXPECT_NE(r.out.find("--param " + std::string(p.name) + "="), std::string::npos) << p.name;
+      }
+  }
   for (const auto& d : sortscope::distributions()) EXPECT_NE(r.out.find(std::string(d.name)), std::string::npos) << d.name;
   const Result bench = run("bench --help");
   EXPECT_EQ(bench.exit_code, 0);
@@ -68,6 +74,29 @@ TEST(Cli, BenchJsonHasOneVerifiedRowPerAlgorithm) {
   }
   EXPECT_EQ(j["results"][0]["algorithm"], "mg-radix");
   EXPECT_EQ(j["results"][0]["radix_bits"], 4);
+  EXPECT_EQ(j["results"][0]["params"]["radix-bits"], 4);
+}
+
+TEST(Cli, ParamsSetAndSweepAnyAlgorithmParameter) {
+  const Result r = run("bench --backend cpu --algorithm mg-radix --param radix-bits=6 --n 2^12 --repeat 1 --warmup 0 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["results"][0]["params"]["radix-bits"], 6);
+  const Result sweep = run("bench --backend cpu --algorithm mg-radix,std-sort --sweep radix-bits=2..4 --n 2^12 --repeat 1 "
+                           "--warmup 0 --format json");
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  const nlohmann::json rows = nlohmann::json::parse(sweep.out)["results"];
+  ASSERT_EQ(rows.size(), 4u) << "three widths of mg-radix, and std-sort once";
+  EXPECT_EQ(rows[2]["params"]["radix-bits"], 4);
+  // Mistakes get one line naming the flag and the rule.
+  const Result range = run("bench --backend cpu --algorithm mg-radix --param radix-bits=12 --n 2^10");
+  EXPECT_NE(range.exit_code, 0);
+  EXPECT_NE(range.err.find("radix-bits must be in 1..8, not 12"), std::string::npos) << range.err;
+  const Result unknown = run("bench --backend cpu --algorithm mg-radix --param tile=3 --n 2^10");
+  EXPECT_NE(unknown.exit_code, 0);
+  EXPECT_NE(unknown.err.find("--param tile"), std::string::npos) << unknown.err;
+  const Result shape = run("bench --backend cpu --algorithm mg-radix --param radix-bits --n 2^10");
+  EXPECT_NE(shape.exit_code, 0);
+  EXPECT_NE(shape.err.find("NAME=VALUE"), std::string::npos) << shape.err;
 }
 
 TEST(Cli, BenchSweepsSizesAndRadixBits) {

@@ -1,15 +1,15 @@
 // The array view's reduction: hand-made keys land in known cells, and the GPU agrees with the CPU.
 #include <gtest/gtest.h>
 
-#include "sortscope/density.hpp"
-#include "view/density_cell.hpp"
+#include "gfx/density_grid.hpp"
+#include "gfx/density_cell.hpp"
 #include "test_support.hpp"
 
 #if defined(SORTSCOPE_HAVE_CUDA)
 #include <cuda_runtime.h>
 #endif
 
-namespace sortscope {
+namespace sortscope::gfx {
 namespace {
 
 TEST(Density, KeysLandInTheirCells) {
@@ -22,7 +22,7 @@ TEST(Density, KeysLandInTheirCells) {
   r.digit_shift = 0;
   r.digit_bits = 2;
   std::vector<uint32_t> cells(4 * 4 * kDensityWordsPerCell, 99);
-  cpu::density_grid(keys.data(), r, cells.data());
+  density_grid_cpu(keys.data(), r, cells.data());
   auto count = [&](uint32_t col, uint32_t row) { return cells[(row * 4 + col) * 2]; };
   auto digits = [&](uint32_t col, uint32_t row) { return cells[(row * 4 + col) * 2 + 1]; };
   EXPECT_EQ(count(0, 0), 1u);
@@ -45,7 +45,7 @@ TEST(Density, SignedKeysAreDrawnInValueOrder) {
   r.columns = 2;
   r.rows = 2;
   std::vector<uint32_t> cells(2 * 2 * kDensityWordsPerCell);
-  cpu::density_grid(keys.data(), r, cells.data());
+  density_grid_cpu(keys.data(), r, cells.data());
   EXPECT_EQ(cells[(0 * 2 + 0) * 2], 1u);  // the negative key in the bottom row
   EXPECT_EQ(cells[(1 * 2 + 1) * 2], 1u);  // the positive key in the top row
 }
@@ -54,7 +54,7 @@ TEST(Density, EachColumnStartsWhereTheLastEnds) {
   // The GPU gives each block the keys of one column, from first_of_column(c) up to the next.
   for (uint64_t n : {uint64_t(1), uint64_t(7), uint64_t(1000003), (uint64_t(1) << 33) + 5})
     for (uint32_t columns : {1u, 3u, 906u, 1237u}) {
-      view::DensityMap<uint32_t> map{};
+      DensityMap<uint32_t> map{};
       map.n = n;
       map.columns = columns;
       EXPECT_EQ(map.first_of_column(0), 0u);
@@ -78,7 +78,7 @@ std::vector<uint32_t> gpu_grid(const HostKeys& keys, const DensityRequest& r) {
   EXPECT_EQ(cudaMalloc(&d_cells, cells.size() * 4), cudaSuccess);
   cudaMemcpy(d_keys, keys.bytes.data(), keys.bytes.size(), cudaMemcpyHostToDevice);
   cudaMemset(d_cells, 0xff, cells.size() * 4);
-  EXPECT_EQ(cuda::density_grid(d_keys, r, d_cells, nullptr), cudaSuccess);
+  EXPECT_EQ(density_grid_cuda(d_keys, r, d_cells, nullptr), cudaSuccess);
   cudaMemcpy(cells.data(), d_cells, cells.size() * 4, cudaMemcpyDeviceToHost);
   cudaFree(d_keys);
   cudaFree(d_cells);
@@ -98,7 +98,7 @@ TEST(Density, GpuGridEqualsCpuGrid) {
     r.digit_shift = 4;
     r.digit_bits = 4;
     std::vector<uint32_t> expect(size_t(r.columns) * r.rows * kDensityWordsPerCell);
-    cpu::density_grid(keys.bytes.data(), r, expect.data());
+    density_grid_cpu(keys.bytes.data(), r, expect.data());
     EXPECT_EQ(gpu_grid(keys, r), expect) << dist;
   }
 }
@@ -125,11 +125,11 @@ TEST(Density, GpuGridEqualsCpuGridForEveryShape) {
     r.digit_shift = 8;
     r.digit_bits = 8;
     std::vector<uint32_t> expect(size_t(r.columns) * r.rows * kDensityWordsPerCell);
-    cpu::density_grid(keys.bytes.data(), r, expect.data());
+    density_grid_cpu(keys.bytes.data(), r, expect.data());
     EXPECT_EQ(gpu_grid(keys, r), expect) << shape.n << " keys, " << shape.columns << "x" << shape.rows;
   }
 }
 #endif
 
 }  // namespace
-}  // namespace sortscope
+}  // namespace sortscope::gfx

@@ -3,8 +3,8 @@
 
 #include "generate/distributions.hpp"
 #include "mg_radix/mg_radix_policy.hpp"
-#include "sortscope/trace.hpp"
 #include "radix_matrix.hpp"
+#include "sortscope/trace.hpp"
 
 #if defined(SORTSCOPE_HAVE_CUDA)
 #include <cuda_runtime.h>
@@ -17,7 +17,7 @@ namespace {
 
 using test::expect_sorted_like_reference;
 
-// The distributions the foundation issue names, plus the structured ones.
+// The distributions of the sorting literature that stress a radix sort, plus the structured ones.
 std::vector<DistributionSpec> distributions_to_test() {
   std::vector<DistributionSpec> out;
   for (const char* name : {"uniform", "sorted", "reverse", "zero", "gaussian", "entropy-1", "entropy-3", "entropy-5",
@@ -39,9 +39,9 @@ void run_matrix(Backend& backend) {
         for (uint64_t n : sizes_for_bits(bits)) {
           DataSpec data{dist, n, 42 + n, KeyType::u32};
           SortConfig config;
-          config.algorithm = Algorithm::mg_radix;
+          config.algorithm = test::algo("mg-radix");
           config.pairs = pairs;
-          config.radix_bits = bits;
+          set_param(&config, "radix-bits", bits);
           expect_sorted_like_reference(backend, data, config);
           if (testing::Test::HasFatalFailure()) return;
         }
@@ -55,9 +55,9 @@ void run_large(Backend& backend, uint64_t n) {
   for (int bits = mg_radix::kMinRadixBits; bits <= mg_radix::kMaxRadixBits; ++bits) {
     for (bool pairs : {false, true}) {
       SortConfig config;
-      config.algorithm = Algorithm::mg_radix;
+      config.algorithm = test::algo("mg-radix");
       config.pairs = pairs;
-      config.radix_bits = bits;
+      set_param(&config, "radix-bits", bits);
       expect_sorted_like_reference(backend, DataSpec{*parse_distribution("uniform"), n, 7, KeyType::u32}, config);
       if (testing::Test::HasFatalFailure()) return;
     }
@@ -71,7 +71,7 @@ TEST(MgRadixCpu, MatchesStableSortForEveryRadixWidthDistributionAndSize) {
 
 // Every key type, both orders, bit ranges and special floats, at radix widths 3, 4 and 8.
 test::MatrixOptions mg_radix_key_matrix() {
-  test::MatrixOptions m{Algorithm::mg_radix};
+  test::MatrixOptions m{test::algo("mg-radix")};
   m.radix_bits = {3, 8};
   const uint64_t tile = mg_radix::policy_for_bits(8).tile_items();
   m.sizes = {0, 1, tile - 1, tile, tile + 1, 7 * tile + 5};
@@ -82,8 +82,8 @@ test::MatrixOptions mg_radix_key_matrix() {
 TEST(MgRadixCpu, EveryKeyTypeOrderBitRangeAndSpecialFloat) {
   auto backend = make_cpu_backend();
   test::run_radix_matrix(*backend, mg_radix_key_matrix());
-  test::run_bit_ranges(*backend, Algorithm::mg_radix, 30000);
-  test::run_special_floats(*backend, Algorithm::mg_radix, 20000);
+  test::run_bit_ranges(*backend, test::algo("mg-radix"), 30000);
+  test::run_special_floats(*backend, test::algo("mg-radix"), 20000);
 }
 
 TEST(MgRadixCpu, MatchesStableSortAtFourMillionKeys) {
@@ -97,17 +97,18 @@ TEST(MgRadixCpu, TraceHoldsItsInvariants) {
     ASSERT_OK(backend->set_data(DataSpec{*parse_distribution(dist), 300000, 3, KeyType::u32}));
     for (int bits : {1, 4, 7, 8}) {
       SortConfig config;
-      config.radix_bits = bits;
+      set_param(&config, "radix-bits", bits);
       RunOptions options;
       options.trace = true;
-      options.keep_snapshots = true;
+      options.snapshot_budget = kSnapshotBudgetBytes;
       RunResult r;
       ASSERT_OK(backend->run(config, options, &r));
       ASSERT_TRUE(r.trace.has_value());
       EXPECT_EQ(check_invariants(*r.trace), "") << dist << " bits " << bits;
       ASSERT_TRUE(r.snapshots);
       // The scatter samples agree with the keys before and after their pass.
-      for (const PassTrace& p : r.trace->passes) {
+      for (const StageTrace& stage : r.trace->stages) {
+        const RadixSection& p = *stage.radix;
         const auto* before = static_cast<const uint32_t*>(r.snapshots->keys(p.pass));
         const auto* after = static_cast<const uint32_t*>(r.snapshots->keys(p.pass + 1));
         for (const ScatterSample& s : p.scatter) {
@@ -130,10 +131,10 @@ TEST(MgRadixCpu, SkipsPassesWhereEveryKeyHasTheSameDigit) {
   options.trace = true;
   RunResult r;
   SortConfig config;
-  config.radix_bits = 8;
+  set_param(&config, "radix-bits", 8);
   ASSERT_OK(backend->run(config, options, &r));
-  ASSERT_EQ(r.trace->passes.size(), 4u);
-  for (const PassTrace& p : r.trace->passes) EXPECT_TRUE(p.skipped);
+  ASSERT_EQ(r.trace->stages.size(), 4u);
+  for (const StageTrace& stage : r.trace->stages) EXPECT_TRUE(stage.radix->skipped);
   EXPECT_TRUE(r.verified);
   // Keys below 2^16: the two upper 8-bit passes are skipped, the lower two are not.
   HostKeys keys;
@@ -143,10 +144,10 @@ TEST(MgRadixCpu, SkipsPassesWhereEveryKeyHasTheSameDigit) {
   for (uint64_t i = 0; i < keys.n; ++i) keys.as<uint32_t>()[i] = uint32_t((i * 7919) % 65536);
   ASSERT_OK(backend->set_data(keys));
   ASSERT_OK(backend->run(config, options, &r));
-  EXPECT_FALSE(r.trace->passes[0].skipped);
-  EXPECT_FALSE(r.trace->passes[1].skipped);
-  EXPECT_TRUE(r.trace->passes[2].skipped);
-  EXPECT_TRUE(r.trace->passes[3].skipped);
+  EXPECT_FALSE(r.trace->stages[0].radix->skipped);
+  EXPECT_FALSE(r.trace->stages[1].radix->skipped);
+  EXPECT_TRUE(r.trace->stages[2].radix->skipped);
+  EXPECT_TRUE(r.trace->stages[3].radix->skipped);
   EXPECT_TRUE(r.verified) << r.verify_detail;
 }
 
@@ -155,11 +156,11 @@ TEST(MgRadixCpu, RejectsBadArguments) {
   ASSERT_OK(backend->set_data(DataSpec{*parse_distribution("uniform"), 1000, 1, KeyType::u32}));
   RunResult r;
   SortConfig config;
-  config.radix_bits = 9;
+  set_param(&config, "radix-bits", 9);
   Status s = backend->run(config, RunOptions{}, &r);
   EXPECT_EQ(s.code(), StatusCode::invalid_argument);
-  EXPECT_NE(s.message().find("radix bits"), std::string::npos) << s.message();
-  config.radix_bits = 4;
+  EXPECT_NE(s.message().find("radix-bits must be in 1..8"), std::string::npos) << s.message();
+  set_param(&config, "radix-bits", 4);
   config.end_bit = 40;
   s = backend->run(config, RunOptions{}, &r);
   EXPECT_EQ(s.code(), StatusCode::invalid_argument) << s.message();
@@ -177,8 +178,8 @@ TEST(MgRadixGpu, MatchesStableSortForEveryRadixWidthDistributionAndSize) {
 TEST(MgRadixGpu, EveryKeyTypeOrderBitRangeAndSpecialFloat) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
   test::run_radix_matrix(*gpu, mg_radix_key_matrix());
-  test::run_bit_ranges(*gpu, Algorithm::mg_radix, 30000);
-  test::run_special_floats(*gpu, Algorithm::mg_radix, 20000);
+  test::run_bit_ranges(*gpu, test::algo("mg-radix"), 30000);
+  test::run_special_floats(*gpu, test::algo("mg-radix"), 20000);
 }
 
 TEST(MgRadixGpu, MatchesStableSortAtLargeSizes) {
@@ -197,7 +198,7 @@ TEST(MgRadixGpu, TraceEqualsCpuTrace) {
           ASSERT_OK(gpu->set_data(data));
           ASSERT_OK(cpu->set_data(data));
           SortConfig config;
-          config.radix_bits = bits;
+          set_param(&config, "radix-bits", bits);
           config.pairs = pairs;
           RunOptions options;
           options.trace = true;
@@ -256,9 +257,11 @@ TEST(MgRadixGpu, CubShapedApiSortsKeysPairsAndDoubleBuffers) {
   // SortPairs is stable: values (input positions) follow their keys.
   cudaFree(d_temp);
   temp_bytes = 0;
-  ASSERT_EQ(DeviceRadixSort::SortPairs(nullptr, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n), cudaSuccess);
+  ASSERT_EQ(DeviceRadixSort::SortPairs(nullptr, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n),
+            cudaSuccess);
   ASSERT_EQ(cudaMalloc(&d_temp, temp_bytes), cudaSuccess);
-  ASSERT_EQ(DeviceRadixSort::SortPairs(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n), cudaSuccess);
+  ASSERT_EQ(DeviceRadixSort::SortPairs(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n),
+            cudaSuccess);
   std::vector<uint32_t> got_values(n);
   cudaMemcpy(got.data(), d_keys_out, n * 4, cudaMemcpyDeviceToHost);
   cudaMemcpy(got_values.data(), d_values_out, n * 4, cudaMemcpyDeviceToHost);

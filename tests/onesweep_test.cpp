@@ -38,7 +38,7 @@ std::vector<uint64_t> pass_kernel_sizes(KeyType k, bool pairs) {
 }
 
 MatrixOptions onesweep_matrix() {
-  MatrixOptions m{Algorithm::onesweep};
+  MatrixOptions m{test::algo("onesweep")};
   m.sizes = onesweep_sizes();
   return m;
 }
@@ -53,7 +53,7 @@ void run_pass_kernel_sizes(Backend& backend) {
     for (bool pairs : {false, true})
       for (uint64_t n : pass_kernel_sizes(k, pairs)) {
         SortConfig config;
-        config.algorithm = Algorithm::onesweep;
+        config.algorithm = test::algo("onesweep");
         config.pairs = pairs;
         test::expect_sorted_like_reference(backend, DataSpec{*parse_distribution("uniform"), n, 2, k}, config);
         if (testing::Test::HasFatalFailure()) return;
@@ -62,9 +62,9 @@ void run_pass_kernel_sizes(Backend& backend) {
 
 TEST(OnesweepCpu, BitRangesSpecialFloatsAndLargeInputs) {
   auto cpu = make_cpu_backend();
-  test::run_bit_ranges(*cpu, Algorithm::onesweep, 50000);
-  test::run_special_floats(*cpu, Algorithm::onesweep, 3000);
-  test::run_special_floats(*cpu, Algorithm::onesweep, 40000);
+  test::run_bit_ranges(*cpu, test::algo("onesweep"), 50000);
+  test::run_special_floats(*cpu, test::algo("onesweep"), 3000);
+  test::run_special_floats(*cpu, test::algo("onesweep"), 40000);
   run_pass_kernel_sizes(*cpu);
 }
 
@@ -79,21 +79,22 @@ TEST(OnesweepCpu, TraceHoldsItsInvariantsAndSkipsUniformDigits) {
   for (uint64_t i = 0; i < keys.n; ++i) keys.as<uint32_t>()[i] = uint32_t((i * 7919) % 65536);
   ASSERT_OK(cpu->set_data(keys));
   SortConfig config;
-  config.algorithm = Algorithm::onesweep;
+  config.algorithm = test::algo("onesweep");
   RunOptions options;
   options.trace = true;
-  options.keep_snapshots = true;
+  options.snapshot_budget = kSnapshotBudgetBytes;
   RunResult r;
   ASSERT_OK(cpu->run(config, options, &r));
-  ASSERT_EQ(r.trace->passes.size(), 4u);
-  EXPECT_FALSE(r.trace->passes[0].skipped);
-  EXPECT_FALSE(r.trace->passes[1].skipped);
-  EXPECT_TRUE(r.trace->passes[2].skipped);
-  EXPECT_TRUE(r.trace->passes[3].skipped);
+  ASSERT_EQ(r.trace->stages.size(), 4u);
+  EXPECT_FALSE(r.trace->stages[0].radix->skipped);
+  EXPECT_FALSE(r.trace->stages[1].radix->skipped);
+  EXPECT_TRUE(r.trace->stages[2].radix->skipped);
+  EXPECT_TRUE(r.trace->stages[3].radix->skipped);
   EXPECT_EQ(check_invariants(*r.trace), "");
   EXPECT_TRUE(r.verified);
   // Scatter samples agree with the keys before and after their pass.
-  for (const PassTrace& p : r.trace->passes) {
+  for (const StageTrace& stage : r.trace->stages) {
+    const RadixSection& p = *stage.radix;
     const auto* before = static_cast<const uint32_t*>(r.snapshots->keys(p.pass));
     const auto* after = static_cast<const uint32_t*>(r.snapshots->keys(p.pass + 1));
     for (const ScatterSample& s : p.scatter) ASSERT_EQ(before[s.src], after[s.dst]);
@@ -110,14 +111,14 @@ TEST(OnesweepGpu, MatchesStableSortForEveryKeyTypeOrderAndSize) {
 
 TEST(OnesweepGpu, BitRangesSpecialFloatsAndLargeInputs) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
-  test::run_bit_ranges(*gpu, Algorithm::onesweep, 50000);
-  test::run_special_floats(*gpu, Algorithm::onesweep, 3000);
-  test::run_special_floats(*gpu, Algorithm::onesweep, 40000);
+  test::run_bit_ranges(*gpu, test::algo("onesweep"), 50000);
+  test::run_special_floats(*gpu, test::algo("onesweep"), 3000);
+  test::run_special_floats(*gpu, test::algo("onesweep"), 40000);
   run_pass_kernel_sizes(*gpu);
   for (KeyType k : {KeyType::u32, KeyType::f64})
     for (bool pairs : {false, true}) {
       SortConfig config;
-      config.algorithm = Algorithm::onesweep;
+      config.algorithm = test::algo("onesweep");
       config.pairs = pairs;
       test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("uniform"), (1u << 23) + 5, 2, k}, config);
     }
@@ -128,7 +129,7 @@ TEST(OnesweepGpu, TwoHundredMillionKeysVerifyOnTheDevice) {
   for (bool pairs : {false, true}) {
     ASSERT_OK(gpu->set_data(DataSpec{*parse_distribution("uniform"), uint64_t(1) << 28, 3, KeyType::u32}));
     SortConfig config;
-    config.algorithm = Algorithm::onesweep;
+    config.algorithm = test::algo("onesweep");
     config.pairs = pairs;
     RunResult r;
     ASSERT_OK(gpu->run(config, RunOptions{}, &r));
@@ -140,15 +141,15 @@ TEST(OnesweepGpu, TraceEqualsCpuTrace) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
   auto cpu = make_cpu_backend();
   for (const char* dist : {"uniform", "zero", "entropy-4", "det-dup"})
-    for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(4000), uint64_t(5000), uint64_t(9000), uint64_t(1) << 20, (uint64_t(1) << 20) + 1,
-                       (uint64_t(1) << 23) + 9})
+    for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(4000), uint64_t(5000), uint64_t(9000), uint64_t(1) << 20,
+                       (uint64_t(1) << 20) + 1, (uint64_t(1) << 23) + 9})
       for (KeyType k : {KeyType::u32, KeyType::f64})
         for (bool pairs : {false, true}) {
           const DataSpec data{*parse_distribution(dist), n, 11, k};
           ASSERT_OK(gpu->set_data(data));
           ASSERT_OK(cpu->set_data(data));
           SortConfig config;
-          config.algorithm = Algorithm::onesweep;
+          config.algorithm = test::algo("onesweep");
           config.pairs = pairs;
           RunOptions options;
           options.trace = true;

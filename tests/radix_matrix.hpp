@@ -1,4 +1,4 @@
-// The correctness matrix every LSD radix sort must pass on every backend: key types x keys/pairs x
+// The correctness matrix every sort must pass on every backend: key types x keys/pairs x
 // ascending/descending x distributions x sizes around the tile boundaries, bit ranges, the skip
 // path, and float keys with NaN and signed zeros.
 #pragma once
@@ -11,7 +11,7 @@
 namespace sortscope::test {
 
 struct MatrixOptions {
-  Algorithm algorithm;
+  const AlgorithmDescriptor* algorithm;
   std::vector<int> radix_bits{0};   // 0: the algorithm's default
   std::vector<uint64_t> sizes;      // sizes around the algorithm's tiles
   std::vector<KeyType> key_types{KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64};
@@ -27,7 +27,7 @@ inline void run_radix_matrix(Backend& backend, const MatrixOptions& m) {
             for (uint64_t n : m.sizes) {
               SortConfig config;
               config.algorithm = m.algorithm;
-              config.radix_bits = bits;
+              if (bits) set_param(&config, "radix-bits", bits);
               config.pairs = pairs;
               config.descending = descending;
               expect_sorted_like_reference(backend, DataSpec{*parse_distribution(dist), n, 17 + n, k}, config);
@@ -36,7 +36,7 @@ inline void run_radix_matrix(Backend& backend, const MatrixOptions& m) {
 }
 
 // Bit ranges, including one bit, a range narrower than a digit, and none at all.
-inline void run_bit_ranges(Backend& backend, Algorithm algorithm, uint64_t n) {
+inline void run_bit_ranges(Backend& backend, const AlgorithmDescriptor* algorithm, uint64_t n) {
   const std::pair<int, int> ranges32[] = {{0, 16}, {4, 20}, {8, 9}, {3, 32}, {0, 5}, {7, 7}};
   const std::pair<int, int> ranges64[] = {{0, 40}, {20, 64}, {33, 34}, {60, 64}};
   for (KeyType k : {KeyType::u32, KeyType::f32, KeyType::i64, KeyType::f64}) {
@@ -74,7 +74,7 @@ HostKeys special_floats(uint64_t n) {
   return keys;
 }
 
-inline void run_special_floats(Backend& backend, Algorithm algorithm, uint64_t n) {
+inline void run_special_floats(Backend& backend, const AlgorithmDescriptor* algorithm, uint64_t n) {
   for (bool descending : {false, true})
     for (bool pairs : {false, true}) {
       for (const HostKeys& keys : {special_floats<float>(n), special_floats<double>(n)}) {

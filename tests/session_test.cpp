@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "session/explain.hpp"
 #include "session/session.hpp"
 #include "session/stages.hpp"
 #include "test_support.hpp"
@@ -30,9 +29,9 @@ TEST(Session, SortsTracesAndTimesOnItsWorker) {
   ASSERT_TRUE(s.run);
   EXPECT_TRUE(s.run->verified) << s.run->verify_detail;
   ASSERT_TRUE(s.run->trace);
-  EXPECT_EQ(s.run->trace->passes.size(), 8u);  // 32 bits, 4-bit digits
+  EXPECT_EQ(s.run->trace->stages.size(), 8u);  // 32 bits, 4-bit digits
   ASSERT_TRUE(s.run->snapshots);
-  EXPECT_EQ(s.run->snapshots->passes(), 8);
+  EXPECT_EQ(s.run->snapshots->count(), 9);  // the input and the keys after each pass
   EXPECT_GE(s.throughput.size(), 3u);
   EXPECT_GT(s.throughput.back().keys_per_s, 0);
   EXPECT_EQ(s.backend, BackendKind::cpu);
@@ -60,10 +59,10 @@ TEST(Session, BadRequestsBecomeMessagesAndTheSessionKeepsWorking) {
   EXPECT_NE(session.state().error.find("do not fit"), std::string::npos) << session.state().error;
 
   RunRequest bad_bits = cpu_request("uniform", 1000);
-  bad_bits.sort.radix_bits = 12;
+  set_param(&bad_bits.sort, "radix-bits", 12);
   session.submit(bad_bits);
   ASSERT_TRUE(session.wait_until_shown(60));
-  EXPECT_NE(session.state().error.find("radix bits"), std::string::npos) << session.state().error;
+  EXPECT_NE(session.state().error.find("radix-bits must be in 1..8"), std::string::npos) << session.state().error;
 
   session.submit(cpu_request("sorted", 2000));
   ASSERT_TRUE(session.wait_until_shown(60));
@@ -118,64 +117,62 @@ TEST(Session, AutomaticBackendFallsBackToTheCpuWithANote) {
   EXPECT_TRUE(s.run && s.run->verified);
 }
 
-// A traced CPU run through the backend, for the texts that quote its numbers.
-SortTrace traced(Algorithm algorithm, uint64_t n) {
-  SortConfig config;
-  config.algorithm = algorithm;
-  return test::cpu_trace("uniform", n, 1, config);
-}
-
-TEST(Explain, EveryAlgorithmHasPhasesWithTheirSources) {
-  for (const AlgorithmInfo& a : algorithms()) {
-    const std::vector<PhaseText> phases = explain_phases(a.id, nullptr, nullptr);
-    ASSERT_FALSE(phases.empty()) << a.name;
-    for (const PhaseText& p : phases) {
-      EXPECT_FALSE(p.name.empty() || p.what.empty() || p.formula.empty() || p.source.empty()) << a.name;
-      EXPECT_NE(p.shown_in, Panel::none) << a.name << ": " << p.name;
-    }
-  }
-}
-
-TEST(Explain, TextsFollowTheViewedPass) {
-  const SortTrace mg = traced(Algorithm::mg_radix, 1 << 14);
-  const std::vector<PhaseText> second = explain_phases(Algorithm::mg_radix, &mg, &mg.passes[1]);
-  ASSERT_EQ(second.size(), 4u);
-  EXPECT_NE(second[0].formula.find("(k >> 4) & 15"), std::string::npos) << second[0].formula;
-  EXPECT_NE(second[0].formula.find("16 digits x " + std::to_string(mg.passes[1].rows) + " blocks"), std::string::npos);
-  EXPECT_NE(second[3].formula.find("bits [0, 8)"), std::string::npos) << second[3].formula;
-
-  // One-sweep explains its look-back above the small-n limit, and its one launch below it.
-  const SortTrace large = traced(Algorithm::onesweep, 1 << 21);
-  const auto with_lookback = explain_phases(Algorithm::onesweep, &large, &large.passes[0]);
-  EXPECT_TRUE(std::any_of(with_lookback.begin(), with_lookback.end(),
-                          [](const PhaseText& p) { return p.shown_in == Panel::lookback; }));
-  const SortTrace small = traced(Algorithm::onesweep, 1 << 12);
-  const auto one_launch = explain_phases(Algorithm::onesweep, &small, &small.passes[0]);
-  EXPECT_TRUE(std::none_of(one_launch.begin(), one_launch.end(),
-                           [](const PhaseText& p) { return p.shown_in == Panel::lookback; }));
-  EXPECT_EQ(one_launch[1].name, "One launch for small n");
-}
-
-RunRecord run_with_passes(int passes) {
+RunRecord run_with_stages(int stages) {
   RunRecord run;
   run.trace = SortTrace{};
-  run.trace->passes.resize(size_t(passes));
+  run.trace->stages.resize(size_t(stages));
   return run;
 }
 
-TEST(Stages, ARerunKeepsTheViewedPassWhileItExists) {
-  const RunRecord eight = run_with_passes(8), four = run_with_passes(4);  // 4- and 8-bit digits
-  ViewState view;
-  EXPECT_EQ(viewed_stage(view, eight), 8) << "a new run opens on its sorted output";
-  view.stage = 3;
-  EXPECT_EQ(viewed_stage(view, eight), 3);
-  EXPECT_EQ(viewed_stage(view, four), 3) << "pass 3 exists in both runs";
-  view.stage = 6;
-  EXPECT_EQ(viewed_stage(view, four), 4) << "past the last pass: the sorted output";
-  EXPECT_EQ(viewed_stage(view, eight), 6) << "and back to pass 6 when it exists again";
-  EXPECT_EQ(viewed_stage(view, RunRecord{}), 0) << "an untraced run has only its output";
-  EXPECT_EQ(pass_of_stage(0), 0);
-  EXPECT_EQ(pass_of_stage(4), 3);
+TEST(Stages, ARerunKeepsTheViewedStageWhileItExists) {
+  const RunRecord eight = run_with_stages(8), four = run_with_stages(4);  // 4- and 8-bit digits
+  EXPECT_EQ(viewed_stage(-1, eight), 8) << "a new run opens on its sorted output";
+  EXPECT_EQ(viewed_stage(3, eight), 3);
+  EXPECT_EQ(viewed_stage(3, four), 3) << "pass 3 exists in both runs";
+  EXPECT_EQ(viewed_stage(6, four), 4) << "past the last pass: the sorted output";
+  EXPECT_EQ(viewed_stage(6, eight), 6) << "and back to pass 6 when it exists again";
+  EXPECT_EQ(viewed_stage(2, RunRecord{}), 0) << "an untraced run has only its output";
+  EXPECT_EQ(trace_stage_of(0), 0);
+  EXPECT_EQ(trace_stage_of(4), 3);
+}
+
+// Snapshots of a run that kept every third stage (and the last), as a tight budget leaves them.
+class GroupSnapshots final : public StageSnapshots {
+ public:
+  explicit GroupSnapshots(SnapshotPlan plan) {
+    for (int s = 0; s < plan.stages; ++s)
+      if (plan.keeps(s)) kept_.push_back(s);
+  }
+  BackendKind memory() const override { return BackendKind::cpu; }
+  KeyType key_type() const override { return KeyType::u32; }
+  uint64_t size() const override { return 0; }
+  int count() const override { return int(kept_.size()) + 1; }
+  int stage_of(int i) const override { return i > 0 ? kept_[i - 1] : -1; }
+  const void* keys(int) const override { return nullptr; }
+
+ private:
+  std::vector<int> kept_;
+};
+
+TEST(Stages, StepsMoveBetweenKeptStageGroups) {
+  // 10 stages of 1000 bytes in a 4000-byte budget: every third stage and the last.
+  const SnapshotPlan plan = SnapshotPlan::within(10, 1000, 4000);
+  EXPECT_EQ(plan.stride, 3);
+  EXPECT_EQ(plan.kept(), 4);
+  RunRecord run = run_with_stages(10);
+  run.snapshots = std::make_shared<GroupSnapshots>(plan);
+  // View stages with keys: 0 (input), 3, 6, 9 (after stages 2, 5, 8) and 10 (the last).
+  EXPECT_EQ(step_stage(run, 0, +1), 3);
+  EXPECT_EQ(step_stage(run, 3, +1), 6);
+  EXPECT_EQ(step_stage(run, 9, +1), 10);
+  EXPECT_EQ(step_stage(run, 10, +1), 10) << "stays at the end";
+  EXPECT_EQ(step_stage(run, 6, -1), 3);
+  EXPECT_EQ(step_stage(run, 3, -1), 0);
+  EXPECT_EQ(snapshot_for(run, 5), 1) << "stage 5 shows the keys after stage 2, the last kept before it";
+  EXPECT_EQ(snapshot_for(run, 10), 4);
+  // With room for every stage, every stage is kept and a step is one stage.
+  EXPECT_EQ(SnapshotPlan::within(10, 1000, 1 << 20).stride, 1);
+  EXPECT_EQ(SnapshotPlan::within(10, 1000, 999).kept(), 0) << "not one snapshot fits";
 }
 
 }  // namespace

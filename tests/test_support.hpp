@@ -63,6 +63,13 @@ inline Backend* cuda_backend(std::string* why) {
   return status.ok() ? backend.get() : nullptr;
 }
 
+// The registered algorithm of that name; a test of an algorithm that is not registered fails here.
+inline const AlgorithmDescriptor* algo(std::string_view name) {
+  const AlgorithmDescriptor* a = find_algorithm(name);
+  if (!a) ADD_FAILURE() << "no algorithm named " << name << " is registered";
+  return a ? a : &default_algorithm();
+}
+
 // Asserts a Status is ok, printing its message when not.
 #define ASSERT_OK(expr)                                 \
   do {                                                  \
@@ -77,11 +84,12 @@ inline Backend* cuda_backend(std::string* why) {
 
 // Sorts `data` with `config` on `backend` and compares with the reference, bit for bit.
 inline void expect_sorted_like_reference(Backend& backend, const DataSpec& data, const SortConfig& config) {
-  SCOPED_TRACE(std::string(backend_name(backend.kind())) + " " + std::string(info(config.algorithm).name) + " " +
+  std::string params;
+  for (const ParamSetting& p : config.params) params += " " + p.name + "=" + std::to_string(p.value);
+  SCOPED_TRACE(std::string(backend_name(backend.kind())) + " " + std::string(config.algorithm->name) + " " +
                data.dist.name() + " n=" + std::to_string(data.n) + " keys=" + std::string(info(data.key_type).name) +
-               (config.pairs ? " pairs" : "") + (config.descending ? " descending" : "") +
-               " radix_bits=" + std::to_string(config.radix_bits) + " bits=[" + std::to_string(config.begin_bit) +
-               "," + std::to_string(config.end_bit) + ")");
+               (config.pairs ? " pairs" : "") + (config.descending ? " descending" : "") + params + " bits=[" +
+               std::to_string(config.begin_bit) + "," + std::to_string(config.end_bit) + ")");
   ASSERT_OK(backend.set_data(data));
   RunResult result;
   ASSERT_OK(backend.run(config, RunOptions{}, &result));
@@ -99,10 +107,10 @@ inline void expect_sorted_like_reference(Backend& backend, const DataSpec& data,
         << "first wrong value at " << (mismatch.first - values.begin()) << ": " << *mismatch.first
         << " (expected " << *mismatch.second << ")";
   }
-  // Radix sorts are stable even for keys only, so keys equal within the bit range keep their order;
-  // other algorithms must match only where equal keys are identical (the whole key is sorted on).
+  // Stable sorts keep keys equal within the bit range in input order, even for keys only; others
+  // must match only where equal keys are identical (the whole key is sorted on).
   const bool full_range = config.begin_bit == 0 && (config.end_bit < 0 || config.end_bit == key_bits(data.key_type));
-  if (config.pairs || full_range || info(config.algorithm).is_lsd_radix) {
+  if (config.pairs || full_range || config.algorithm->stable) {
     ASSERT_EQ(0, std::memcmp(output.bytes.data(), expected.bytes.data(), output.bytes.size()))
         << "keys differ from std::stable_sort";
   }

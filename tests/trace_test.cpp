@@ -10,7 +10,7 @@ namespace {
 
 SortTrace traced_run(const char* dist, uint64_t n, int bits) {
   SortConfig config;
-  config.radix_bits = bits;
+  set_param(&config, "radix-bits", bits);
   return test::cpu_trace(dist, n, 4, config);
 }
 
@@ -23,18 +23,18 @@ TEST(Trace, CorrectTracesHoldEveryInvariant) {
 TEST(Trace, InvariantsCatchCorruption) {
   const SortTrace good = traced_run("uniform", 50000, 4);
   SortTrace t = good;
-  t.passes[1].histogram[3] += 1;
+  t.stages[1].radix->histogram[3] += 1;
   EXPECT_NE(check_invariants(t).find("histogram sums"), std::string::npos);
   t = good;
-  t.passes[0].offsets[5] += 1;
+  t.stages[0].radix->offsets[5] += 1;
   EXPECT_NE(check_invariants(t).find("exclusive scan"), std::string::npos);
   t = good;
-  t.passes[2].counts[7] += 1;
-  t.passes[2].counts[8] -= 1;  // totals still right, but the scan no longer matches
+  t.stages[2].radix->counts[7] += 1;
+  t.stages[2].radix->counts[8] -= 1;  // totals still right, but the scan no longer matches
   EXPECT_NE(check_invariants(t), "");
   t = good;
-  t.passes[3].scatter[10].dst = 0;
-  t.passes[3].scatter[10].digit = 15;
+  t.stages[3].radix->scatter[10].dst = 0;
+  t.stages[3].radix->scatter[10].digit = 15;
   EXPECT_NE(check_invariants(t).find("left its digit's bucket"), std::string::npos);
 }
 
@@ -43,10 +43,10 @@ TEST(Trace, FirstDifferenceNamesWhatDiffers) {
   SortTrace b = a;
   EXPECT_EQ(first_difference(a, b), "");
   b.backend = "cuda";
-  b.passes[0].kernels.clear();
+  b.stages[0].kernels.clear();
   EXPECT_EQ(first_difference(a, b), "") << "backend and timings are not part of the comparison";
-  b.passes[2].counts[4] += 1;
-  EXPECT_EQ(first_difference(a, b), "pass 2: counts[4] differs");
+  b.stages[2].radix->counts[4] += 1;
+  EXPECT_EQ(first_difference(a, b), "stage 2: counts[4] differs");
 }
 
 TEST(Trace, JsonRoundTrip) {
@@ -56,8 +56,8 @@ TEST(Trace, JsonRoundTrip) {
   SortTrace b;
   ASSERT_OK(load_trace(file, &b));
   EXPECT_EQ(first_difference(a, b), "");
-  ASSERT_EQ(a.passes[0].kernels.size(), b.passes[0].kernels.size());
-  EXPECT_EQ(a.passes[0].kernels[0].name, b.passes[0].kernels[0].name);
+  ASSERT_EQ(a.stages[0].kernels.size(), b.stages[0].kernels.size());
+  EXPECT_EQ(a.stages[0].kernels[0].name, b.stages[0].kernels[0].name);
   SortTrace c;
   EXPECT_FALSE(load_trace(testing::TempDir() + "/does_not_exist.json", &c).ok());
 }
@@ -96,13 +96,14 @@ TEST(Coalescing, TheExchangeCoalescesARealPass) {
   // Uniform keys, 8-bit digits: straight from registers a warp's 32 keys scatter over ~30 buckets;
   // after the exchange runs of equal digits are stored together.
   const SortTrace t = traced_run("uniform", 1 << 18, 8);
-  for (const PassTrace& p : t.passes) {
+  for (const StageTrace& stage : t.stages) {
+      const RadixSection& p = *stage.radix;
     EXPECT_EQ(p.coalescing.warp_stores, (1u << 18) / 32);
     EXPECT_GT(p.coalescing.average_direct(), 20.0);
     EXPECT_LT(p.coalescing.average_exchanged(), 10.0);
   }
   SortTrace corrupt = t;
-  corrupt.passes[0].coalescing.segments_direct = 33 * corrupt.passes[0].coalescing.warp_stores;
+  corrupt.stages[0].radix->coalescing.segments_direct = 33 * corrupt.stages[0].radix->coalescing.warp_stores;
   EXPECT_NE(check_invariants(corrupt).find("segment count"), std::string::npos);
 }
 

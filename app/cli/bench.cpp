@@ -18,7 +18,7 @@ struct Row {
   std::string key_type;
   uint64_t n = 0;
   bool pairs = false;
-  int radix_bits = 0;
+  std::vector<ParamSetting> params;  // the algorithm's resolved parameters, choices and fixed ones
   std::string dist;
   double median_ms = 0;
   double keys_per_s = 0;
@@ -28,31 +28,53 @@ struct Row {
   bool verified = false;
   std::string verify_detail;
   std::vector<double> times_ms;
+  bool reference = false;  // the baseline the ratios are taken against
 };
 
-// "n=2^16..2^28" -> every power of two; "radix-bits=1..8" -> every width.
-Status parse_sweep(const std::string& text, std::vector<uint64_t>* ns, std::vector<int>* bits) {
+// What --sweep varies: n (every power of two from A to B) or one parameter (every value).
+struct Sweeps {
+  std::vector<uint64_t> ns;
+  std::string param;  // empty: none
+  std::vector<int> values;
+};
+
+// "n=2^16..2^28" or "NAME=A..B" for a parameter of one of the requested algorithms.
+Status parse_sweep(const std::string& text, const std::vector<RunRequest>& requests, Sweeps* sweeps) {
   const auto eq = text.find('=');
   const auto dots = text.find("..");
   if (eq == std::string::npos || dots == std::string::npos || dots < eq)
-    return InvalidArgument("--sweep '" + text + "' is not NAME=A..B (n=2^16..2^28 or radix-bits=1..8)");
+    return InvalidArgument("--sweep '" + text + "' is not NAME=A..B (n=2^16..2^28 or a parameter, e.g. radix-bits=1..8)");
   const std::string name = text.substr(0, eq), a = text.substr(eq + 1, dots - eq - 1), b = text.substr(dots + 2);
   if (name == "n") {
     const auto lo = parse_count(a), hi = parse_count(b);
     if (!lo || !hi || *lo == 0 || *lo > *hi) return InvalidArgument("--sweep n=A..B needs counts with 0 < A <= B");
-    ns->clear();
-    for (uint64_t n = *lo; n <= *hi; n *= 2) ns->push_back(n);
+    sweeps->ns.clear();
+    for (uint64_t n = *lo; n <= *hi; n *= 2) sweeps->ns.push_back(n);
     return Status::Ok();
   }
-  if (name == "radix-bits") {
-    int lo = 0, hi = 0;
-    if (std::sscanf(a.c_str(), "%d", &lo) != 1 || std::sscanf(b.c_str(), "%d", &hi) != 1 || lo < 1 || hi > 8 || lo > hi)
-      return InvalidArgument("--sweep radix-bits=A..B needs 1 <= A <= B <= 8");
-    bits->clear();
-    for (int k = lo; k <= hi; ++k) bits->push_back(k);
-    return Status::Ok();
-  }
-  return InvalidArgument("--sweep can vary n or radix-bits, not '" + name + "'");
+  const ParamSpec* spec = nullptr;
+  for (const RunRequest& r : requests)
+    if (const ParamSpec* p = r.sort.algorithm->param(name); p && p->min < p->max) spec = p;
+  if (!spec) return InvalidArgument("--sweep can vary n or a parameter of a requested algorithm, not '" + name + "'");
+  int lo = 0, hi = 0;
+  if (std::sscanf(a.c_str(), "%d", &lo) != 1 || std::sscanf(b.c_str(), "%d", &hi) != 1 || lo > hi)
+    return InvalidArgument("--sweep " + name + "=A..B needs integers A <= B");
+  if (!sweeps->param.empty()) return InvalidArgument("--sweep varies one parameter at a time");
+  sweeps->param = name;
+  for (int v = lo; v <= hi; ++v) sweeps->values.push_back(v);
+  return Status::Ok();
+}
+
+std::string params_text(const std::vector<ParamSetting>& params) {
+  std::string text;
+  for (const ParamSetting& p : params) text += (text.empty() ? "" : ",") + p.name + "=" + std::to_string(p.value);
+  return text.empty() ? "-" : text;
+}
+
+int radix_bits_of(const Row& r) {
+  for (const ParamSetting& p : r.params)
+    if (p.name == "radix-bits") return p.value;
+  return 0;
 }
 
 std::string fmt(const char* f, double v) {
@@ -62,23 +84,23 @@ std::string fmt(const char* f, double v) {
 }
 
 void print_table(const std::vector<Row>& rows) {
-  std::printf("%-10s %-4s %12s %5s %4s %11s %12s %9s %7s %8s  %s\n", "algorithm", "keys", "n", "pairs", "bits",
+  std::printf("%-10s %-4s %12s %5s %-14s %11s %12s %9s %7s %8s  %s\n", "algorithm", "keys", "n", "pairs", "params",
               "median ms", "keys/s", "GB/s", "% copy", "vs cub", "verified");
   for (const Row& r : rows) {
-    std::printf("%-10s %-4s %12llu %5s %4s %11.4f %12s %9.1f %7.1f %8s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
-                static_cast<unsigned long long>(r.n), r.pairs ? "yes" : "no",
-                r.radix_bits ? std::to_string(r.radix_bits).c_str() : "-", r.median_ms,
+    std::printf("%-10s %-4s %12llu %5s %-14s %11.4f %12s %9.1f %7.1f %8s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
+                static_cast<unsigned long long>(r.n), r.pairs ? "yes" : "no", params_text(r.params).c_str(), r.median_ms,
                 (fmt("%.3f", r.keys_per_s / 1e9) + " G").c_str(), r.gbps, r.pct_copy,
                 r.ratio_to_cub > 0 ? fmt("%.3fx", r.ratio_to_cub).c_str() : "-", r.verified ? "yes" : ("NO: " + r.verify_detail).c_str());
   }
 }
 
 void print_csv(const std::vector<Row>& rows) {
-  std::printf("algorithm,key_type,n,pairs,radix_bits,dist,median_ms,keys_per_s,gbps,pct_copy,ratio_to_cub,verified\n");
+  // params last: its text may hold commas, so it is quoted.
+  std::printf("algorithm,key_type,n,pairs,radix_bits,dist,median_ms,keys_per_s,gbps,pct_copy,ratio_to_cub,verified,params\n");
   for (const Row& r : rows)
-    std::printf("%s,%s,%llu,%d,%d,%s,%.6f,%.6g,%.3f,%.3f,%.4f,%d\n", r.algorithm.c_str(), r.key_type.c_str(),
-                static_cast<unsigned long long>(r.n), r.pairs, r.radix_bits, r.dist.c_str(), r.median_ms, r.keys_per_s,
-                r.gbps, r.pct_copy, r.ratio_to_cub, r.verified);
+    std::printf("%s,%s,%llu,%d,%d,%s,%.6f,%.6g,%.3f,%.3f,%.4f,%d,\"%s\"\n", r.algorithm.c_str(), r.key_type.c_str(),
+                static_cast<unsigned long long>(r.n), r.pairs, radix_bits_of(r), r.dist.c_str(), r.median_ms,
+                r.keys_per_s, r.gbps, r.pct_copy, r.ratio_to_cub, r.verified, params_text(r.params).c_str());
 }
 
 void print_json(const std::vector<Row>& rows, const std::string& device, const std::string& backend, double copy_gbps,
@@ -91,9 +113,11 @@ void print_json(const std::vector<Row>& rows, const std::string& device, const s
   j["results"] = nlohmann::json::array();
   for (const Row& r : rows) {
     nlohmann::json x = {{"algorithm", r.algorithm}, {"key_type", r.key_type}, {"n", r.n},
-                        {"pairs", r.pairs},         {"radix_bits", r.radix_bits}, {"dist", r.dist},
+                        {"pairs", r.pairs},         {"radix_bits", radix_bits_of(r)}, {"dist", r.dist},
                         {"median_ms", r.median_ms}, {"keys_per_s", r.keys_per_s}, {"gbps", r.gbps},
                         {"pct_copy", r.pct_copy},   {"verified", r.verified},   {"times_ms", r.times_ms}};
+    x["params"] = nlohmann::json::object();
+    for (const ParamSetting& p : r.params) x["params"][p.name] = p.value;
     x["ratio_to_cub"] = r.ratio_to_cub > 0 ? nlohmann::json(r.ratio_to_cub) : nlohmann::json(nullptr);
     if (!r.verified) x["verify_detail"] = r.verify_detail;
     j["results"].push_back(x);
@@ -102,7 +126,7 @@ void print_json(const std::vector<Row>& rows, const std::string& device, const s
 }
 
 // Per-kernel times of one traced run (the traced instances add their bookkeeping to each kernel):
-// where the time goes, summed over the passes.
+// where the time goes, summed over the stages.
 Status print_kernel_times(Backend& backend, const SortConfig& config, const Row& row) {
   sortscope::RunOptions options;
   options.trace = true;
@@ -111,8 +135,8 @@ Status print_kernel_times(Backend& backend, const SortConfig& config, const Row&
   SORTSCOPE_RETURN_IF_ERROR(backend.run(config, options, &traced));
   std::vector<std::pair<std::string, std::pair<double, uint64_t>>> totals;
   double sum = 0;
-  for (const PassTrace& p : traced.trace->passes)
-    for (const KernelTiming& k : p.kernels) {
+  for (const StageTrace& stage : traced.trace->stages)
+    for (const KernelTiming& k : stage.kernels) {
       auto it = std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.first == k.name; });
       if (it == totals.end()) it = totals.insert(totals.end(), {k.name, {0.0, 0}});
       it->second.first += k.ms;
@@ -135,10 +159,10 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
   };
   std::vector<RunRequest> requests;
   if (Status s = to_requests(run, &requests); !s.ok()) return fail(s, 2);
-  std::vector<uint64_t> ns{requests.front().data.n};
-  std::vector<int> radix_bits{requests.front().sort.radix_bits};
+  Sweeps sweeps;
+  sweeps.ns = {requests.front().data.n};
   for (const std::string& sweep : bench.sweeps)
-    if (Status s = parse_sweep(sweep, &ns, &radix_bits); !s.ok()) return fail(s, 2);
+    if (Status s = parse_sweep(sweep, requests, &sweeps); !s.ok()) return fail(s, 2);
 
   std::unique_ptr<Backend> backend;
   const BackendChoice choice = requests.front().backend;
@@ -149,8 +173,8 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
   }
   if (!backend) backend = make_cpu_backend();
   for (const RunRequest& r : requests) {
-    const AlgorithmInfo& a = info(r.sort.algorithm);
-    if (backend->kind() == BackendKind::cpu && !a.runs_on_cpu)
+    const AlgorithmDescriptor& a = *r.sort.algorithm;
+    if (backend->kind() == BackendKind::cpu && !a.runs_on(BackendKind::cpu))
       return fail(InvalidArgument(std::string(a.name) + " needs the CUDA backend, and " +
                                   (choice == BackendChoice::cpu ? "--backend cpu was asked for" : "no GPU is usable")),
                   1);
@@ -165,29 +189,32 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
 
   std::vector<Row> rows;
   bool all_verified = true;
-  for (uint64_t n : ns) {
+  for (uint64_t n : sweeps.ns) {
     DataSpec data = requests.front().data;
     data.n = n;
     if (Status s = backend->set_data(data); !s.ok()) return fail(s, 1);
     const size_t first_row = rows.size();
     for (const RunRequest& request : requests) {
-      const bool selectable_bits = info(request.sort.algorithm).radix_bits_selectable();
-      // --radix-bits and its sweep apply to the algorithms whose digit width is a choice; the
-      // others run at their own (the table shows which).
-      for (int bits : selectable_bits ? radix_bits : std::vector<int>{0}) {
+      const AlgorithmDescriptor& algo = *request.sort.algorithm;
+      // A parameter sweep applies to the algorithms that have that parameter as a choice; the
+      // others run once at their own settings (the table shows which).
+      const ParamSpec* swept = sweeps.param.empty() ? nullptr : algo.param(sweeps.param);
+      const bool sweeps_this = swept && swept->min < swept->max;
+      const std::vector<int> values = sweeps_this ? sweeps.values : std::vector<int>{0};
+      for (int value : values) {
         SortConfig config = request.sort;
-        config.radix_bits = bits;
+        if (sweeps_this) set_param(&config, sweeps.param, value);
         sortscope::RunOptions options;
         options.warmup = bench.warmup;
         options.repeat = bench.repeat;
         RunResult result;
         if (Status s = backend->run(config, options, &result); !s.ok()) return fail(s, 1);
         Row row;
-        row.algorithm = std::string(info(config.algorithm).name);
+        row.algorithm = std::string(algo.name);
         row.key_type = std::string(info(backend->key_type()).name);
         row.n = backend->size();
         row.pairs = config.pairs;
-        row.radix_bits = resolved_radix_bits(config);
+        for (const ParamSpec& p : algo.params) row.params.push_back({std::string(p.name), param_value(config, p)});
         row.dist = data.dist.name();
         row.median_ms = result.median_ms;
         row.keys_per_s = row.n / (result.median_ms * 1e-3);
@@ -197,15 +224,16 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
         row.verify_detail = result.verify_detail;
         row.times_ms = result.times_ms;
         all_verified &= row.verified;
+        row.reference = algo.reference;
         rows.push_back(row);
-        if (bench.kernels && info(config.algorithm).has_trace) {
+        if (bench.kernels && algo.traced()) {
           if (Status s = print_kernel_times(*backend, config, row); !s.ok()) return fail(s, 1);
         }
       }
     }
     // Ratios against CUB measured in this process on this input.
     for (size_t i = first_row; i < rows.size(); ++i)
-      if (rows[i].algorithm == "cub-radix")
+      if (rows[i].reference)
         for (size_t j = first_row; j < rows.size(); ++j) rows[j].ratio_to_cub = rows[j].keys_per_s / rows[i].keys_per_s;
   }
 

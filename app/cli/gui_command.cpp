@@ -33,14 +33,15 @@ void render_frame(Platform& platform, ui::Ui& ui, Session& session) {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-Panel panel_named(const std::string& name) {
-  if (name == "array") return Panel::array;
-  if (name == "lookback") return Panel::lookback;
-  if (name == "histogram") return Panel::histogram;
-  if (name == "scan-table") return Panel::scan_table;
-  if (name == "scatter") return Panel::scatter;
-  if (name == "throughput") return Panel::throughput;
-  return Panel::none;
+PhaseView view_named(const std::string& name) {
+  if (name == "array") return PhaseView::keys;
+  if (name == "lookback") return PhaseView::lookback;
+  if (name == "histogram") return PhaseView::histogram;
+  if (name == "scan-table") return PhaseView::scan_table;
+  if (name == "scatter") return PhaseView::scatter;
+  if (name == "network") return PhaseView::network;
+  if (name == "throughput") return PhaseView::throughput;
+  return PhaseView::none;
 }
 
 // Median and 90th percentile of the frame times, with the frames per second they allow.
@@ -79,15 +80,16 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
     session_options.initial = request;
     session_options.live = options.live;
     Session session(session_options);
-    session.view.ui_scale = options.ui_scale;
-    session.view.stage = options.stage;
-    session.view.focus = panel_named(options.focus);
-    session.view.show_help = options.show_help;
+    ui::ViewState view;
+    view.ui_scale = options.ui_scale;
+    view.stage = options.stage;
+    view.focus = view_named(options.focus);
+    view.show_help = options.show_help;
     if (options.play_seconds >= 0) {
-      session.view.playing = true;
-      session.view.seconds_per_stage = options.play_seconds;
+      view.playing = true;
+      view.seconds_per_stage = options.play_seconds;
     }
-    ui::Ui ui;
+    ui::Ui ui(view);
     const int frames = options.frames > 0 ? options.frames : (options.headless ? kDefaultHeadlessFrames : 0);
     // Timed frames start once the sort is on screen: they measure drawing, not sorting.
     const bool time_frames = options.frame_times && !platform->interactive();

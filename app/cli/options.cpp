@@ -14,9 +14,16 @@ namespace {
 std::string catalogue_text() {
   std::ostringstream out;
   out << "\nAlgorithms (--algorithm):\n";
-  for (const AlgorithmInfo& a : algorithms()) {
-    out << "  " << a.name << std::string(a.name.size() < 14 ? 14 - a.name.size() : 1, ' ') << a.title << " [";
-    out << (a.runs_on_cuda && a.runs_on_cpu ? "cuda, cpu" : a.runs_on_cuda ? "cuda" : "cpu") << "]\n";
+  for (const AlgorithmDescriptor* a : algorithms()) {
+    out << "  " << a->name << std::string(a->name.size() < 22 ? 22 - a->name.size() : 1, ' ') << a->title << " [";
+    const bool cuda = a->runs_on(BackendKind::cuda), cpu = a->runs_on(BackendKind::cpu);
+    out << (cuda && cpu ? "cuda, cpu" : cuda ? "cuda" : "cpu") << "]\n";
+    for (const ParamSpec& p : a->params) {
+      if (p.min == p.max) continue;
+      out << std::string(24, ' ') << "--param " << p.name << "=" << p.min << ".." << p.max << " (default "
+          << p.default_value << "): " << p.help << "\n";
+    }
+    if (a->max_n) out << std::string(24, ' ') << "at most " << a->max_n << " keys: " << a->max_n_reason << "\n";
   }
   out << "\nDistributions (--dist):\n";
   for (const DistributionInfo& d : distributions())
@@ -39,7 +46,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_flag("--pairs", o.pairs, "Sort key-value pairs (values are input positions)");
   app.add_flag("--descending", o.descending, "Sort in descending order");
   app.add_option("--dist", o.dist, "Input distribution, entropy-K or file:PATH")->capture_default_str();
-  app.add_option("--radix-bits", o.radix_bits, "Digit width of the radix sorts (1..8; 0 = default)")->capture_default_str();
+  app.add_option("--radix-bits", o.radix_bits, "Digit width of the radix sorts (1..8; 0 = default): --param radix-bits=B")
+      ->capture_default_str();
+  app.add_option("--param", o.params, "An algorithm's parameter, NAME=VALUE (repeatable; see the list below)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--backend", o.backend, "auto, cuda or cpu")->capture_default_str();
   app.add_option("--seed", o.seed, "Seed of the generated input")->capture_default_str();
   app.add_option("--begin-bit", o.begin_bit, "Lowest key bit to sort on")->capture_default_str();
@@ -71,10 +81,15 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
   base.data.seed = o.seed;
   base.sort.pairs = o.pairs;
   base.sort.descending = o.descending;
-  base.sort.radix_bits = o.radix_bits;
   base.sort.begin_bit = o.begin_bit;
   base.sort.end_bit = o.end_bit;
   if (o.radix_bits < 0 || o.radix_bits > 8) return InvalidArgument("--radix-bits must be 1..8 (or 0 for the default)");
+  if (o.radix_bits) set_param(&base.sort, "radix-bits", o.radix_bits);
+  for (const std::string& text : o.params) {
+    const auto setting = parse_param_setting(text);
+    if (!setting) return InvalidArgument("--param '" + text + "' is not NAME=VALUE with an integer VALUE");
+    set_param(&base.sort, setting->name, setting->value);
+  }
   const int width = key_bits(*keys);
   const int end = o.end_bit < 0 ? width : o.end_bit;
   if (o.begin_bit < 0 || end > width || o.begin_bit > end)
@@ -83,15 +98,24 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
   if (o.algorithms.empty()) return InvalidArgument("--algorithm needs a name");
   requests->clear();
   for (const std::string& name : o.algorithms) {
-    const auto a = parse_algorithm(name);
+    const AlgorithmDescriptor* a = find_algorithm(name);
     if (!a) {
       std::string names;
-      for (const AlgorithmInfo& i : algorithms()) names += (names.empty() ? "" : ", ") + std::string(i.name);
+      for (const AlgorithmDescriptor* i : algorithms()) names += (names.empty() ? "" : ", ") + std::string(i->name);
       return InvalidArgument("unknown algorithm '" + name + "' (available: " + names + ")");
     }
     RunRequest r = base;
-    r.sort.algorithm = *a;
+    r.sort.algorithm = a;
+    ParamValues values;
+    SORTSCOPE_RETURN_IF_ERROR(resolve_params(*a, r.sort.params, &values));
     requests->push_back(r);
+  }
+  // A parameter no requested algorithm has is a typo, not a setting to ignore.
+  for (const ParamSetting& s : base.sort.params) {
+    bool known = false;
+    for (const RunRequest& r : *requests) known |= r.sort.algorithm->param(s.name) != nullptr;
+    if (!known)
+      return InvalidArgument("--param " + s.name + ": no requested algorithm has a parameter of that name (see sortscope --help)");
   }
   return Status::Ok();
 }
@@ -111,12 +135,12 @@ int main(int argc, char** argv) {
   app.add_option("--width", gui.width, "Window or image width")->check(CLI::Range(320, 8192));
   app.add_option("--height", gui.height, "Window or image height")->check(CLI::Range(240, 8192));
   app.add_option("--ui-scale", gui.ui_scale, "UI scale (fonts and spacing)")->check(CLI::Range(0.5f, 4.0f));
-  app.add_option("--stage", gui.stage, "Pass view to open at: 0 = input, P = after pass P (default: the sorted output)")
-      ->check(CLI::Range(-1, 64));
-  app.add_option("--play", gui.play_seconds, "Play the passes, SECONDS per stage (0: a new stage every frame)")
+  app.add_option("--stage", gui.stage, "Stage to open at: 0 = input, S = after stage S (default: the sorted output)")
+      ->check(CLI::Range(-1, 1 << 20));
+  app.add_option("--play", gui.play_seconds, "Play the stages, SECONDS per stage (0: a new stage every frame)")
       ->check(CLI::Range(0.0, 60.0));
   app.add_option("--focus", gui.focus, "Panel whose phase Explain opens on")
-      ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scatter", "throughput"}));
+      ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scatter", "network", "throughput"}));
   app.add_flag("--show-help", gui.show_help, "Open with the keyboard shortcuts shown");
   app.add_flag("!--no-live", gui.live, "Do not keep timing runs in the background (the throughput plot stops)");
   app.add_flag("--frame-times", gui.frame_times,
@@ -131,7 +155,7 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--format", bench.format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
-  bench_cmd->add_option("--sweep", bench.sweeps, "n=2^A..2^B (every power of two) or radix-bits=A..B")
+  bench_cmd->add_option("--sweep", bench.sweeps, "n=2^A..2^B (every power of two) or NAME=A..B for any --param NAME")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   bench_cmd->add_flag("--kernels", bench.kernels, "Also run each traced algorithm once and print its per-kernel times");
   bench_cmd->footer(catalogue_text());

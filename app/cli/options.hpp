@@ -16,7 +16,8 @@ struct RunOptions {
   bool pairs = false;
   bool descending = false;
   std::string dist = "uniform";
-  int radix_bits = 0;
+  int radix_bits = 0;                // 0: not given; else the same as --param radix-bits=B
+  std::vector<std::string> params;   // "NAME=VALUE", any algorithm's parameter
   std::string backend = "auto";
   uint64_t seed = 1;
   int begin_bit = 0;
@@ -30,8 +31,8 @@ struct GuiOptions {
   int width = 1920;
   int height = 1080;
   float ui_scale = 1.0f;
-  int stage = -1;  // the pass view's stage (0 = input, p = after pass p); -1: the last
-  double play_seconds = -1;  // >= 0: play the passes, this long per stage (0: a stage per frame)
+  int stage = -1;  // the stage view's stage (0 = input, s = after stage s); -1: the last
+  double play_seconds = -1;  // >= 0: play the stages, this long per stage (0: a stage per frame)
   std::string focus;         // the panel whose phase Explain opens on
   bool show_help = false;    // open with the shortcuts overlay
   bool frame_times = false;  // headless: report frame times once the sort is shown
@@ -42,7 +43,7 @@ struct BenchOptions {
   int repeat = 20;
   int warmup = 3;
   std::string format = "table";
-  std::vector<std::string> sweeps;  // "n=2^16..2^28", "radix-bits=1..8"
+  std::vector<std::string> sweeps;  // "n=2^16..2^28", or any parameter: "radix-bits=1..8"
   bool kernels = false;             // print per-kernel times of one traced run
 };
 

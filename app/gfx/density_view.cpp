@@ -81,14 +81,14 @@ Status DensityView::ensure_grid(uint32_t columns, uint32_t rows) {
   return Status::Ok();
 }
 
-Status DensityView::draw(const std::shared_ptr<const PassSnapshots>& snapshots, int stage, const DensityRequest& request) {
+Status DensityView::draw(const std::shared_ptr<const StageSnapshots>& snapshots, int snapshot, const DensityRequest& request) {
   if (!snapshots || request.columns == 0 || request.rows == 0) return Status::Ok();
   SORTSCOPE_RETURN_IF_ERROR(ensure_grid(request.columns, request.rows));
-  const bool same = shown_ == snapshots && shown_stage_ == stage && shown_request_.n == request.n &&
+  const bool same = shown_ == snapshots && shown_snapshot_ == snapshot && shown_request_.n == request.n &&
                     shown_request_.digit_shift == request.digit_shift && shown_request_.digit_bits == request.digit_bits &&
                     shown_request_.key_type == request.key_type;
   if (same) return Status::Ok();
-  const void* keys = snapshots->keys(stage);
+  const void* keys = snapshots->keys(snapshot);
   if (!keys && request.n > 0) return Status::Ok();
   const auto start = std::chrono::steady_clock::now();
   kernel_ms_ = 0;
@@ -97,7 +97,7 @@ Status DensityView::draw(const std::shared_ptr<const PassSnapshots>& snapshots, 
   reduce_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   shade(request);
   shown_ = snapshots;
-  shown_stage_ = stage;
+  shown_snapshot_ = snapshot;
   shown_request_ = request;
   return Status::Ok();
 }
@@ -114,7 +114,7 @@ Status DensityView::reduce_on_device(const void* keys, const DensityRequest& req
     SORTSCOPE_RETURN_IF_ERROR(interop_->map(stream, &cells, &bytes));
     auto start = static_cast<cudaEvent_t>(events_[0]), stop = static_cast<cudaEvent_t>(events_[1]);
     cudaEventRecord(start, stream);
-    const cudaError_t e = cuda::density_grid(keys, request, static_cast<uint32_t*>(cells), stream);
+    const cudaError_t e = density_grid_cuda(keys, request, static_cast<uint32_t*>(cells), stream);
     cudaEventRecord(stop, stream);
     SORTSCOPE_RETURN_IF_ERROR(interop_->unmap(stream));  // orders the kernel before GL's use
     if (e != cudaSuccess) return {StatusCode::cuda_error, std::string("array view kernel: ") + cudaGetErrorString(e)};
@@ -142,7 +142,7 @@ Status DensityView::reduce_on_device(const void* keys, const DensityRequest& req
 
 Status DensityView::reduce_on_host(const void* keys, const DensityRequest& request) {
   host_cells_.resize(size_t(kDensityWordsPerCell) * request.columns * request.rows);
-  cpu::density_grid(keys, request, host_cells_.data());
+  density_grid_cpu(keys, request, host_cells_.data());
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, cells_);
   glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(host_cells_.size() * sizeof(uint32_t)), host_cells_.data());
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);

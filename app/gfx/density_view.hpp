@@ -11,7 +11,7 @@
 
 #include "gfx/gl_program.hpp"
 #include "sortscope/backend.hpp"
-#include "sortscope/density.hpp"
+#include "gfx/density_grid.hpp"
 
 namespace sortscope::gfx {
 
@@ -28,9 +28,9 @@ class DensityView {
   DensityView(const DensityView&) = delete;
   DensityView& operator=(const DensityView&) = delete;
 
-  // Draws stage `stage` of `snapshots` into the view texture; recomputes the grid only when the
+  // Draws snapshot `snapshot` of `snapshots` into the view texture; recomputes the grid only when the
   // keys or the request changed since the last call.
-  Status draw(const std::shared_ptr<const PassSnapshots>& snapshots, int stage, const DensityRequest& request);
+  Status draw(const std::shared_ptr<const StageSnapshots>& snapshots, int snapshot, const DensityRequest& request);
 
   GLuint texture() const { return texture_; }
   KeyPath key_path() const { return key_path_; }
@@ -56,8 +56,8 @@ class DensityView {
   double reduce_ms_ = 0;
   double kernel_ms_ = 0;
   // What the current grid shows.
-  std::shared_ptr<const PassSnapshots> shown_;
-  int shown_stage_ = -1;
+  std::shared_ptr<const StageSnapshots> shown_;
+  int shown_snapshot_ = -1;
   DensityRequest shown_request_;
   bool program_ready_ = false;
 };

@@ -26,16 +26,11 @@ class Texture2D {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
-    width_ = width;
-    height_ = height;
   }
   GLuint id() const { return id_; }
-  int width() const { return width_; }
-  int height() const { return height_; }
 
  private:
   GLuint id_ = 0;
-  int width_ = 0, height_ = 0;
 };
 
 }  // namespace sortscope::gfx

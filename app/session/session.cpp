@@ -156,13 +156,11 @@ void Session::handle_request(const RunRequest& request) {
   }
   const uint64_t n = backend_->size();
   const KeyType key_type = backend_->key_type();
-  const AlgorithmInfo& algo = info(request.sort.algorithm);
+  const AlgorithmDescriptor& algo = *request.sort.algorithm;
 
-  // Keep a snapshot per pass when they fit beside the sort's own buffers.
-  const int passes = pass_count(request.sort, key_type);
   RunOptions options;
-  options.trace = algo.has_trace;
-  options.keep_snapshots = algo.has_trace && n <= backend_->max_items(key_type, request.sort.pairs, passes);
+  options.trace = algo.traced();
+  options.snapshot_budget = kSnapshotBudgetBytes;
   options.warmup = 1;
   options.repeat = 3;
   set_busy("sorting " + std::to_string(n) + " keys with " + std::string(algo.name));
@@ -177,8 +175,8 @@ void Session::handle_request(const RunRequest& request) {
   record->key_type = key_type;
   record->untraced_ms = result.median_ms;
   if (result.trace)
-    for (const PassTrace& p : result.trace->passes)
-      for (const KernelTiming& k : p.kernels) record->traced_ms += k.ms;
+    for (const StageTrace& stage : result.trace->stages)
+      for (const KernelTiming& k : stage.kernels) record->traced_ms += k.ms;
   record->trace = std::move(result.trace);
   record->snapshots = std::move(result.snapshots);
   record->model_bytes = result.model_bytes;

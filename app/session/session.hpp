@@ -1,6 +1,6 @@
 // The model (Tracy's split: no ImGui, no GL). A Session owns the backend and its data set, runs
 // sorts on a worker thread, and publishes immutable results: the last traced run (trace and
-// per-pass snapshots), a throughput history of timed runs, and what went wrong, if anything.
+// per-stage snapshots), a throughput history of timed runs, and what went wrong, if anything.
 // The UI reads state() once per frame and sends requests; it never waits on a sort.
 #pragma once
 
@@ -13,7 +13,6 @@
 #include <thread>
 #include <vector>
 
-#include "session/view_state.hpp"
 #include "sortscope/backend.hpp"
 
 namespace sortscope::app {
@@ -38,7 +37,7 @@ struct RunRecord {
   uint64_t n = 0;
   KeyType key_type = KeyType::u32;
   std::optional<SortTrace> trace;  // absent for algorithms without traces
-  std::shared_ptr<const PassSnapshots> snapshots;  // absent when n was too large to keep them
+  std::shared_ptr<const StageSnapshots> snapshots;  // absent when n was too large to keep them
   double untraced_ms = 0;          // median of the timed runs (the real speed)
   double traced_ms = 0;            // the traced run's kernel times summed (what tracing costs)
   uint64_t model_bytes = 0;
@@ -50,7 +49,7 @@ struct ThroughputPoint {
   double seconds = 0;      // since the session started
   double keys_per_s = 0;
   double gbps = 0;         // model bytes / time
-  Algorithm algorithm = Algorithm::mg_radix;
+  const AlgorithmDescriptor* algorithm = nullptr;
   uint64_t n = 0;
 };
 
@@ -94,9 +93,6 @@ class Session {
   // Waits until the newest request has been run and, if `throughput_points` > 0, until that many
   // throughput points exist; or until it failed. For headless rendering and tests. False on timeout.
   bool wait_until_shown(double timeout_s, size_t throughput_points = 0) const;
-
-  // The viewer's state (selected pass, playback): plain data, used only from the UI thread.
-  ViewState view;
 
  private:
   void worker_loop();

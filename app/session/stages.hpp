@@ -1,30 +1,59 @@
-// The stages a run can show, as the viewer steps through them: stage 0 is the input, stage p + 1
-// the keys after pass p. Model logic (no ImGui), so that re-running keeps the viewed pass.
+// The stages a run can show, as the viewer steps through them: view stage 0 is the input, view
+// stage s + 1 the keys after trace stage s. When the snapshot budget kept only every k-th stage
+// (stage groups), stepping moves between the kept ones. Model logic (no ImGui), so that re-running
+// keeps the viewed stage.
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 #include "session/session.hpp"
-#include "session/view_state.hpp"
 
 namespace sortscope::app {
 
-inline int stage_count(const RunRecord& run) { return run.trace ? int(run.trace->passes.size()) + 1 : 1; }
+inline int stage_count(const RunRecord& run) { return run.trace ? int(run.trace->stages.size()) + 1 : 1; }
 
-// The stage being viewed. A stage chosen on an earlier run stays while the new run has it (same
-// pass after a parameter change); past its last stage, or when following (-1), the sorted output.
-inline int viewed_stage(const ViewState& view, const RunRecord& run) {
+// The stage being viewed. A stage chosen on an earlier run (`requested`, -1: follow the newest)
+// stays while the new run has it (same pass after a parameter change); past its last stage, or when
+// following, the sorted output.
+inline int viewed_stage(int requested, const RunRecord& run) {
   const int last = stage_count(run) - 1;
-  if (view.stage < 0 || view.stage > last) return last;
-  return view.stage;
+  if (requested < 0 || requested > last) return last;
+  return requested;
 }
 
-// The pass whose digits colour and describe stage s: the pass that produced it (the first pass
-// for the input).
-inline int pass_of_stage(int stage) { return stage > 0 ? stage - 1 : 0; }
+// The snapshot that holds the keys at view stage `stage`: the last kept at or before it; -1 when
+// the run kept none.
+inline int snapshot_for(const RunRecord& run, int stage) {
+  if (!run.snapshots) return -1;
+  int best = 0;
+  for (int i = 1; i < run.snapshots->count(); ++i)
+    if (run.snapshots->stage_of(i) + 1 <= stage) best = i;
+  return best;
+}
 
-inline std::string stage_name(int stage) {
-  return stage == 0 ? std::string("input") : "after pass " + std::to_string(stage);
+// The view stage one step from `stage` in `direction` (+1 or -1): the next stage with a snapshot
+// when the run kept stage groups, else the next stage; stays put at either end.
+inline int step_stage(const RunRecord& run, int stage, int direction) {
+  const int last = stage_count(run) - 1;
+  if (!run.snapshots || run.snapshots->count() >= stage_count(run)) return std::clamp(stage + direction, 0, last);
+  int best = stage;
+  for (int i = 0; i < run.snapshots->count(); ++i) {
+    const int s = i == 0 ? 0 : run.snapshots->stage_of(i) + 1;
+    if (direction > 0 && s > stage && (best == stage || s < best)) best = s;
+    if (direction < 0 && s < stage && (best == stage || s > best)) best = s;
+  }
+  return best;
+}
+
+// The trace stage whose data describes view stage s: the stage that produced it (the first stage
+// for the input).
+inline int trace_stage_of(int stage) { return stage > 0 ? stage - 1 : 0; }
+
+inline std::string stage_name(const RunRecord& run, int stage) {
+  if (stage == 0) return "input";
+  if (!run.trace || stage > int(run.trace->stages.size())) return "output";
+  return "after " + run.trace->stages[stage - 1].name;
 }
 
 }  // namespace sortscope::app

@@ -39,7 +39,7 @@ constexpr ImU32 kInclusiveColor = IM_COL32(80, 160, 255, 255);   // P: everythin
 // One-sweep's decoupled look-back under the array, tile row by tile row (same index axis): how far
 // back each tile's walk went, and what the status words it read held: aggregates (A, keep walking)
 // or inclusive prefixes (P, stop).
-void lookback_strip(const SortTrace& t, const PassTrace& p, ImVec2 at, float width) {
+void lookback_strip(const SortTrace& t, const RadixSection& p, ImVec2 at, float width) {
   const float line = ImGui::GetTextLineHeight();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   uint32_t deepest = 1;
@@ -90,17 +90,18 @@ void draw_array_panel(UiFrame& f, bool* open) {
     ImGui::End();
     return;
   }
-  note_focus(f, Panel::array);
+  note_focus(f, PhaseView::keys);
   if (!f.state.run) {
     centered_text(f.state.busy ? (f.state.busy_what + "...").c_str() : "Nothing sorted yet");
     ImGui::End();
     return;
   }
   const RunRecord& run = *f.state.run;
-  const int stage = viewed_stage(f.session.view, run);
-  const PassTrace* pass = run.trace && !run.trace->passes.empty() ? &run.trace->passes[pass_of_stage(stage)] : nullptr;
+  const int stage = viewed_stage(f.view.stage, run);
+  const StageTrace* trace_stage = viewed_trace_stage(f, run);
+  const RadixSection* pass = trace_stage && trace_stage->radix ? &*trace_stage->radix : nullptr;
 
-  ImGui::Text("%s keys, %s", format_count(run.n).c_str(), stage_name(stage).c_str());
+  ImGui::Text("%s keys, %s", format_count(run.n).c_str(), stage_name(run, stage).c_str());
   if (pass) {
     ImGui::SameLine();
     ImGui::TextDisabled("- colour: digit of pass %d, bits [%d, %d)%s", pass->pass + 1, pass->shift,
@@ -116,12 +117,16 @@ void draw_array_panel(UiFrame& f, bool* open) {
 
   if (!run.snapshots) {
     ImGui::Dummy(ImVec2(float(columns), float(rows)));
-    ImGui::TextWrapped("Per-pass snapshots were not kept: %s keys with their passes do not fit in memory.",
-                       format_count(run.n).c_str());
+    if (run.trace)
+      ImGui::TextWrapped("Snapshots were not kept: not one copy of %s keys fits in the memory left beside the sort.",
+                         format_count(run.n).c_str());
+    else
+      ImGui::TextWrapped("%s records no stages: only its speed is measured.",
+                         std::string(run.request.sort.algorithm->name).c_str());
     ImGui::End();
     return;
   }
-  DensityRequest request;
+  gfx::DensityRequest request;
   request.key_type = run.key_type;
   request.n = run.n;
   request.columns = columns;
@@ -130,7 +135,12 @@ void draw_array_panel(UiFrame& f, bool* open) {
     request.digit_shift = pass->shift;
     request.digit_bits = pass->bits;
   }
-  const Status s = f.resources.array_view.draw(run.snapshots, stage, request);
+  const int snapshot = snapshot_for(run, stage);
+  if (run.snapshots->stage_of(snapshot) + 1 != stage) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(keys of the last kept stage, %s)", stage_name(run, run.snapshots->stage_of(snapshot) + 1).c_str());
+  }
+  const Status s = f.resources.array_view.draw(run.snapshots, snapshot, request);
   f.resources.array_view_error = s.ok() ? "" : s.message();
 
   // The value axis on the left, then the image (GL's bottom-up rows flipped by the UVs).
@@ -150,7 +160,7 @@ void draw_array_panel(UiFrame& f, bool* open) {
   if (with_lookback) {
     const ImVec2 strip_at(origin.x + axis, origin.y + rows + 4);
     if (ImGui::IsMouseHoveringRect(strip_at, ImVec2(strip_at.x + columns, strip_at.y + ImGui::GetTextLineHeight() * 2)))
-      f.session.view.focus = Panel::lookback;
+      f.view.focus = PhaseView::lookback;
     lookback_strip(*run.trace, *pass, strip_at, float(columns));
   }
   if (pass) digit_legend(pass->digits(), avail.x);

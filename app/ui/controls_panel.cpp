@@ -1,5 +1,5 @@
-// Controls: what to sort and how (algorithm, backend, data, radix bits), stepping through the
-// passes, the run's result, and anything that went wrong.
+// Controls: what to sort and how (algorithm, backend, data, the algorithm's parameters), stepping
+// through the stages, the run's result, and anything that went wrong.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -23,17 +23,17 @@ bool edit_done() { return ImGui::IsItemDeactivatedAfterEdit(); }
 
 bool algorithm_combo(RunRequest& d) {
   bool changed = false;
-  if (ImGui::BeginCombo("Algorithm", std::string(info(d.sort.algorithm).name).c_str())) {
-    for (const AlgorithmInfo& a : algorithms()) {
-      if (ImGui::Selectable(std::string(a.name).c_str(), a.id == d.sort.algorithm)) {
-        changed = a.id != d.sort.algorithm;
-        d.sort.algorithm = a.id;
+  if (ImGui::BeginCombo("Algorithm", std::string(d.sort.algorithm->name).c_str())) {
+    for (const AlgorithmDescriptor* a : algorithms()) {
+      if (ImGui::Selectable(std::string(a->name).c_str(), a == d.sort.algorithm)) {
+        changed = a != d.sort.algorithm;
+        d.sort.algorithm = a;
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nseed: %s", std::string(a.title).c_str(), std::string(a.seed).c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nseed: %s", std::string(a->title).c_str(), std::string(a->seed).c_str());
     }
     ImGui::EndCombo();
   }
-  help_marker(std::string(info(d.sort.algorithm).title).c_str());
+  help_marker(std::string(d.sort.algorithm->title).c_str());
   return changed;
 }
 
@@ -116,12 +116,17 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
 
 bool sort_controls(RunRequest& d) {
   bool changed = false;
-  if (info(d.sort.algorithm).radix_bits_selectable()) {
-    int bits = resolved_radix_bits(d.sort);
-    if (ImGui::SliderInt("Radix bits", &bits, 1, 8)) d.sort.radix_bits = bits;
+  // The algorithm's own parameters, as its descriptor lists them; fixed ones are not choices.
+  for (const ParamSpec& p : d.sort.algorithm->params) {
+    if (p.min == p.max) continue;
+    int value = param_value(d.sort, p);
+    if (ImGui::SliderInt(std::string(p.name).c_str(), &value, p.min, p.max)) set_param(&d.sort, p.name, value);
     changed |= edit_done();
-    help_marker("Digit width d: 2^d buckets per pass, ceil(32/d) passes for 32-bit keys. The seed found d = 4 best on 2010 GPUs.");
+    help_marker(std::string(p.help).c_str());
   }
+  if (d.sort.algorithm->max_n)
+    disabled_text_wrapped("At most %s keys: %s", format_count(d.sort.algorithm->max_n).c_str(),
+                          std::string(d.sort.algorithm->max_n_reason).c_str());
   changed |= ImGui::Checkbox("Key-value pairs", &d.sort.pairs);
   help_marker("Sort (key, input position) pairs: the values show that equal keys keep their order (stability).");
   ImGui::SameLine();
@@ -130,28 +135,29 @@ bool sort_controls(RunRequest& d) {
 }
 
 void stage_controls(UiFrame& f) {
-  ViewState& view = f.session.view;
+  ViewState& view = f.view;
   const RunRecord& run = *f.state.run;
   const int last = stage_count(run) - 1;
-  int stage = viewed_stage(view, run);
-  ImGui::Text("Pass view");
-  help_marker("Stage 0 is the input; stage p shows the keys after pass p. Keys: Left/Right step, Space plays, Home/End jump, 0-9 go to a stage; F1 lists them all.");
+  int stage = viewed_stage(view.stage, run);
+  ImGui::Text("Stage view");
+  help_marker("Stage 0 is the input; stage s shows the keys after the algorithm's step s (a radix pass, a network stage). Keys: Left/Right step, Space plays, Home/End jump, 0-9 go to a stage; F1 lists them all.");
   if (ImGui::Button("|<")) view.stage = 0;
   ImGui::SameLine();
-  if (ImGui::Button("< Step")) view.stage = std::max(0, stage - 1);
+  if (ImGui::Button("< Step")) view.stage = step_stage(run, stage, -1);
   ImGui::SameLine();
   if (ImGui::Button(view.playing ? "Pause" : "Play")) {
     view.playing = !view.playing;
     view.stage_shown_at = f.now;
   }
   ImGui::SameLine();
-  if (ImGui::Button("Step >")) view.stage = std::min(last, stage + 1);
+  if (ImGui::Button("Step >")) view.stage = step_stage(run, stage, +1);
   ImGui::SameLine();
   if (ImGui::Button(">|")) view.stage = last;
-  const std::string name = stage_name(stage) + " of " + std::to_string(last);
-  if (ImGui::SliderInt("Stage", &stage, 0, last, name.c_str())) view.stage = stage;
+  const std::string count = std::to_string(stage) + " of " + std::to_string(last);
+  if (ImGui::SliderInt("Stage", &stage, 0, last, count.c_str())) view.stage = stage;
+  disabled_text_wrapped("%s", stage_name(run, viewed_stage(view.stage, run)).c_str());
   float seconds = float(view.seconds_per_stage);
-  if (ImGui::SliderFloat("Seconds per pass", &seconds, 0.2f, 4.0f, "%.1f s")) view.seconds_per_stage = seconds;
+  if (ImGui::SliderFloat("Seconds per stage", &seconds, 0.2f, 4.0f, "%.1f s")) view.seconds_per_stage = seconds;
 }
 
 void result_summary(const SessionState& s) {
@@ -219,7 +225,7 @@ void draw_controls_panel(UiFrame& f, bool* open) {
   if (ImGui::Checkbox("Live timing", &live)) f.session.set_live(live);
   help_marker("Keep re-running the untraced sort to plot its throughput.");
   ImGui::SameLine();
-  if (ImGui::Button("Help (F1)")) f.session.view.show_help = !f.session.view.show_help;
+  if (ImGui::Button("Help (F1)")) f.view.show_help = !f.view.show_help;
   ImGui::Separator();
 
   if (s.busy) ImGui::TextColored(kWarn, "Working: %s...", s.busy_what.c_str());
@@ -237,10 +243,10 @@ void draw_controls_panel(UiFrame& f, bool* open) {
   }
   ImGui::Separator();
   // The font is rebuilt when the drag ends, not on every frame of it.
-  if (r.ui_scale_draft <= 0) r.ui_scale_draft = f.session.view.ui_scale;
+  if (r.ui_scale_draft <= 0) r.ui_scale_draft = f.view.ui_scale;
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);
   ImGui::SliderFloat("UI scale", &r.ui_scale_draft, 0.75f, 2.5f, "%.2fx");
-  if (edit_done()) f.session.view.ui_scale = r.ui_scale_draft;
+  if (edit_done()) f.view.ui_scale = r.ui_scale_draft;
   ImGui::PopItemWidth();
   ImGui::End();
 }

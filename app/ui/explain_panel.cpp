@@ -1,6 +1,6 @@
-// Explain: the phases of the viewed pass, one open at a time: the one whose picture the mouse was
-// last over (or the one clicked), with what it computes, its formula and its source.
-#include "session/explain.hpp"
+// Explain: the phases of the viewed stage, from the algorithm's descriptor, one open at a time: the
+// one whose picture the mouse was last over (or the one clicked), with what it computes, its formula
+// and its source.
 #include "ui/panel_flags.hpp"
 #include "ui/ui.hpp"
 #include "ui/widgets.hpp"
@@ -13,22 +13,24 @@ void draw_explain_panel(UiFrame& f, bool* open) {
     return;
   }
   const RunRecord* run = f.state.run.get();
-  const Algorithm algorithm = run ? run->request.sort.algorithm : f.state.request.sort.algorithm;
-  const SortTrace* trace = run && run->trace && !run->trace->passes.empty() ? &*run->trace : nullptr;
-  const PassTrace* pass = trace ? &trace->passes[pass_of_stage(viewed_stage(f.session.view, *run))] : nullptr;
-  const std::vector<PhaseText> phases = explain_phases(algorithm, trace, pass);
+  const AlgorithmDescriptor& algorithm = *(run ? run->request.sort.algorithm : f.state.request.sort.algorithm);
+  const StageTrace* stage = run ? viewed_trace_stage(f, *run) : nullptr;
+  const SortTrace* trace = stage ? &*run->trace : nullptr;
+  const std::vector<ExplainPhase> phases = algorithm.explain(trace, stage);
 
-  ImGui::TextColored(ImVec4(0.55f, 0.78f, 1.0f, 1.0f), "%s", std::string(info(algorithm).title).c_str());
-  if (pass) ImGui::Text("Pass %d of %zu: key bits [%d, %d)", pass->pass + 1, trace->passes.size(), pass->shift, pass->shift + pass->bits);
+  ImGui::TextColored(ImVec4(0.55f, 0.78f, 1.0f, 1.0f), "%s", std::string(algorithm.title).c_str());
+  if (!algorithm.section.empty()) ImGui::TextDisabled("%s", std::string(algorithm.section).c_str());
+  if (stage)
+    ImGui::Text("Stage %d of %zu: %s", int(stage - trace->stages.data()) + 1, trace->stages.size(), stage->name.c_str());
   ImGui::TextDisabled("Point at a panel, or click a phase, to explain it.");
   ImGui::Separator();
 
-  Panel& focus = f.session.view.focus;
+  PhaseView& focus = f.view.focus;
   size_t open_phase = 0;
   for (size_t i = 0; i < phases.size(); ++i)
     if (phases[i].shown_in == focus) open_phase = i;
   for (size_t i = 0; i < phases.size(); ++i) {
-    const PhaseText& phase = phases[i];
+    const ExplainPhase& phase = phases[i];
     ImGui::PushID(int(i));
     const std::string title = std::to_string(i + 1) + ". " + phase.name;
     if (i != open_phase) {

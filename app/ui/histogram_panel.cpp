@@ -14,17 +14,17 @@ void draw_histogram_panel(UiFrame& f, bool* open) {
     ImGui::End();
     return;
   }
-  note_focus(f, Panel::histogram);
+  note_focus(f, PhaseView::histogram);
   const RunRecord* run = f.state.run.get();
-  if (!run || !run->trace || run->trace->passes.empty()) {
-    centered_text(run ? "This algorithm has no passes to show" : "Nothing sorted yet");
+  const StageTrace* stage = run ? viewed_trace_stage(f, *run) : nullptr;
+  if (!stage || !stage->radix) {
+    centered_text(run ? "This algorithm has no radix passes to show" : "Nothing sorted yet");
     ImGui::End();
     return;
   }
-  const int stage = viewed_stage(f.session.view, *run);
-  const PassTrace& p = run->trace->passes[pass_of_stage(stage)];
+  const RadixSection& p = *stage->radix;
   const uint32_t digits = p.digits();
-  ImGui::TextWrapped("Pass %d of %zu: key bits [%d, %d), %u buckets", p.pass + 1, run->trace->passes.size(), p.shift,
+  ImGui::TextWrapped("Pass %d of %zu: key bits [%d, %d), %u buckets", p.pass + 1, run->trace->stages.size(), p.shift,
                      p.shift + p.bits, digits);
   if (p.skipped) {
     ImGui::SameLine();

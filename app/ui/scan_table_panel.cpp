@@ -39,7 +39,7 @@ constexpr uint32_t kEmptyCell = 0xff181414u;
 // summed per group and coloured against their mean (mid-ramp = an even share, bright = twice that
 // or more), so skew stands out; offsets show each group's first block scaled 0..n, so the picture
 // is the scan's walk itself.
-void rebuild_texture(PanelResources& r, const RunRecord& run, const PassTrace& p, bool offsets, int max_rows) {
+void rebuild_texture(PanelResources& r, const RunRecord& run, const RadixSection& p, bool offsets, int max_rows) {
   const uint32_t digits = p.digits();
   const int group = std::max(1, int((p.rows + max_rows - 1) / max_rows));
   const int rows = int((p.rows + group - 1) / group);
@@ -63,7 +63,7 @@ void rebuild_texture(PanelResources& r, const RunRecord& run, const PassTrace& p
   }
   r.scan_table.upload_rgba(int(digits), rows, pixels.data());
   r.scan_table_run = run.id;
-  r.scan_table_pass = p.pass;
+  r.scan_table_stage = p.pass;
   r.scan_table_offsets = offsets;
   r.scan_table_row_group = group;
 }
@@ -75,23 +75,23 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
     ImGui::End();
     return;
   }
-  note_focus(f, Panel::scan_table);
+  note_focus(f, PhaseView::scan_table);
   const RunRecord* run = f.state.run.get();
-  if (!run || !run->trace || run->trace->passes.empty()) {
+  const StageTrace* stage = run ? viewed_trace_stage(f, *run) : nullptr;
+  if (!stage || !stage->radix) {
     centered_text(run ? "This algorithm has no scan table" : "Nothing sorted yet");
     ImGui::End();
     return;
   }
   PanelResources& r = f.resources;
-  const int stage = viewed_stage(f.session.view, *run);
-  const PassTrace& p = run->trace->passes[pass_of_stage(stage)];
-  bool& offsets = f.session.view.scan_table_offsets;
-  if (r.scan_table_run != run->id || r.scan_table_pass != p.pass || r.scan_table_offsets != offsets)
+  const RadixSection& p = *stage->radix;
+  bool& offsets = f.view.scan_table_offsets;
+  if (r.scan_table_run != run->id || r.scan_table_stage != p.pass || r.scan_table_offsets != offsets)
     rebuild_texture(r, *run, p, offsets, 512);
 
-  // mg-radix's rows are its thread blocks; one-sweep's are groups of consecutive tiles.
-  const bool onesweep = run->trace->algorithm == "onesweep";
-  const char* row_noun = onesweep ? "tile row" : "block";
+  // Reduce-then-scan's rows are its thread blocks; one-sweep's are groups of consecutive tiles.
+  const bool tile_rows = run->trace->table_rows == TableRows::tiles;
+  const char* row_noun = tile_rows ? "tile row" : "block";
   ImGui::Text("%u %ss x %u digits, pass %d", p.rows, row_noun, p.digits(), p.pass + 1);
   if (ImGui::RadioButton("counts", !offsets)) offsets = false;
   ImGui::SameLine();
@@ -130,7 +130,7 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
                           ImVec2(x0, origin.y + size.y - 4), c);
   }
   const SortTrace& t = *run->trace;
-  if (onesweep)
+  if (tile_rows)
     ImGui::TextDisabled("row = %llu tile%s of %u keys", static_cast<unsigned long long>(t.tiles_per_row * r.scan_table_row_group),
                         t.tiles_per_row * r.scan_table_row_group == 1 ? "" : "s", t.tile_items);
   else if (r.scan_table_row_group > 1) ImGui::TextDisabled("row = %d blocks", r.scan_table_row_group);

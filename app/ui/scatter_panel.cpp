@@ -16,7 +16,7 @@ namespace {
 constexpr size_t kMaxLines = 1500;  // more only darkens the picture
 
 // Input positions along the top edge, output positions along the bottom.
-void draw_scatter_lines(const PassTrace& p, uint64_t n, ImVec2 p0, ImVec2 p1) {
+void draw_scatter_lines(const RadixSection& p, uint64_t n, ImVec2 p0, ImVec2 p1) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const float w = p1.x - p0.x;
@@ -68,7 +68,7 @@ std::string meter_caption(const CoalescingStats& c) {
 }
 
 // The meter's height at this width, measured as it will wrap, so the plot above takes exactly the rest.
-float meter_height(const PassTrace& p, float width) {
+float meter_height(const RadixSection& p, float width) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float heading = ImGui::CalcTextSize(kMeterHeading, nullptr, false, width).y + style.ItemSpacing.y;
@@ -79,7 +79,7 @@ float meter_height(const PassTrace& p, float width) {
   return separator + heading + 2 * row + caption;
 }
 
-void coalescing_meter(const PassTrace& p, const RunRecord& run) {
+void coalescing_meter(const RadixSection& p, const RunRecord& run) {
   const CoalescingStats& c = p.coalescing;
   const int key_bytes = info(run.key_type).bytes;
   // A full warp's keys fill 32 * key_bytes / 128 segments when they are consecutive and aligned.
@@ -106,15 +106,16 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
     ImGui::End();
     return;
   }
-  note_focus(f, Panel::scatter);
+  note_focus(f, PhaseView::scatter);
   const RunRecord* run = f.state.run.get();
-  if (!run || !run->trace || run->trace->passes.empty()) {
+  const StageTrace* stage = run ? viewed_trace_stage(f, *run) : nullptr;
+  if (!stage || !stage->radix) {
     centered_text(run ? "This algorithm has no scatter to show" : "Nothing sorted yet");
     ImGui::End();
     return;
   }
   const SortTrace& t = *run->trace;
-  const PassTrace& p = t.passes[pass_of_stage(viewed_stage(f.session.view, *run))];
+  const RadixSection& p = *stage->radix;
   ImGui::Text("Pass %d: where the keys went", p.pass + 1);
   char sampled[48];
   if (t.scatter_stride > 1) std::snprintf(sampled, sizeof sampled, "(one key in %llu)", static_cast<unsigned long long>(t.scatter_stride));

@@ -37,11 +37,11 @@ struct KernelTotal {
   int launches = 0;
 };
 
-// The traced run's kernels (or CPU phases), summed over its passes by name, in first-launch order.
+// The traced run's kernels (or CPU phases), summed over its stages by name, in first-launch order.
 std::vector<KernelTotal> kernel_totals(const SortTrace& trace) {
   std::vector<KernelTotal> totals;
-  for (const PassTrace& p : trace.passes)
-    for (const KernelTiming& k : p.kernels) {
+  for (const StageTrace& stage : trace.stages)
+    for (const KernelTiming& k : stage.kernels) {
       auto it = std::find_if(totals.begin(), totals.end(), [&](const KernelTotal& t) { return t.name == k.name; });
       if (it == totals.end()) it = totals.insert(totals.end(), KernelTotal{k.name});
       it->ms += k.ms;
@@ -54,7 +54,7 @@ void kernel_bars(const std::vector<KernelTotal>& kernels) {
   double total = 0;
   for (const KernelTotal& k : kernels) total += k.ms;
   ImGui::Text("Last traced run, per kernel");
-  help_marker("Each kernel's time summed over the passes of the traced run (the timed runs record no per-kernel "
+  help_marker("Each kernel's time summed over the stages of the traced run (the timed runs record no per-kernel "
               "times). Tracing writes extra data, so these add up to more than the timed run.");
   const float line = ImGui::GetTextLineHeight();
   const float width = ImGui::GetContentRegionAvail().x;
@@ -81,7 +81,7 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
     ImGui::End();
     return;
   }
-  note_focus(f, Panel::throughput);
+  note_focus(f, PhaseView::throughput);
   const SessionState& s = f.state;
   if (s.throughput.empty() || !s.run) {
     centered_text("No timed runs yet");

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "session/stages.hpp"
 #include "ui/layout.hpp"
 #include "ui/widgets.hpp"
 
@@ -21,10 +22,10 @@ void set_panel_rect(const PanelRect& r) {
 
 // Every shortcut, as the help overlay lists it.
 constexpr const char* kShortcuts[][2] = {
-    {"Space", "play / pause the passes"},
-    {"Right, Left", "step one pass forward / back"},
+    {"Space", "play / pause the stages"},
+    {"Right, Left", "step one stage (or stage group) forward / back"},
     {"Home, End", "the input / the sorted output"},
-    {"0 .. 9", "jump to that stage (0 = input, P = after pass P)"},
+    {"0 .. 9", "jump to that stage (0 = input, S = after stage S)"},
     {"+, -", "play faster / slower"},
     {"F1 or H", "show / hide this help"},
     {"Esc", "close this help"},
@@ -32,7 +33,7 @@ constexpr const char* kShortcuts[][2] = {
 
 }  // namespace
 
-Ui::Ui() : resources_(std::make_unique<PanelResources>()) {
+Ui::Ui(const ViewState& initial) : view_(initial), resources_(std::make_unique<PanelResources>()) {
   ImGui::StyleColorsDark();
   ImGuiStyle& s = ImGui::GetStyle();
   s.WindowRounding = 4;
@@ -69,10 +70,10 @@ void Ui::apply_scale(float scale) {
   ImGui::GetStyle().ScaleAllSizes(scale);
 }
 
-void Ui::handle_shortcuts(Session& session, const SessionState& state) {
+void Ui::handle_shortcuts(const SessionState& state) {
   ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return;
-  ViewState& view = session.view;
+  ViewState& view = view_;
   // ImGui 1.86 indexes keys by the backend's codes: map the named keys through GetKeyIndex.
   auto pressed = [](ImGuiKey key, bool repeat) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), repeat); };
   // Keys ImGui 1.86 does not name: GLFW's codes, which its GLFW backend uses as indices.
@@ -85,57 +86,58 @@ void Ui::handle_shortcuts(Session& session, const SessionState& state) {
   if (pressed_code(kGlfwKeyMinus) || pressed_code(kGlfwKeypadSubtract)) view.seconds_per_stage = std::min(4.0, view.seconds_per_stage * 1.5);
   if (!state.run) return;
   const int last = stage_count(*state.run) - 1;
-  const int stage = viewed_stage(view, *state.run);
+  const int stage = viewed_stage(view.stage, *state.run);
   if (pressed(ImGuiKey_Space, false)) {
     view.playing = !view.playing;
     view.stage_shown_at = ImGui::GetTime();
   }
-  if (pressed(ImGuiKey_RightArrow, true)) view.stage = std::min(last, stage + 1);
-  if (pressed(ImGuiKey_LeftArrow, true)) view.stage = std::max(0, stage - 1);
+  if (pressed(ImGuiKey_RightArrow, true)) view.stage = step_stage(*state.run, stage, +1);
+  if (pressed(ImGuiKey_LeftArrow, true)) view.stage = step_stage(*state.run, stage, -1);
   if (pressed(ImGuiKey_Home, false)) view.stage = 0;
   if (pressed(ImGuiKey_End, false)) view.stage = last;
   for (int digit = 0; digit <= 9; ++digit)
     if (pressed_code(kGlfwKey0 + digit)) view.stage = std::min(last, digit);
 }
 
-void Ui::advance_playback(Session& session, const SessionState& state) {
-  ViewState& view = session.view;
+void Ui::advance_playback(const SessionState& state) {
+  ViewState& view = view_;
   if (!view.playing || !state.run) return;
   const double now = ImGui::GetTime();
   if (now - view.stage_shown_at < view.seconds_per_stage) return;
   view.stage_shown_at = now;
   const int last = stage_count(*state.run) - 1;
-  const int stage = viewed_stage(view, *state.run);
-  view.stage = stage >= last ? 0 : stage + 1;
+  const int stage = viewed_stage(view.stage, *state.run);
+  view.stage = stage >= last ? 0 : step_stage(*state.run, stage, +1);
 }
 
 void Ui::draw(Session& session) {
-  apply_scale(session.view.ui_scale);
+  apply_scale(view_.ui_scale);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
 
   const SessionState state = session.state();
-  UiFrame frame{session, state, *resources_, ImGui::GetTime()};
-  handle_shortcuts(session, state);
-  advance_playback(session, state);
+  UiFrame frame{session, state, view_, *resources_, ImGui::GetTime()};
+  handle_shortcuts(state);
+  advance_playback(state);
 
+  // The panels of the sections the shown run's trace has; a run without a trace keeps the radix
+  // panels, which then say why they are empty.
+  const unsigned sections = state.run && state.run->trace ? state.run->trace->sections() : kRadixSection;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const Layout layout = fixed_layout(display.x, display.y, session.view.ui_scale);
-  set_panel_rect(layout.controls);
-  draw_controls_panel(frame, nullptr);
-  set_panel_rect(layout.array);
-  draw_array_panel(frame, nullptr);
-  set_panel_rect(layout.explain);
-  draw_explain_panel(frame, nullptr);
-  set_panel_rect(layout.histogram);
-  draw_histogram_panel(frame, nullptr);
-  set_panel_rect(layout.scan_table);
-  draw_scan_table_panel(frame, nullptr);
-  set_panel_rect(layout.scatter);
-  draw_scatter_panel(frame, nullptr);
-  set_panel_rect(layout.throughput);
-  draw_throughput_panel(frame, nullptr);
-  if (session.view.show_help) draw_help_overlay(frame);
+  const Layout layout = fixed_layout(display.x, display.y, view_.ui_scale, sections);
+  using DrawPanel = void (*)(UiFrame&, bool*);
+  const std::pair<const PanelRect*, DrawPanel> panels[] = {
+      {&layout.controls, draw_controls_panel},     {&layout.array, draw_array_panel},
+      {&layout.explain, draw_explain_panel},       {&layout.histogram, draw_histogram_panel},
+      {&layout.scan_table, draw_scan_table_panel}, {&layout.scatter, draw_scatter_panel},
+      {&layout.network, draw_network_panel},       {&layout.throughput, draw_throughput_panel},
+  };
+  for (const auto& [rect, draw_panel] : panels) {
+    if (!rect->visible()) continue;
+    set_panel_rect(*rect);
+    draw_panel(frame, nullptr);
+  }
+  if (view_.show_help) draw_help_overlay(frame);
 
   ImGui::Render();
 }
@@ -162,7 +164,7 @@ void draw_help_overlay(UiFrame& f) {
     ImGui::TextDisabled("Point at a panel to have Explain describe its phase.");
   }
   ImGui::End();
-  if (!open) f.session.view.show_help = false;
+  if (!open) f.view.show_help = false;
 }
 
 }  // namespace sortscope::app::ui

@@ -1,5 +1,6 @@
-// The view: one fixed layout of panels for a 1920x1080 projector, each panel one file drawn from
-// the session's state once per frame. Renderers and the controls' edits live here, not in statics.
+// The view: one layout of panels for a 1920x1080 projector, filled with the panels the run's trace
+// sections have, each panel one file drawn from the session's state once per frame. The viewer's
+// state, renderers and the controls' edits live here, not in statics.
 #pragma once
 
 #include <imgui.h>
@@ -10,6 +11,7 @@
 #include "gfx/density_view.hpp"
 #include "gfx/texture.hpp"
 #include "session/session.hpp"
+#include "ui/view_state.hpp"
 
 namespace sortscope::app::ui {
 
@@ -19,7 +21,7 @@ struct PanelResources {
   std::string array_view_error;
   gfx::Texture2D scan_table;
   uint64_t scan_table_run = 0;   // run id and pass the texture shows
-  int scan_table_pass = -1;
+  int scan_table_stage = -1;
   bool scan_table_offsets = false;
   int scan_table_row_group = 1;  // blocks summed into one texture row
   RunRequest draft;              // the controls' edits, submitted when an edit completes
@@ -34,6 +36,7 @@ struct PanelResources {
 struct UiFrame {
   Session& session;
   const SessionState& state;
+  ViewState& view;
   PanelResources& resources;
   double now;  // seconds, ImGui's clock
 };
@@ -45,22 +48,25 @@ void draw_scan_table_panel(UiFrame& frame, bool* open);
 void draw_throughput_panel(UiFrame& frame, bool* open);
 void draw_scatter_panel(UiFrame& frame, bool* open);
 void draw_explain_panel(UiFrame& frame, bool* open);
+void draw_network_panel(UiFrame& frame, bool* open);
 // The keyboard shortcuts, over everything while ViewState::show_help is set.
 void draw_help_overlay(UiFrame& frame);
 
 class Ui {
  public:
-  Ui();
+  explicit Ui(const ViewState& initial = {});
   ~Ui();
   // Loads the UI font at `scale` (DejaVu Sans from fonts-dejavu-core, or ImGui's own font).
   void apply_scale(float scale);
   // Starts, lays out and renders one frame of every panel (ImGui::NewFrame to ImGui::Render).
   void draw(Session& session);
+  ViewState& view() { return view_; }
 
  private:
-  void handle_shortcuts(Session& session, const SessionState& state);
-  void advance_playback(Session& session, const SessionState& state);
+  void handle_shortcuts(const SessionState& state);
+  void advance_playback(const SessionState& state);
 
+  ViewState view_;
   std::unique_ptr<PanelResources> resources_;
   float applied_scale_ = 0;
   ImGuiStyle base_style_;

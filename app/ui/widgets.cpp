@@ -58,8 +58,13 @@ ImU32 digit_color(uint32_t digit, uint32_t digits, float alpha) {
   return digit_color(digits > 1 ? float(digit) / float(digits - 1) : 0.0f, alpha);
 }
 
-void note_focus(UiFrame& frame, Panel panel) {
-  if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) frame.session.view.focus = panel;
+void note_focus(UiFrame& frame, PhaseView view) {
+  if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) frame.view.focus = view;
+}
+
+const StageTrace* viewed_trace_stage(const UiFrame& frame, const RunRecord& run) {
+  if (!run.trace || run.trace->stages.empty()) return nullptr;
+  return &run.trace->stages[trace_stage_of(viewed_stage(frame.view.stage, run))];
 }
 
 void help_marker(const char* text) {

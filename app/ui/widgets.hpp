@@ -28,7 +28,10 @@ void help_marker(const char* text);
 void disabled_text_wrapped(const char* format, ...) IM_FMTARGS(1);
 
 // Records `panel` as the one the Explain panel follows while the mouse is over the current window.
-void note_focus(UiFrame& frame, Panel panel);
+void note_focus(UiFrame& frame, PhaseView view);
+
+// The trace stage that describes the viewed stage, or null when the run has no trace stages.
+const StageTrace* viewed_trace_stage(const UiFrame& frame, const RunRecord& run);
 
 // Dims the whole panel's text when nothing has been sorted yet.
 void centered_text(const char* text);

@@ -1,53 +1,48 @@
-// Backend-independent pieces: byte models, radix defaults and host-side verification.
+// Backend-independent pieces: run shapes, the snapshot plan and host-side verification.
 #include <algorithm>
 #include <numeric>
 
-#include "common/radix_passes.hpp"
-#include "mg_radix/mg_radix_policy.hpp"
-#include "onesweep/onesweep_policy.hpp"
 #include "sortscope/backend.hpp"
 #include "sortscope/key_traits.hpp"
 
 namespace sortscope {
 
-// CUB's DeviceRadixSort on sm_90 uses 8-bit digits (onesweep policy); used for its byte model.
-constexpr int kCubRadixBits = 8;
-
-int resolved_radix_bits(const SortConfig& config) {
-  switch (config.algorithm) {
-    case Algorithm::mg_radix: return config.radix_bits ? config.radix_bits : mg_radix::kDefaultRadixBits;
-    case Algorithm::onesweep: return onesweep::kRadixBits;
-    case Algorithm::cub_radix: return kCubRadixBits;
-    case Algorithm::thrust:
-    case Algorithm::std_sort:
-    case Algorithm::cpu_par: return 0;
-  }
-  return 0;
+int param_value(const SortConfig& config, const ParamSpec& spec) {
+  for (const ParamSetting& s : config.params)
+    if (s.name == spec.name && spec.min < spec.max) return s.value;
+  return spec.default_value;
 }
 
-int pass_count(const SortConfig& config, KeyType key_type) {
-  const int end = config.end_bit < 0 ? key_bits(key_type) : config.end_bit;
-  const int bits = resolved_radix_bits(config);
-  return bits ? radix_pass_count(config.begin_bit, end, bits) : 0;
-}
-
-uint64_t model_bytes(const SortConfig& config, KeyType key_type, uint64_t n) {
-  const uint64_t kb = info(key_type).bytes;
-  const uint64_t vb = config.pairs ? 4 : 0;
-  const uint64_t passes = pass_count(config, key_type);
-  switch (config.algorithm) {
-    case Algorithm::mg_radix: return n * passes * (3 * kb + 2 * vb);
-    case Algorithm::onesweep:
-    case Algorithm::cub_radix: return n * (kb + passes * (2 * kb + 2 * vb));
-    case Algorithm::thrust: {
-      // thrust::sort of primitive keys runs CUB's radix sort: count it the same way.
-      const uint64_t cub_passes = uint64_t(key_bits(key_type) + kCubRadixBits - 1) / kCubRadixBits;
-      return n * (kb + cub_passes * (2 * kb + 2 * vb));
+void set_param(SortConfig* config, std::string_view name, int value) {
+  for (ParamSetting& s : config->params)
+    if (s.name == name) {
+      s.value = value;
+      return;
     }
-    case Algorithm::std_sort:
-    case Algorithm::cpu_par: return n * 2 * (kb + vb);
+  config->params.push_back({std::string(name), value});
+}
+
+Status sort_shape(const SortConfig& config, KeyType key_type, uint64_t n, SortShape* shape) {
+  shape->key_type = key_type;
+  shape->n = n;
+  shape->pairs = config.pairs;
+  shape->begin_bit = config.begin_bit;
+  shape->end_bit = config.end_bit < 0 ? key_bits(key_type) : config.end_bit;
+  return resolve_params(*config.algorithm, config.params, &shape->params);
+}
+
+SnapshotPlan SnapshotPlan::within(int stages, uint64_t bytes_each, uint64_t budget) {
+  SnapshotPlan plan;
+  plan.stages = stages;
+  const uint64_t fit = bytes_each ? budget / bytes_each : uint64_t(stages);
+  if (stages <= 0 || fit == 0) {
+    plan.stride = 0;
+    return plan;
   }
-  return 0;
+  // The smallest stride whose groups fit; at stride == stages only the last stage is kept.
+  plan.stride = 1;
+  while (uint64_t(plan.kept()) > fit) ++plan.stride;
+  return plan;
 }
 
 namespace {

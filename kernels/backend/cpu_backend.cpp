@@ -10,31 +10,37 @@
 #include "common/parallel_for.hpp"
 #include "common/radix_checks.hpp"
 #include "sortscope/backend.hpp"
-#include "sortscope/cpu.hpp"
 
 namespace sortscope {
 namespace {
 
-class HostSnapshots final : public PassSnapshots {
+class HostSnapshots final : public StageSnapshots {
  public:
-  HostSnapshots(std::shared_ptr<const HostKeys> input) : input_(std::move(input)) {}
+  explicit HostSnapshots(std::shared_ptr<const HostKeys> input) : input_(std::move(input)) {}
   BackendKind memory() const override { return BackendKind::cpu; }
   KeyType key_type() const override { return input_->key_type; }
   uint64_t size() const override { return input_->n; }
-  int passes() const override { return int(stages_.size()); }
-  const void* keys(int stage) const override {
-    if (stage == 0) return input_->bytes.data();
-    if (stage < 0 || stage > passes()) return nullptr;
-    return stages_[stage - 1].data();
+  int count() const override { return int(kept_.size()) + 1; }
+  int stage_of(int snapshot) const override {
+    return snapshot > 0 && snapshot < count() ? kept_[snapshot - 1].stage : -1;
   }
-  void add(const void* keys) {
+  const void* keys(int snapshot) const override {
+    if (snapshot == 0) return input_->bytes.data();
+    if (snapshot < 0 || snapshot >= count()) return nullptr;
+    return kept_[snapshot - 1].keys.data();
+  }
+  void add(int stage, const void* keys) {
     const auto* b = static_cast<const std::byte*>(keys);
-    stages_.emplace_back(b, b + input_->bytes.size());
+    kept_.push_back({stage, std::vector<std::byte>(b, b + input_->bytes.size())});
   }
 
  private:
+  struct Kept {
+    int stage;
+    std::vector<std::byte> keys;
+  };
   std::shared_ptr<const HostKeys> input_;
-  std::vector<std::vector<std::byte>> stages_;
+  std::vector<Kept> kept_;
 };
 
 uint64_t available_host_bytes() {
@@ -85,12 +91,16 @@ class CpuBackend final : public Backend {
 
   Status run(const SortConfig& config, const RunOptions& options, RunResult* result) override {
     if (!input_) return InvalidArgument("no data set");
-    const AlgorithmInfo& algo = info(config.algorithm);
-    if (!algo.runs_on_cpu)
-      return Unsupported(std::string(algo.name) + " runs only on the CUDA backend");
+    const AlgorithmDescriptor& algo = *config.algorithm;
+    if (!algo.cpu) return Unsupported(std::string(algo.name) + " runs only on the CUDA backend");
     const uint64_t n = input_->n;
+    SortShape shape;
+    SORTSCOPE_RETURN_IF_ERROR(sort_shape(config, input_->key_type, n, &shape));
+    if (algo.max_n && n > algo.max_n)
+      return InvalidArgument(std::string(algo.name) + " sorts at most " + std::to_string(algo.max_n) + " keys (" +
+                             std::string(algo.max_n_reason) + ")");
     *result = RunResult{};
-    result->model_bytes = model_bytes(config, input_->key_type, n);
+    result->model_bytes = algo.model_bytes(shape);
     try {
       output_.key_type = input_->key_type;
       output_.n = n;
@@ -121,18 +131,10 @@ class CpuBackend final : public Backend {
     args.begin_bit = config.begin_bit;
     args.end_bit = config.end_bit;
     args.descending = config.descending;
-    // A fixed digit width is not a choice: only algorithms that offer widths get one.
-    args.radix_bits = algo.radix_bits_selectable() ? config.radix_bits : 0;
     args.max_grid = config.max_grid;
 
-    auto sort_once = [&](SortTrace* trace, const PassObserver* observer) -> Status {
-      switch (config.algorithm) {
-        case Algorithm::mg_radix: return cpu::mg_radix_sort(args, trace, observer);
-        case Algorithm::onesweep: return cpu::onesweep_sort(args, trace, observer);
-        case Algorithm::std_sort: return cpu::std_sort(args);
-        case Algorithm::cpu_par: return cpu::parallel_sort(args);
-        default: return Unsupported(std::string(algo.name) + " has no CPU implementation");
-      }
+    auto sort_once = [&](SortTrace* trace, const StageObserver* observer) {
+      return algo.cpu(args, shape.params, trace, observer);
     };
 
     for (int i = 0; i < options.warmup; ++i) SORTSCOPE_RETURN_IF_ERROR(sort_once(nullptr, nullptr));
@@ -142,15 +144,24 @@ class CpuBackend final : public Backend {
       result->times_ms.push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
-    if (options.trace && algo.has_trace) {
+    if (options.trace && algo.traced()) {
       SortTrace trace;
       std::shared_ptr<HostSnapshots> snapshots;
-      PassObserver observer;
-      if (options.keep_snapshots) {
+      StageObserver observer;
+      const SnapshotPlan plan = SnapshotPlan::within(algo.stage_count(shape), input_->bytes.size(),
+                                                     std::min(options.snapshot_budget, snapshot_room()));
+      if (plan.kept() > 0) {
         snapshots = std::make_shared<HostSnapshots>(input_);
-        observer = [&](int, const void* keys) { snapshots->add(keys); };
+        observer = [&](int stage, const void* keys) {
+          if (plan.keeps(stage)) snapshots->add(stage, keys);
+        };
       }
-      SORTSCOPE_RETURN_IF_ERROR(sort_once(&trace, options.keep_snapshots ? &observer : nullptr));
+      SORTSCOPE_RETURN_IF_ERROR(sort_once(&trace, snapshots ? &observer : nullptr));
+      // A run that ends before its planned stage count (a network that found the keys sorted)
+      // still shows its output as the last stage.
+      const int last = int(trace.stages.size()) - 1;
+      if (snapshots && last >= 0 && snapshots->stage_of(snapshots->count() - 1) != last)
+        snapshots->add(last, output_.bytes.data());
       result->trace = std::move(trace);
       result->snapshots = std::move(snapshots);
     }
@@ -166,6 +177,9 @@ class CpuBackend final : public Backend {
     }
     return Status::Ok();
   }
+
+  // Host memory the snapshots may take beside the sort's own buffers.
+  uint64_t snapshot_room() const { return available_host_bytes() / 10 * 8; }
 
   Status download_input(HostKeys* keys) override {
     if (!input_) return InvalidArgument("no data set");

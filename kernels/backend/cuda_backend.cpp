@@ -1,18 +1,19 @@
 // The CUDA backend: data sets generated and kept in device memory, sorts timed with CUDA events on
-// one stream, outputs verified on the device. Host-only algorithms (std-sort) run on a host copy.
+// one stream, outputs verified on the device. Host-only algorithms run on a host copy.
 #include <algorithm>
 #include <cstring>
 
-#include "backend/cuda_ops.hpp"
+#include "backend/verify_cuda.hpp"
 #include "common/radix_checks.hpp"
+#include "generate/generate_cuda.hpp"
 #include "sortscope/backend.hpp"
+#include "sortscope/device_radix_sort_api.hpp"
 #include "sortscope/device_trace.hpp"
-#include "sortscope/mg_radix.hpp"
-#include "sortscope/onesweep.hpp"
 
 namespace sortscope {
-namespace cuda {
+namespace {
 
+// Turns a CUDA error into a Status whose message starts with `what`.
 Status to_status(cudaError_t e, const std::string& what) {
   if (e == cudaSuccess) return Status::Ok();
   cudaGetLastError();  // clear a sticky launch error so the next call starts clean
@@ -22,18 +23,14 @@ Status to_status(cudaError_t e, const std::string& what) {
   return {StatusCode::cuda_error, detail};
 }
 
-}  // namespace cuda
-
-namespace {
-
-using cuda::to_status;
-
 // A device allocation, shared so snapshots outlive the data set they came from.
 class DeviceArray {
  public:
   static Status make(size_t bytes, std::shared_ptr<DeviceArray>* out) {
     auto a = std::shared_ptr<DeviceArray>(new DeviceArray);
-    if (bytes) SORTSCOPE_RETURN_IF_ERROR(to_status(cudaMalloc(&a->ptr_, bytes), "cudaMalloc of " + std::to_string(bytes) + " bytes"));
+    if (bytes)
+      SORTSCOPE_RETURN_IF_ERROR(
+          to_status(cudaMalloc(&a->ptr_, bytes), "cudaMalloc of " + std::to_string(bytes) + " bytes"));
     a->bytes_ = bytes;
     *out = std::move(a);
     return Status::Ok();
@@ -55,7 +52,7 @@ Status ensure(std::shared_ptr<DeviceArray>* a, size_t bytes) {
   return DeviceArray::make(bytes, a);
 }
 
-class DeviceSnapshots final : public PassSnapshots {
+class DeviceSnapshots final : public StageSnapshots {
  public:
   DeviceSnapshots(std::shared_ptr<DeviceArray> input, KeyType k, uint64_t n,
                   std::shared_ptr<cuda::TraceRecorder> recorder)
@@ -63,9 +60,10 @@ class DeviceSnapshots final : public PassSnapshots {
   BackendKind memory() const override { return BackendKind::cuda; }
   KeyType key_type() const override { return key_type_; }
   uint64_t size() const override { return n_; }
-  int passes() const override { return recorder_->snapshot_count(); }
-  const void* keys(int stage) const override {
-    return stage == 0 ? input_->get() : recorder_->snapshot(stage - 1);
+  int count() const override { return recorder_->snapshot_count() + 1; }
+  int stage_of(int snapshot) const override { return snapshot > 0 ? recorder_->snapshot_stage(snapshot - 1) : -1; }
+  const void* keys(int snapshot) const override {
+    return snapshot == 0 ? input_->get() : recorder_->snapshot(snapshot - 1);
   }
 
  private:
@@ -82,7 +80,8 @@ class CudaBackend final : public Backend {
     cudaDeviceProp prop{};
     SORTSCOPE_RETURN_IF_ERROR(to_status(cudaGetDeviceProperties(&prop, 0), "reading the GPU's properties"));
     SORTSCOPE_RETURN_IF_ERROR(to_status(cudaSetDevice(0), "selecting GPU 0"));
-    SORTSCOPE_RETURN_IF_ERROR(to_status(cudaStreamCreateWithFlags(&b->stream_, cudaStreamNonBlocking), "creating a stream"));
+    SORTSCOPE_RETURN_IF_ERROR(
+        to_status(cudaStreamCreateWithFlags(&b->stream_, cudaStreamNonBlocking), "creating a stream"));
     SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventCreate(&b->start_), "creating events"));
     SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventCreate(&b->stop_), "creating events"));
     b->name_ = prop.name;
@@ -104,8 +103,9 @@ class CudaBackend final : public Backend {
     size_t free_bytes = 0, total = 0;
     if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) return 0;
     // What this backend already holds is reusable for the next data set.
-    const size_t held = (input_ ? input_->bytes() : 0) + (output_ ? output_->bytes() : 0) + (temp_ ? temp_->bytes() : 0) +
-                        (values_in_ ? values_in_->bytes() : 0) + (values_out_ ? values_out_->bytes() : 0);
+    const size_t held = (input_ ? input_->bytes() : 0) + (output_ ? output_->bytes() : 0) +
+                        (temp_ ? temp_->bytes() : 0) + (values_in_ ? values_in_->bytes() : 0) +
+                        (values_out_ ? values_out_->bytes() : 0);
     const uint64_t usable = (free_bytes + held) / 10 * 9;
     // input, output, the sort's scratch copy, the extra copies; values: input positions, output, scratch
     const uint64_t per_key = info(key_type).bytes * (3 + uint64_t(extra_copies)) + (pairs ? 3 * 4 : 0);
@@ -126,8 +126,9 @@ class CudaBackend final : public Backend {
     if (spec.dist.id == Distribution::zipf && !zipf_) {
       const auto& table = zipf_thresholds();
       SORTSCOPE_RETURN_IF_ERROR(DeviceArray::make(table.size() * sizeof(uint64_t), &zipf_));
-      SORTSCOPE_RETURN_IF_ERROR(to_status(
-          cudaMemcpy(zipf_->get(), table.data(), table.size() * sizeof(uint64_t), cudaMemcpyHostToDevice), "uploading the zipf table"));
+      SORTSCOPE_RETURN_IF_ERROR(
+          to_status(cudaMemcpy(zipf_->get(), table.data(), table.size() * sizeof(uint64_t), cudaMemcpyHostToDevice),
+                    "uploading the zipf table"));
     }
     SORTSCOPE_RETURN_IF_ERROR(to_status(
         cuda::generate_keys(spec, input_->get(), zipf_ ? static_cast<const uint64_t*>(zipf_->get()) : nullptr, stream_),
@@ -148,17 +149,23 @@ class CudaBackend final : public Backend {
 
   Status run(const SortConfig& config, const RunOptions& options, RunResult* result) override {
     if (!input_) return InvalidArgument("no data set");
-    const AlgorithmInfo& algo = info(config.algorithm);
-    if (!algo.runs_on_cuda) return run_on_host(config, options, result);
+    const AlgorithmDescriptor& algo = *config.algorithm;
+    if (!algo.cuda) return run_on_host(config, options, result);
+    SortShape shape;
+    SORTSCOPE_RETURN_IF_ERROR(sort_shape(config, key_type_, n_, &shape));
+    if (algo.max_n && n_ > algo.max_n)
+      return InvalidArgument(std::string(algo.name) + " sorts at most " + std::to_string(algo.max_n) + " keys (" +
+                             std::string(algo.max_n_reason) + ")");
     host_result_valid_ = false;
     *result = RunResult{};
-    result->model_bytes = model_bytes(config, key_type_, n_);
+    result->model_bytes = algo.model_bytes(shape);
     const size_t key_bytes = n_ * size_t(info(key_type_).bytes);
     SORTSCOPE_RETURN_IF_ERROR(ensure(&output_, key_bytes));
     if (config.pairs) {
       if (!values_in_ || values_in_->bytes() < n_ * 4) {
         SORTSCOPE_RETURN_IF_ERROR(ensure(&values_in_, n_ * 4));
-        SORTSCOPE_RETURN_IF_ERROR(to_status(cuda::fill_indices(static_cast<uint32_t*>(values_in_->get()), n_, stream_), "filling values"));
+        SORTSCOPE_RETURN_IF_ERROR(
+            to_status(cuda::fill_indices(static_cast<uint32_t*>(values_in_->get()), n_, stream_), "filling values"));
       }
       SORTSCOPE_RETURN_IF_ERROR(ensure(&values_out_, n_ * 4));
     }
@@ -177,13 +184,12 @@ class CudaBackend final : public Backend {
     args.begin_bit = config.begin_bit;
     args.end_bit = config.end_bit;
     args.descending = config.descending;
-    // A fixed digit width is not a choice: only algorithms that offer widths get one.
-    args.radix_bits = algo.radix_bits_selectable() ? config.radix_bits : 0;
     args.max_grid = config.max_grid;
     SORTSCOPE_RETURN_IF_ERROR(check_radix_args(args, 1, 64));
+    params_ = shape.params;
 
-    // CUB runs twice, with 32- and 64-bit num_items, and the faster counts: the strongest baseline.
-    const int variants = config.algorithm == Algorithm::cub_radix ? 2 : 1;
+    // Some entries have several timed variants (CUB: 32- and 64-bit num_items); the fastest counts.
+    const int variants = algo.cuda_variants;
     // Size and allocate temp storage before anything is timed.
     std::shared_ptr<cuda::TraceRecorder> recorder;
     size_t temp_bytes = 0;
@@ -213,13 +219,19 @@ class CudaBackend final : public Backend {
       }
       if (v == 0 || median(times) < median(result->times_ms)) result->times_ms = times;
     }
-    if (options.trace && algo.has_trace) {
-      recorder = std::make_shared<cuda::TraceRecorder>(options.keep_snapshots);
-      SORTSCOPE_RETURN_IF_ERROR(to_status(sort_once(config, args, temp_->get(), &temp_bytes, recorder.get()), "traced sort"));
+    if (options.trace && algo.traced()) {
+      // The sort's own buffers are allocated by now: snapshots take at most 80% of what is left.
+      const uint64_t free_room = free_memory() / 10 * 8;
+      const SnapshotPlan plan =
+          SnapshotPlan::within(algo.stage_count(shape), key_bytes, std::min(options.snapshot_budget, free_room));
+      recorder = std::make_shared<cuda::TraceRecorder>(plan.stride);
+      SORTSCOPE_RETURN_IF_ERROR(
+          to_status(sort_once(config, args, temp_->get(), &temp_bytes, recorder.get()), "traced sort"));
       SortTrace trace;
       SORTSCOPE_RETURN_IF_ERROR(to_status(recorder->finish(&trace), "downloading the trace"));
       result->trace = std::move(trace);
-      if (options.keep_snapshots) result->snapshots = std::make_shared<DeviceSnapshots>(input_, key_type_, n_, recorder);
+      if (recorder->snapshot_count() > 0)
+        result->snapshots = std::make_shared<DeviceSnapshots>(input_, key_type_, n_, recorder);
     }
     SORTSCOPE_RETURN_IF_ERROR(to_status(cudaStreamSynchronize(stream_), "sorting"));
     if (!result->times_ms.empty()) result->median_ms = median(result->times_ms);
@@ -247,7 +259,8 @@ class CudaBackend final : public Backend {
     if (values) {
       values->assign(last_pairs_ ? n_ : 0, 0);
       if (last_pairs_)
-        SORTSCOPE_RETURN_IF_ERROR(to_status(cudaMemcpy(values->data(), values_out_->get(), n_ * 4, cudaMemcpyDeviceToHost), "downloading values"));
+        SORTSCOPE_RETURN_IF_ERROR(to_status(
+            cudaMemcpy(values->data(), values_out_->get(), n_ * 4, cudaMemcpyDeviceToHost), "downloading values"));
     }
     return Status::Ok();
   }
@@ -263,7 +276,8 @@ class CudaBackend final : public Backend {
     std::vector<double> ms;
     for (int i = 0; i < 12; ++i) {
       SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventRecord(start_, stream_), "recording an event"));
-      SORTSCOPE_RETURN_IF_ERROR(to_status(cudaMemcpyAsync(b->get(), a->get(), bytes, cudaMemcpyDeviceToDevice, stream_), "copying"));
+      SORTSCOPE_RETURN_IF_ERROR(
+          to_status(cudaMemcpyAsync(b->get(), a->get(), bytes, cudaMemcpyDeviceToDevice, stream_), "copying"));
       SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventRecord(stop_, stream_), "recording an event"));
       SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventSynchronize(stop_), "copying"));
       float t = 0;
@@ -296,12 +310,14 @@ class CudaBackend final : public Backend {
   // Algorithms that sort in place (thrust) start each run from a fresh copy of the input, made
   // outside the timed region.
   Status prepare_in_place(const SortConfig& config, const RadixSortArgs& args) {
-    if (config.algorithm != Algorithm::thrust) return Status::Ok();
-    SORTSCOPE_RETURN_IF_ERROR(to_status(cudaMemcpyAsync(args.keys_out, args.keys_in, n_ * info(key_type_).bytes,
-                                                        cudaMemcpyDeviceToDevice, stream_), "copying the input"));
+    if (!config.algorithm->sorts_in_place) return Status::Ok();
+    SORTSCOPE_RETURN_IF_ERROR(to_status(
+        cudaMemcpyAsync(args.keys_out, args.keys_in, n_ * info(key_type_).bytes, cudaMemcpyDeviceToDevice, stream_),
+        "copying the input"));
     if (args.value_bytes)
-      SORTSCOPE_RETURN_IF_ERROR(to_status(cudaMemcpyAsync(args.values_out, args.values_in, n_ * args.value_bytes,
-                                                          cudaMemcpyDeviceToDevice, stream_), "copying the values"));
+      SORTSCOPE_RETURN_IF_ERROR(to_status(
+          cudaMemcpyAsync(args.values_out, args.values_in, n_ * args.value_bytes, cudaMemcpyDeviceToDevice, stream_),
+          "copying the values"));
     return Status::Ok();
   }
 
@@ -311,7 +327,7 @@ class CudaBackend final : public Backend {
     return times[times.size() / 2];
   }
 
-  // `variant` picks CUB's offset type (0: 32-bit, 1: 64-bit); other algorithms have one variant.
+  // `variant` picks one of the entry's timed variants (CUB: its offset type).
   cudaError_t sort_once(const SortConfig& config, const RadixSortArgs& args, void* temp, size_t* temp_bytes,
                         cuda::TraceRecorder* recorder, int variant = 0) {
     detail::RadixSortCall call;
@@ -319,21 +335,16 @@ class CudaBackend final : public Backend {
     call.d_temp_storage = temp;
     call.temp_storage_bytes = temp_bytes;
     call.stream = stream_;
-    call.options.radix_bits = args.radix_bits;
     call.options.max_grid = args.max_grid;
     call.options.trace = recorder;
-    switch (config.algorithm) {
-      case Algorithm::mg_radix: return mg_radix::dispatch(call);
-      case Algorithm::onesweep: return onesweep::dispatch(call);
-      case Algorithm::cub_radix: return cuda::cub_radix_sort(args, temp, temp_bytes, stream_, variant == 1);
-      case Algorithm::thrust:
-        if (temp == nullptr) {
-          *temp_bytes = 256;  // thrust allocates its own
-          return cudaSuccess;
-        }
-        return cuda::thrust_sort_in_place(args, stream_);
-      default: return cudaErrorNotSupported;
-    }
+    call.params = params_;
+    call.variant = variant;
+    return static_cast<cudaError_t>(config.algorithm->cuda(call));
+  }
+
+  size_t free_memory() const {
+    size_t free_bytes = 0, total = 0;
+    return cudaMemGetInfo(&free_bytes, &total) == cudaSuccess ? free_bytes : 0;
   }
 
   static std::string describe(const cuda::VerifyCounts& c, bool pairs) {
@@ -350,7 +361,8 @@ class CudaBackend final : public Backend {
     keys->key_type = key_type_;
     keys->n = n_;
     keys->bytes.resize(n_ * info(key_type_).bytes);
-    return to_status(cudaMemcpy(keys->bytes.data(), d_keys, keys->bytes.size(), cudaMemcpyDeviceToHost), "downloading keys");
+    return to_status(cudaMemcpy(keys->bytes.data(), d_keys, keys->bytes.size(), cudaMemcpyDeviceToHost),
+                     "downloading keys");
   }
 
   // Host-only algorithms (the std-sort baseline) sort a host copy of the data set.
@@ -374,6 +386,7 @@ class CudaBackend final : public Backend {
   uint64_t n_ = 0;
   std::shared_ptr<DeviceArray> input_, output_, temp_, values_in_, values_out_, zipf_;
   bool last_pairs_ = false;
+  ParamValues params_{};  // the running sort's resolved parameters
   std::unique_ptr<Backend> host_fallback_;
   bool host_copy_valid_ = false;
   bool host_result_valid_ = false;

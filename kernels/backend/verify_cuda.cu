@@ -1,6 +1,6 @@
 // Verification on the device: is the output sorted, a permutation of the input, and (for pairs,
 // whose values are input positions) stable? Timed outputs are checked without a host copy.
-#include "backend/cuda_ops.hpp"
+#include "backend/verify_cuda.hpp"
 #include "common/cuda_check.cuh"
 #include "generate/distributions.hpp"
 #include "sortscope/key_traits.hpp"

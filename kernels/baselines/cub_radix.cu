@@ -1,7 +1,7 @@
 // Baseline cub-radix: NVIDIA CUB's DeviceRadixSort (one-sweep), called with our arguments.
 #include <cub/device/device_radix_sort.cuh>
 
-#include "backend/cuda_ops.hpp"
+#include "baselines/baselines_cuda.hpp"
 #include "common/radix_checks.hpp"
 
 namespace sortscope::cuda {

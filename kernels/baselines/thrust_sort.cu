@@ -5,7 +5,7 @@
 #include <thrust/functional.h>
 #include <thrust/sort.h>
 
-#include "backend/cuda_ops.hpp"
+#include "baselines/baselines_cuda.hpp"
 
 namespace sortscope::cuda {
 namespace {

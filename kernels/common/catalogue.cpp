@@ -7,21 +7,6 @@
 namespace sortscope {
 namespace {
 
-constexpr std::array kAlgorithms = {
-    AlgorithmInfo{Algorithm::mg_radix, "mg-radix", "LSD radix, reduce-then-scan (Merrill & Grimshaw)",
-                  "merrill-grimshaw-2011", true, true, true, true, 1, 8},
-    AlgorithmInfo{Algorithm::onesweep, "onesweep", "LSD radix, one sweep with decoupled look-back (Adinets & Merrill)",
-                  "beyond the seeds: Adinets & Merrill 2022", true, true, true, true, 8, 8},
-    AlgorithmInfo{Algorithm::cub_radix, "cub-radix", "NVIDIA CUB DeviceRadixSort", "baseline", false, true, false,
-                  false},
-    AlgorithmInfo{Algorithm::thrust, "thrust", "thrust::sort (stable_sort_by_key for pairs) on the device", "baseline",
-                  false, true, false, false},
-    AlgorithmInfo{Algorithm::std_sort, "std-sort", "std::sort (std::stable_sort for pairs) on the host", "baseline",
-                  true, false, false, false},
-    AlgorithmInfo{Algorithm::cpu_par, "cpu-par", "libstdc++ parallel-mode sort on every host core", "baseline", true,
-                  false, false, false},
-};
-
 constexpr std::array kKeyTypes = {
     KeyTypeInfo{KeyType::u32, "u32", 4, false, false}, KeyTypeInfo{KeyType::i32, "i32", 4, true, false},
     KeyTypeInfo{KeyType::f32, "f32", 4, true, true},   KeyTypeInfo{KeyType::u64, "u64", 8, false, false},
@@ -53,14 +38,6 @@ const auto& find_info(const Table& table, Id id) {
 }
 
 }  // namespace
-
-std::span<const AlgorithmInfo> algorithms() { return kAlgorithms; }
-const AlgorithmInfo& info(Algorithm a) { return find_info(kAlgorithms, a); }
-std::optional<Algorithm> parse_algorithm(std::string_view name) {
-  for (const auto& a : kAlgorithms)
-    if (a.name == name) return a.id;
-  return std::nullopt;
-}
 
 std::span<const KeyTypeInfo> key_types() { return kKeyTypes; }
 const KeyTypeInfo& info(KeyType k) { return find_info(kKeyTypes, k); }

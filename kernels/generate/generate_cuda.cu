@@ -1,5 +1,5 @@
 // Device generation of the distributions: the host generator's functions, one thread per key.
-#include "backend/cuda_ops.hpp"
+#include "generate/generate_cuda.hpp"
 #include "common/cuda_check.cuh"
 #include "generate/generate_params.hpp"
 

@@ -29,7 +29,7 @@ class PhaseClock {
 };
 
 template <typename Bits, typename Value>
-Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observer) {
+Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   constexpr uint64_t kValueBytes = kPairs ? sizeof(Value) : 0;
   const KeyTypeInfo& k = info(a.key_type);
@@ -138,7 +138,8 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
     const double downsweep_ms = downsweep_clock.ms();
 
     if (trace) {
-      PassTrace pt;
+      StageTrace stage;
+      RadixSection& pt = stage.radix.emplace();
       pt.pass = p;
       pt.shift = rp.shift;
       pt.bits = rp.bits;
@@ -154,10 +155,11 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
         pt.coalescing.segments_direct += c.segments_direct;
       }
       const uint64_t moved = n * (sizeof(Bits) + kValueBytes);
-      pt.kernels = {{"upsweep", upsweep_ms, n * sizeof(Bits)},
+      stage.kernels = {{"upsweep", upsweep_ms, n * sizeof(Bits)},
                     {"spine scan", spine_ms, uint64_t(digits) * grid * 4 * 2},
                     {"downsweep", downsweep_ms, skipped ? 0 : 2 * moved}};
-      trace->passes.push_back(std::move(pt));
+      stage.name = radix_stage_name(pt);
+      trace->stages.push_back(std::move(stage));
     }
     if (observer && *observer) (*observer)(p, src);
   }
@@ -169,7 +171,7 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
 
 }  // namespace
 
-Status mg_radix_sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observer) {
+Status mg_radix_sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
   SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, mg_radix::kMinRadixBits, mg_radix::kMaxRadixBits));
   try {
     const bool wide = info(a.key_type).bytes == 8;

@@ -25,7 +25,6 @@ struct Policy {
   int radix_bits;
   KernelShape upsweep;    // counts digits over the block's share of tiles
   KernelShape downsweep;  // ranks each tile with a multi-scan and scatters it through shared memory
-  int spine_threads;      // the one block of the top-level scan
   // Tiles of the even share: the downsweep tile, so both kernels see the same block ranges.
   constexpr uint32_t tile_items() const { return static_cast<uint32_t>(downsweep.tile_items()); }
 };
@@ -35,7 +34,7 @@ struct Policy {
 // per thread with 3 blocks resident per SM; kernels/PERFORMANCE.md). Wider keys or values keep 16.
 constexpr Policy policy_for_bits(int bits, int key_bytes = 4, int value_bytes = 0) {
   const KernelShape downsweep = key_bytes == 4 && value_bytes == 0 ? KernelShape{256, 30, 3} : KernelShape{256, 16, 2};
-  return Policy{bits, KernelShape{256, 16}, downsweep, 1024};
+  return Policy{bits, KernelShape{256, 16}, downsweep};
 }
 
 }  // namespace sortscope::mg_radix

@@ -24,7 +24,7 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }
 
 template <typename Bits, typename Value>
-Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observer) {
+Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
   using namespace onesweep;
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   constexpr int kValueBytes = kPairs ? sizeof(Value) : 0;
@@ -56,6 +56,7 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
     trace->tile_items = uint32_t(tile);
     trace->grid_blocks = uint32_t(tiles);
     trace->tiles_per_row = per_row;
+    trace->table_rows = TableRows::tiles;
     trace->scatter_stride = stride;
   }
 
@@ -125,7 +126,8 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
       next ^= 1;
     }
     if (trace) {
-      PassTrace pt;
+      StageTrace stage;
+      RadixSection& pt = stage.radix.emplace();
       pt.pass = p;
       pt.shift = rp.shift;
       pt.bits = rp.bits;
@@ -147,9 +149,10 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
         }
       }
       const uint64_t moved = n * (sizeof(Bits) + kValueBytes);
-      if (p == 0) pt.kernels.push_back({"histogram", histogram_ms, n * sizeof(Bits)});
-      pt.kernels.push_back({"onesweep pass", ms_since(start), skipped ? 0 : 2 * moved});
-      trace->passes.push_back(std::move(pt));
+      if (p == 0) stage.kernels.push_back({"histogram", histogram_ms, n * sizeof(Bits)});
+      stage.kernels.push_back({"onesweep pass", ms_since(start), skipped ? 0 : 2 * moved});
+      stage.name = radix_stage_name(pt);
+      trace->stages.push_back(std::move(stage));
     }
     if (observer && *observer) (*observer)(p, src);
   }
@@ -160,7 +163,7 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observ
 
 }  // namespace
 
-Status onesweep_sort(const RadixSortArgs& a, SortTrace* trace, const PassObserver* observer) {
+Status onesweep_sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
   SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, onesweep::kRadixBits, onesweep::kRadixBits));
   try {
     const bool wide = info(a.key_type).bytes == 8;

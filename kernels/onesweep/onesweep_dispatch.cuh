@@ -93,6 +93,7 @@ SortTrace trace_header(const RadixSortArgs& a, int value_bytes, uint32_t tile_it
   h.tile_items = tile_items;
   h.grid_blocks = uint32_t(tiles);
   h.tiles_per_row = per_row;
+  h.table_rows = TableRows::tiles;
   h.scatter_stride = scatter_stride_for(a.n);
   return h;
 }

@@ -1,4 +1,5 @@
 // TraceRecorder: device storage of a traced run and its download into a SortTrace.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -41,7 +42,8 @@ struct TimedKernel {
 }  // namespace
 
 struct TraceRecorder::Impl {
-  bool keep_snapshots;
+  SnapshotPlan snapshot_plan;  // stride as asked; stages set by begin()
+  std::vector<int> kept_stages;
   SortTrace header;
   int passes = 0;
   uint32_t rows = 0;
@@ -54,6 +56,8 @@ struct TraceRecorder::Impl {
   std::vector<cudaEvent_t> event_pool;
   size_t events_used = 0;
   std::vector<TimedKernel> kernels;
+  bool generic_stages = false;        // begin_stages(): stages described by the host
+  std::vector<StageTrace> host_stages;
 
   ~Impl() {
     for (cudaEvent_t e : event_pool) cudaEventDestroy(e);
@@ -70,20 +74,25 @@ struct TraceRecorder::Impl {
   }
 };
 
-TraceRecorder::TraceRecorder(bool keep_pass_snapshots) : impl_(std::make_unique<Impl>()) {
-  impl_->keep_snapshots = keep_pass_snapshots;
+TraceRecorder::TraceRecorder(int snapshot_stride) : impl_(std::make_unique<Impl>()) {
+  impl_->snapshot_plan.stride = snapshot_stride;
 }
 TraceRecorder::~TraceRecorder() = default;
 
 cudaError_t TraceRecorder::begin(const SortTrace& header, int passes, uint32_t rows, uint32_t max_digits,
                                  uint64_t snapshot_bytes, bool with_lookback, cudaStream_t stream) {
   Impl& m = *impl_;
+  m.generic_stages = false;
   m.header = header;
-  m.header.passes.clear();
+  m.header.stages.clear();
   m.passes = passes;
   m.rows = rows;
   m.max_digits = max_digits;
-  m.snapshot_bytes = m.keep_snapshots ? snapshot_bytes : 0;
+  m.snapshot_plan.stages = passes;
+  m.kept_stages.clear();
+  for (int stage = 0; stage < passes; ++stage)
+    if (m.snapshot_plan.keeps(stage)) m.kept_stages.push_back(stage);
+  m.snapshot_bytes = m.kept_stages.empty() ? 0 : snapshot_bytes;
   m.with_lookback = with_lookback;
   m.pass_digits.assign(passes, {0, 0});
   m.kernels.clear();
@@ -100,7 +109,7 @@ cudaError_t TraceRecorder::begin(const SortTrace& header, int passes, uint32_t r
   SORTSCOPE_CUDA_TRY(m.lookback.reserve(p * (rows ? rows : 1) * sizeof(DeviceLookbackRow)));
   SORTSCOPE_CUDA_TRY(m.coalescing.reserve(p * 3 * sizeof(unsigned long long)));
   SORTSCOPE_CUDA_TRY(cudaMemsetAsync(m.coalescing.as<void>(), 0, p * 3 * sizeof(unsigned long long), stream));
-  if (m.snapshot_bytes) SORTSCOPE_CUDA_TRY(m.snapshots.reserve(p * m.snapshot_bytes));
+  if (m.snapshot_bytes) SORTSCOPE_CUDA_TRY(m.snapshots.reserve(m.kept_stages.size() * m.snapshot_bytes));
   // Kernels accumulate counts and look-back statistics into these.
   SORTSCOPE_CUDA_TRY(cudaMemsetAsync(m.counts.as<void>(), 0, p * table * sizeof(uint32_t), stream));
   SORTSCOPE_CUDA_TRY(cudaMemsetAsync(m.lookback.as<void>(), 0, p * (rows ? rows : 1) * sizeof(DeviceLookbackRow), stream));
@@ -121,13 +130,49 @@ cudaError_t TraceRecorder::begin(const SortTrace& header, int passes, uint32_t r
   return cudaSuccess;
 }
 
+cudaError_t TraceRecorder::begin_stages(const SortTrace& header, int max_stages, uint64_t snapshot_bytes) {
+  Impl& m = *impl_;
+  m.generic_stages = true;
+  m.header = header;
+  m.header.stages.clear();
+  m.host_stages.clear();
+  m.passes = 0;
+  m.kernels.clear();
+  m.events_used = 0;
+  m.snapshot_plan.stages = max_stages;
+  m.kept_stages.clear();
+  const int stride = m.snapshot_plan.stride;
+  if (stride > 0)
+    for (int stage = stride - 1; stage < max_stages; stage += stride) m.kept_stages.push_back(stage);
+  m.snapshot_bytes = stride > 0 ? snapshot_bytes : 0;
+  if (m.snapshot_bytes) SORTSCOPE_CUDA_TRY(m.snapshots.reserve((m.kept_stages.size() + 1) * m.snapshot_bytes));
+  return cudaSuccess;
+}
+
+void* TraceRecorder::snapshot_base() const { return impl_->snapshot_bytes ? impl_->snapshots.as<void>() : nullptr; }
+int TraceRecorder::snapshot_stride() const { return impl_->snapshot_bytes ? impl_->snapshot_plan.stride : 0; }
+
+void TraceRecorder::add_stage(StageTrace stage) { impl_->host_stages.push_back(std::move(stage)); }
+
+void* TraceRecorder::end_stages(int stages_run) {
+  Impl& m = *impl_;
+  while (!m.kept_stages.empty() && m.kept_stages.back() >= stages_run) m.kept_stages.pop_back();
+  if (!m.snapshot_bytes || stages_run <= 0 || (!m.kept_stages.empty() && m.kept_stages.back() == stages_run - 1))
+    return nullptr;
+  m.kept_stages.push_back(stages_run - 1);
+  return m.snapshots.as<char>() + (m.kept_stages.size() - 1) * m.snapshot_bytes;
+}
+
 void TraceRecorder::set_pass_digit(int pass, int shift, int bits) { impl_->pass_digits.at(pass) = {shift, bits}; }
 
 TraceDeviceView TraceRecorder::view() const { return impl_->view; }
 
-void* TraceRecorder::snapshot_slot(int pass) {
-  if (!impl_->snapshot_bytes) return nullptr;
-  return impl_->snapshots.as<char>() + size_t(pass) * impl_->snapshot_bytes;
+void* TraceRecorder::snapshot_slot(int stage) {
+  const Impl& m = *impl_;
+  if (!m.snapshot_bytes || !m.snapshot_plan.keeps(stage)) return nullptr;
+  // Kept stages are every stride-th and the last, so the slot is the stage's rank among them.
+  const size_t slot = std::min<size_t>((stage + 1) / m.snapshot_plan.stride, m.kept_stages.size()) - 1;
+  return m.snapshots.as<char>() + slot * m.snapshot_bytes;
 }
 
 cudaError_t TraceRecorder::kernel_begin(const char* name, uint64_t bytes, int pass, cudaStream_t stream) {
@@ -146,6 +191,17 @@ cudaError_t TraceRecorder::kernel_end(cudaStream_t stream) {
 cudaError_t TraceRecorder::finish(SortTrace* out) {
   Impl& m = *impl_;
   SORTSCOPE_CUDA_TRY(cudaDeviceSynchronize());
+  if (m.generic_stages) {
+    *out = m.header;
+    out->stages = m.host_stages;
+    for (const TimedKernel& k : m.kernels) {
+      if (k.pass < 0 || k.pass >= int(out->stages.size())) continue;
+      float ms = 0;
+      SORTSCOPE_CUDA_TRY(cudaEventElapsedTime(&ms, k.start, k.stop));
+      out->stages[k.pass].kernels.push_back({k.name, ms, k.bytes});
+    }
+    return cudaSuccess;
+  }
   const uint64_t table = m.view.table_capacity;
   const uint64_t samples = m.view.samples_per_pass;
   std::vector<uint32_t> counts(m.passes * table), offsets(m.passes * table);
@@ -166,9 +222,10 @@ cudaError_t TraceRecorder::finish(SortTrace* out) {
                                   cudaMemcpyDeviceToHost));
   }
   *out = m.header;
-  out->passes.clear();
+  out->stages.clear();
   for (int p = 0; p < m.passes; ++p) {
-    PassTrace pt;
+    StageTrace stage;
+    RadixSection& pt = stage.radix.emplace();
     pt.pass = p;
     pt.shift = m.pass_digits[p].first;
     pt.bits = m.pass_digits[p].second;
@@ -197,18 +254,21 @@ cudaError_t TraceRecorder::finish(SortTrace* out) {
       if (k.pass != p) continue;
       float ms = 0;
       SORTSCOPE_CUDA_TRY(cudaEventElapsedTime(&ms, k.start, k.stop));
-      pt.kernels.push_back({k.name, ms, k.bytes});
+      stage.kernels.push_back({k.name, ms, k.bytes});
     }
-    out->passes.push_back(std::move(pt));
+    stage.name = radix_stage_name(pt);
+    out->stages.push_back(std::move(stage));
   }
   return cudaSuccess;
 }
 
-bool TraceRecorder::keeps_snapshots() const { return impl_->keep_snapshots; }
-int TraceRecorder::snapshot_count() const { return impl_->snapshot_bytes ? impl_->passes : 0; }
-const void* TraceRecorder::snapshot(int pass) const {
-  if (!impl_->snapshot_bytes || pass < 0 || pass >= impl_->passes) return nullptr;
-  return impl_->snapshots.as<char>() + size_t(pass) * impl_->snapshot_bytes;
+int TraceRecorder::snapshot_count() const { return impl_->snapshot_bytes ? int(impl_->kept_stages.size()) : 0; }
+int TraceRecorder::snapshot_stage(int i) const {
+  return i >= 0 && i < snapshot_count() ? impl_->kept_stages[i] : -1;
+}
+const void* TraceRecorder::snapshot(int i) const {
+  if (i < 0 || i >= snapshot_count()) return nullptr;
+  return impl_->snapshots.as<char>() + size_t(i) * impl_->snapshot_bytes;
 }
 
 }  // namespace sortscope::cuda

@@ -1,7 +1,7 @@
 // Trace comparison and the invariants every correct trace satisfies.
-#include <sstream>
-
 #include "sortscope/trace.hpp"
+
+#include <sstream>
 
 namespace sortscope {
 namespace {
@@ -33,16 +33,26 @@ std::string first_difference(const SortTrace& a, const SortTrace& b) {
   field("tile_items", a.tile_items, b.tile_items);
   field("grid_blocks", a.grid_blocks, b.grid_blocks);
   field("tiles_per_row", a.tiles_per_row, b.tiles_per_row);
+  field("table_rows", int(a.table_rows), int(b.table_rows));
   field("scatter_stride", a.scatter_stride, b.scatter_stride);
-  field("passes", a.passes.size(), b.passes.size());
+  field("stages", a.stages.size(), b.stages.size());
   if (out.tellp() != 0) return out.str();
-  for (size_t p = 0; p < a.passes.size(); ++p) {
-    const PassTrace& x = a.passes[p];
-    const PassTrace& y = b.passes[p];
-    const std::string where = "pass " + std::to_string(p) + ": ";
+  for (size_t i = 0; i < a.stages.size(); ++i) {
+    const StageTrace& sx = a.stages[i];
+    const StageTrace& sy = b.stages[i];
+    const std::string where = "stage " + std::to_string(i) + ": ";
     auto pass_field = [&](const char* name, auto u, auto v) {
       if (u != v && out.tellp() == 0) out << where << name << ": " << u << " vs " << v;
     };
+    pass_field("name", sx.name, sy.name);
+    pass_field("sections", sx.sections(), sy.sections());
+    if (out.tellp() != 0) return out.str();
+    if (sx.merge && !(*sx.merge == *sy.merge)) return where + "merge sections differ";
+    if (sx.network && !(*sx.network == *sy.network)) return where + "network sections differ";
+    if (sx.buckets && !(*sx.buckets == *sy.buckets)) return where + "bucket sections differ";
+    if (!sx.radix) continue;
+    const RadixSection& x = *sx.radix;
+    const RadixSection& y = *sy.radix;
     pass_field("shift", x.shift, y.shift);
     pass_field("bits", x.bits, y.bits);
     pass_field("skipped", x.skipped, y.skipped);
@@ -62,47 +72,68 @@ std::string first_difference(const SortTrace& a, const SortTrace& b) {
   return {};
 }
 
+namespace {
+
+std::string check_radix(const SortTrace& t, const RadixSection& p, const std::string& where) {
+  const uint32_t digits = p.digits();
+  if (p.histogram.size() != digits) return where + "histogram has " + std::to_string(p.histogram.size()) + " bins";
+  uint64_t total = 0;
+  for (uint64_t c : p.histogram) total += c;
+  if (total != t.n) return where + "histogram sums to " + std::to_string(total) + ", not n = " + std::to_string(t.n);
+  if (p.counts.size() != uint64_t(digits) * p.rows || p.offsets.size() != p.counts.size())
+    return where + "scan table is not digits x rows";
+  // offsets are the exclusive scan of counts in scan order (digit-major), so monotone, ending at n
+  uint64_t running = 0;
+  for (uint32_t d = 0; d < digits; ++d) {
+    uint64_t column = 0;
+    for (uint32_t r = 0; r < p.rows; ++r) {
+      const size_t i = size_t(d) * p.rows + r;
+      if (p.offsets[i] != running)
+        return where + "offset of digit " + std::to_string(d) + ", row " + std::to_string(r) + " is " +
+               std::to_string(p.offsets[i]) + ", the exclusive scan gives " + std::to_string(running);
+      running += p.counts[i];
+      column += p.counts[i];
+    }
+    if (column != p.histogram[d])
+      return where + "counts of digit " + std::to_string(d) + " do not sum to its histogram bin";
+  }
+  // every sample went to its digit's bucket, came from a sampled position, in order
+  std::vector<uint64_t> bucket_start(digits + 1, 0);
+  for (uint32_t d = 0; d < digits; ++d) bucket_start[d + 1] = bucket_start[d] + p.histogram[d];
+  for (size_t s = 0; s < p.scatter.size(); ++s) {
+    const ScatterSample& x = p.scatter[s];
+    if (x.src != s * t.scatter_stride) return where + "scatter sample " + std::to_string(s) + " has the wrong source";
+    if (x.digit >= digits) return where + "scatter sample digit out of range";
+    if (x.dst < bucket_start[x.digit] || x.dst >= bucket_start[x.digit + 1])
+      return where + "scatter sample " + std::to_string(s) + " left its digit's bucket";
+  }
+  if (!p.skipped && t.n > 0 && p.scatter.size() != (t.n + t.scatter_stride - 1) / t.scatter_stride)
+    return where + "scatter sample count is " + std::to_string(p.scatter.size());
+  // Each warp store touches between 1 and 32 segments; a scatter stores every key once.
+  const CoalescingStats& c = p.coalescing;
+  if (!p.skipped && t.n > 0 && c.warp_stores < (t.n + 31) / 32) return where + "too few warp stores";
+  for (uint64_t segments : {c.segments_exchanged, c.segments_direct})
+    if (segments < c.warp_stores || segments > 32 * c.warp_stores) return where + "segment count out of range";
+  return {};
+}
+
+std::string check_network(const SortTrace& t, const NetworkSection& s, const std::string& where) {
+  if (s.distance == 0 || s.period < 2 * s.distance) return where + "comparator pattern is not a network stage";
+  if (s.steps == 0) return where + "a network stage runs at least one step";
+  if (s.exchanges > uint64_t(s.steps) * (t.n / 2)) return where + "more exchanges than comparators";
+  return {};
+}
+
+}  // namespace
+
 std::string check_invariants(const SortTrace& t) {
-  for (const PassTrace& p : t.passes) {
-    const std::string where = "pass " + std::to_string(p.pass) + ": ";
-    const uint32_t digits = p.digits();
-    if (p.histogram.size() != digits) return where + "histogram has " + std::to_string(p.histogram.size()) + " bins";
-    uint64_t total = 0;
-    for (uint64_t c : p.histogram) total += c;
-    if (total != t.n) return where + "histogram sums to " + std::to_string(total) + ", not n = " + std::to_string(t.n);
-    if (p.counts.size() != uint64_t(digits) * p.rows || p.offsets.size() != p.counts.size())
-      return where + "scan table is not digits x rows";
-    // offsets are the exclusive scan of counts in scan order (digit-major), so monotone, ending at n
-    uint64_t running = 0;
-    for (uint32_t d = 0; d < digits; ++d) {
-      uint64_t column = 0;
-      for (uint32_t r = 0; r < p.rows; ++r) {
-        const size_t i = size_t(d) * p.rows + r;
-        if (p.offsets[i] != running)
-          return where + "offset of digit " + std::to_string(d) + ", row " + std::to_string(r) + " is " +
-                 std::to_string(p.offsets[i]) + ", the exclusive scan gives " + std::to_string(running);
-        running += p.counts[i];
-        column += p.counts[i];
-      }
-      if (column != p.histogram[d]) return where + "counts of digit " + std::to_string(d) + " do not sum to its histogram bin";
-    }
-    // every sample went to its digit's bucket, came from a sampled position, in order
-    std::vector<uint64_t> bucket_start(digits + 1, 0);
-    for (uint32_t d = 0; d < digits; ++d) bucket_start[d + 1] = bucket_start[d] + p.histogram[d];
-    for (size_t s = 0; s < p.scatter.size(); ++s) {
-      const ScatterSample& x = p.scatter[s];
-      if (x.src != s * t.scatter_stride) return where + "scatter sample " + std::to_string(s) + " has the wrong source";
-      if (x.digit >= digits) return where + "scatter sample digit out of range";
-      if (x.dst < bucket_start[x.digit] || x.dst >= bucket_start[x.digit + 1])
-        return where + "scatter sample " + std::to_string(s) + " left its digit's bucket";
-    }
-    if (!p.skipped && t.n > 0 && p.scatter.size() != (t.n + t.scatter_stride - 1) / t.scatter_stride)
-      return where + "scatter sample count is " + std::to_string(p.scatter.size());
-    // Each warp store touches between 1 and 32 segments; a scatter stores every key once.
-    const CoalescingStats& c = p.coalescing;
-    if (!p.skipped && t.n > 0 && c.warp_stores < (t.n + 31) / 32) return where + "too few warp stores";
-    for (uint64_t segments : {c.segments_exchanged, c.segments_direct})
-      if (segments < c.warp_stores || segments > 32 * c.warp_stores) return where + "segment count out of range";
+  for (size_t i = 0; i < t.stages.size(); ++i) {
+    const StageTrace& stage = t.stages[i];
+    const std::string where = "stage " + std::to_string(i) + " (" + stage.name + "): ";
+    if (stage.radix)
+      if (std::string e = check_radix(t, *stage.radix, where); !e.empty()) return e;
+    if (stage.network)
+      if (std::string e = check_network(t, *stage.network, where); !e.empty()) return e;
   }
   return {};
 }

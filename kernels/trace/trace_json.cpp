@@ -1,4 +1,5 @@
-// JSON form of a SortTrace: field names as in trace.hpp; scatter samples as [src, dst, digit].
+// JSON form of a SortTrace: field names as in trace.hpp; a stage holds the sections it has; scatter
+// samples as [src, dst, digit], merge splits as [out_begin, a_begin, b_begin].
 #include <fstream>
 
 #include "sortscope/trace_json.hpp"
@@ -28,14 +29,14 @@ void from_json(const nlohmann::json& j, LookbackRow& r) {
   r.inclusive_reads = j.at(2).get<uint64_t>();
 }
 
-void to_json(nlohmann::json& j, const PassTrace& p) {
+void to_json(nlohmann::json& j, const RadixSection& p) {
   j = {{"pass", p.pass},         {"shift", p.shift},   {"bits", p.bits},       {"skipped", p.skipped},
        {"histogram", p.histogram}, {"rows", p.rows},     {"scan_order", "digit-major"},
-       {"counts", p.counts},     {"offsets", p.offsets}, {"scatter", p.scatter}, {"kernels", p.kernels}};
+       {"counts", p.counts},     {"offsets", p.offsets}, {"scatter", p.scatter}};
   if (!p.lookback.empty()) j["lookback"] = p.lookback;
   j["coalescing"] = {p.coalescing.warp_stores, p.coalescing.segments_exchanged, p.coalescing.segments_direct};
 }
-void from_json(const nlohmann::json& j, PassTrace& p) {
+void from_json(const nlohmann::json& j, RadixSection& p) {
   j.at("pass").get_to(p.pass);
   j.at("shift").get_to(p.shift);
   j.at("bits").get_to(p.bits);
@@ -45,7 +46,6 @@ void from_json(const nlohmann::json& j, PassTrace& p) {
   j.at("counts").get_to(p.counts);
   j.at("offsets").get_to(p.offsets);
   j.at("scatter").get_to(p.scatter);
-  j.at("kernels").get_to(p.kernels);
   if (j.contains("lookback")) j.at("lookback").get_to(p.lookback);
   if (j.contains("coalescing")) {
     const auto& c = j.at("coalescing");
@@ -53,13 +53,69 @@ void from_json(const nlohmann::json& j, PassTrace& p) {
   }
 }
 
+void to_json(nlohmann::json& j, const MergeSplit& m) { j = nlohmann::json::array({m.out_begin, m.a_begin, m.b_begin}); }
+void from_json(const nlohmann::json& j, MergeSplit& m) {
+  m.out_begin = j.at(0).get<uint64_t>();
+  m.a_begin = j.at(1).get<uint64_t>();
+  m.b_begin = j.at(2).get<uint64_t>();
+}
+
+void to_json(nlohmann::json& j, const MergeSection& m) {
+  j = {{"run_length", m.run_length}, {"items_per_block", m.items_per_block}, {"splits", m.splits}};
+}
+void from_json(const nlohmann::json& j, MergeSection& m) {
+  j.at("run_length").get_to(m.run_length);
+  j.at("items_per_block").get_to(m.items_per_block);
+  j.at("splits").get_to(m.splits);
+}
+
+void to_json(nlohmann::json& j, const NetworkSection& n) {
+  j = {{"distance", n.distance}, {"first", n.first},   {"period", n.period}, {"direction_block", n.direction_block},
+       {"steps", n.steps},       {"fused", n.fused},   {"exchanges", n.exchanges}};
+}
+void from_json(const nlohmann::json& j, NetworkSection& n) {
+  j.at("distance").get_to(n.distance);
+  j.at("first").get_to(n.first);
+  j.at("period").get_to(n.period);
+  j.at("direction_block").get_to(n.direction_block);
+  j.at("steps").get_to(n.steps);
+  j.at("fused").get_to(n.fused);
+  j.at("exchanges").get_to(n.exchanges);
+}
+
+void to_json(nlohmann::json& j, const BucketSection& b) {
+  j = {{"splitters", b.splitters}, {"sizes", b.sizes}, {"bound", b.bound}};
+}
+void from_json(const nlohmann::json& j, BucketSection& b) {
+  j.at("splitters").get_to(b.splitters);
+  j.at("sizes").get_to(b.sizes);
+  j.at("bound").get_to(b.bound);
+}
+
+void to_json(nlohmann::json& j, const StageTrace& s) {
+  j = {{"name", s.name}, {"kernels", s.kernels}};
+  if (s.radix) j["radix"] = *s.radix;
+  if (s.merge) j["merge"] = *s.merge;
+  if (s.network) j["network"] = *s.network;
+  if (s.buckets) j["buckets"] = *s.buckets;
+}
+void from_json(const nlohmann::json& j, StageTrace& s) {
+  j.at("name").get_to(s.name);
+  j.at("kernels").get_to(s.kernels);
+  if (j.contains("radix")) s.radix = j.at("radix").get<RadixSection>();
+  if (j.contains("merge")) s.merge = j.at("merge").get<MergeSection>();
+  if (j.contains("network")) s.network = j.at("network").get<NetworkSection>();
+  if (j.contains("buckets")) s.buckets = j.at("buckets").get<BucketSection>();
+}
+
 void to_json(nlohmann::json& j, const SortTrace& t) {
   j = {{"algorithm", t.algorithm}, {"backend", t.backend},       {"key_type", t.key_type},
        {"n", t.n},                 {"pairs", t.pairs},           {"descending", t.descending},
        {"radix_bits", t.radix_bits}, {"begin_bit", t.begin_bit}, {"end_bit", t.end_bit},
        {"tile_items", t.tile_items}, {"grid_blocks", t.grid_blocks}, {"tiles_per_row", t.tiles_per_row},
+       {"table_rows", t.table_rows == TableRows::tiles ? "tiles" : "blocks"},
        {"scatter_stride", t.scatter_stride},
-       {"passes", t.passes}};
+       {"stages", t.stages}};
 }
 void from_json(const nlohmann::json& j, SortTrace& t) {
   j.at("algorithm").get_to(t.algorithm);
@@ -74,8 +130,9 @@ void from_json(const nlohmann::json& j, SortTrace& t) {
   j.at("tile_items").get_to(t.tile_items);
   j.at("grid_blocks").get_to(t.grid_blocks);
   if (j.contains("tiles_per_row")) j.at("tiles_per_row").get_to(t.tiles_per_row);
+  if (j.contains("table_rows")) t.table_rows = j.at("table_rows") == "tiles" ? TableRows::tiles : TableRows::blocks;
   j.at("scatter_stride").get_to(t.scatter_stride);
-  j.at("passes").get_to(t.passes);
+  j.at("stages").get_to(t.stages);
 }
 
 Status save_trace(const SortTrace& t, const std::string& path) {

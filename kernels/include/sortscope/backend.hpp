@@ -1,4 +1,4 @@
-// A backend holds one data set and sorts it with any algorithm of the catalogue: the CUDA backend
+// A backend holds one data set and sorts it with any algorithm of the registry: the CUDA backend
 // on the GPU (data generated and kept in device memory), the CPU backend on the host. The session,
 // the bench command and the tests all drive sorts through this one interface.
 #pragma once
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sortscope/algorithm.hpp"
 #include "sortscope/catalogue.hpp"
 #include "sortscope/data.hpp"
 #include "sortscope/status.hpp"
@@ -17,35 +18,51 @@
 namespace sortscope {
 
 struct SortConfig {
-  Algorithm algorithm = Algorithm::mg_radix;
+  const AlgorithmDescriptor* algorithm = &default_algorithm();
   bool pairs = false;        // sort (key, index) pairs; values are the keys' input positions
   bool descending = false;
-  int radix_bits = 0;        // 0: the algorithm's default
+  std::vector<ParamSetting> params;  // by name; the algorithm's defaults for the rest
   int begin_bit = 0;
   int end_bit = -1;          // -1: every bit of the key type
   uint32_t max_grid = 0;     // 0: the backend's choice of blocks (rows of the scan table)
   bool operator==(const SortConfig&) const = default;
 };
 
+// Snapshots of the keys after each stage cost n keys each. A run keeps at most this many bytes of
+// them (and never more than the backend's free memory holds); past it, it keeps every k-th stage
+// (a stage group) and the last, so a user still steps through the whole sort.
+constexpr uint64_t kSnapshotBudgetBytes = uint64_t(8) << 30;
+
 struct RunOptions {
-  bool trace = false;           // record a SortTrace (the traced kernel instances)
-  bool keep_snapshots = false;  // with trace: keep the keys after every pass for the viewer
+  bool trace = false;               // record a SortTrace (the traced kernel instances)
+  uint64_t snapshot_budget = 0;     // with trace: bytes for the keys after each stage; 0 keeps none
   int warmup = 0;               // untimed runs first
   int repeat = 1;               // timed runs
   bool verify = true;           // check the output: sorted, a permutation, stable for pairs
 };
 
-// The keys before the first pass and after each pass of one traced run, in the backend's memory
-// (device memory for CUDA). Shared, so a viewer can keep drawing them while the next run starts.
-class PassSnapshots {
+// Which stages of a traced run keep a snapshot: every `stride`-th stage and the last one.
+struct SnapshotPlan {
+  int stages = 0;
+  int stride = 1;  // 0: none kept
+  bool keeps(int stage) const { return stride > 0 && ((stage + 1) % stride == 0 || stage + 1 == stages); }
+  int kept() const { return stride > 0 ? (stages + stride - 1) / stride : 0; }
+  // The plan for `stages` snapshots of `bytes_each` within `budget` bytes.
+  static SnapshotPlan within(int stages, uint64_t bytes_each, uint64_t budget);
+};
+
+// The keys before the first stage and after the kept stages of one traced run, in the backend's
+// memory (device memory for CUDA). Shared, so a viewer can keep drawing them while the next run starts.
+class StageSnapshots {
  public:
-  virtual ~PassSnapshots() = default;
+  virtual ~StageSnapshots() = default;
   virtual BackendKind memory() const = 0;
   virtual KeyType key_type() const = 0;
   virtual uint64_t size() const = 0;
-  virtual int passes() const = 0;
-  // stage 0 is the input, stage p + 1 the keys after pass p.
-  virtual const void* keys(int stage) const = 0;
+  // Snapshot 0 is the input; snapshot i > 0 holds the keys after trace stage stage_of(i).
+  virtual int count() const = 0;
+  virtual int stage_of(int snapshot) const = 0;
+  virtual const void* keys(int snapshot) const = 0;
 };
 
 struct RunResult {
@@ -54,8 +71,8 @@ struct RunResult {
   bool verified = false;
   std::string verify_detail;     // why verification failed, or what it checked
   std::optional<SortTrace> trace;
-  std::shared_ptr<const PassSnapshots> snapshots;
-  uint64_t model_bytes = 0;      // bytes the algorithm must move (see model_bytes())
+  std::shared_ptr<const StageSnapshots> snapshots;
+  uint64_t model_bytes = 0;      // bytes the algorithm moves (its descriptor's model)
 };
 
 class Backend {
@@ -93,18 +110,14 @@ Status make_cuda_backend(std::unique_ptr<Backend>* out);
 // Whether this build has a CUDA backend and a usable device; `why_not` says what is missing.
 bool cuda_available(std::string* why_not = nullptr);
 
-// Bytes an algorithm moves through memory for n keys, the figure GB/s is computed from: an LSD
-// radix pass reads and writes every key and value once, mg-radix's upsweep reads the keys once
-// more, one-sweep reads them once more in all (DESIGN.md 7). Comparison sorts count one read and
-// one write of the data.
-uint64_t model_bytes(const SortConfig& config, KeyType key_type, uint64_t n);
+// The value `config` gives its algorithm's parameter `spec`: the setting of that name, else the default.
+int param_value(const SortConfig& config, const ParamSpec& spec);
+// Sets (or replaces) the setting of parameter `name`.
+void set_param(SortConfig* config, std::string_view name, int value);
 
-// Radix bits an algorithm uses for `config` (its default when config.radix_bits is 0); 0 for
-// algorithms that are not LSD radix sorts.
-int resolved_radix_bits(const SortConfig& config);
-
-// Passes an LSD radix sort makes over keys of `key_type` under `config`; 0 for other algorithms.
-int pass_count(const SortConfig& config, KeyType key_type);
+// The shape a byte model or size limit sees for `config` over n keys of `key_type`; fails when a
+// parameter is out of range.
+Status sort_shape(const SortConfig& config, KeyType key_type, uint64_t n, SortShape* shape);
 
 // Checks that `keys`/`values` are the stable sort of `input` under `config` (values are input
 // positions). Empty if so, else what is wrong.

@@ -1,4 +1,5 @@
-// The catalogue: canonical names of algorithms, key types, distributions and backends (DESIGN.md 2).
+// The catalogue: canonical names of key types, distributions and backends (DESIGN.md 2). Algorithms
+// are described by their own descriptors, collected in the registry (algorithm.hpp).
 #pragma once
 
 #include <cstdint>
@@ -9,34 +10,7 @@
 
 namespace sortscope {
 
-enum class Algorithm {
-  mg_radix,   // Merrill & Grimshaw 2011 reduce-then-scan LSD radix sort
-  onesweep,   // one-sweep LSD radix sort with decoupled look-back (Adinets & Merrill 2022)
-  cub_radix,  // NVIDIA CUB DeviceRadixSort (baseline)
-  thrust,     // thrust::sort / thrust::stable_sort_by_key on the device (baseline)
-  std_sort,   // std::sort / std::stable_sort on the host (baseline)
-  cpu_par,    // libstdc++'s parallel mode sort on every core (baseline)
-};
-
 enum class BackendKind { cpu, cuda };
-
-struct AlgorithmInfo {
-  Algorithm id;
-  std::string_view name;       // canonical CLI/JSON name
-  std::string_view title;      // what a person reads in the UI
-  std::string_view seed;       // the paper it comes from, or "baseline"
-  bool runs_on_cpu;            // has a CPU implementation
-  bool runs_on_cuda;           // has a CUDA implementation
-  bool is_lsd_radix;           // has passes, digit histograms and scan tables
-  bool has_trace;              // produces a SortTrace
-  int min_radix_bits = 0;      // the digit widths it offers (equal: fixed; 0: not a radix sort)
-  int max_radix_bits = 0;
-  bool radix_bits_selectable() const { return min_radix_bits < max_radix_bits; }
-};
-
-std::span<const AlgorithmInfo> algorithms();
-const AlgorithmInfo& info(Algorithm a);
-std::optional<Algorithm> parse_algorithm(std::string_view name);
 
 enum class KeyType { u32, i32, f32, u64, i64, f64 };
 

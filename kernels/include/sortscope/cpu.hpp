@@ -11,11 +11,11 @@ namespace sortscope::cpu {
 // mg-radix: per pass an upsweep that counts digits per block, a digit-major exclusive scan of the
 // blocks x digits table, and a downsweep that scatters each block's keys stably to their offsets.
 // Pointers are host memory; keys_in is not modified. With `trace`, fills it like the CUDA backend.
-Status mg_radix_sort(const RadixSortArgs& args, SortTrace* trace = nullptr, const PassObserver* observer = nullptr);
+Status mg_radix_sort(const RadixSortArgs& args, SortTrace* trace = nullptr, const StageObserver* observer = nullptr);
 
 // onesweep: one histogram read for every pass, then per pass the tiles in order, each placed behind
 // the earlier tiles (the look-back, sequentially). Same tiles and trace as the CUDA kernels.
-Status onesweep_sort(const RadixSortArgs& args, SortTrace* trace = nullptr, const PassObserver* observer = nullptr);
+Status onesweep_sort(const RadixSortArgs& args, SortTrace* trace = nullptr, const StageObserver* observer = nullptr);
 
 // Baseline: std::sort (keys only) or std::stable_sort (pairs) in the same key order as the radix sorts.
 Status std_sort(const RadixSortArgs& args);

@@ -39,6 +39,8 @@ struct RadixSortCall {
   int* key_selector = nullptr;    // DoubleBuffer forms: in/out selector of the keys
   int* value_selector = nullptr;  // DoubleBuffer forms with values
   RadixSortOptions options;
+  ParamValues params{};  // the algorithm's parameters, resolved (registry entry points read them)
+  int variant = 0;       // which of the entry's timed variants runs (AlgorithmDescriptor::cuda_variants)
 };
 
 using RadixSortDispatch = cudaError_t (*)(const RadixSortCall&);

@@ -1,6 +1,7 @@
 // Recording a SortTrace on the GPU: the traced kernel instances write their tables, histograms and
 // scatter samples into device buffers owned here; finish() downloads them once per run. Optionally
-// keeps a device copy of the keys after every pass, for viewers that step through passes.
+// keeps a device copy of the keys after every stride-th pass (and the last), for viewers that step
+// through them.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "sortscope/backend.hpp"
 #include "sortscope/nvtx.hpp"
 #include "sortscope/trace.hpp"
 
@@ -45,32 +47,47 @@ struct TraceDeviceView {
 
 class TraceRecorder {
  public:
-  explicit TraceRecorder(bool keep_pass_snapshots = false);
+  // snapshot_stride: keep the keys after every stride-th pass and the last (SnapshotPlan); 0: none.
+  explicit TraceRecorder(int snapshot_stride = 0);
   ~TraceRecorder();
   TraceRecorder(const TraceRecorder&) = delete;
   TraceRecorder& operator=(const TraceRecorder&) = delete;
 
   // --- for the sort's dispatch ---
-  // Prepares for a run: `header` carries every SortTrace field but the passes. Allocates (or reuses)
+  // Prepares for a run: `header` carries every SortTrace field but the stages. Allocates (or reuses)
   // device storage for `passes` passes of a rows x max_digits table (cleared: kernels may add into
   // it), look-back rows when `with_lookback`, and, when snapshots are kept, `snapshot_bytes` per
-  // pass. Enqueued on `stream`.
+  // kept pass. Enqueued on `stream`.
   cudaError_t begin(const SortTrace& header, int passes, uint32_t rows, uint32_t max_digits,
                     uint64_t snapshot_bytes, bool with_lookback = false, cudaStream_t stream = nullptr);
   void set_pass_digit(int pass, int shift, int bits);
   TraceDeviceView view() const;
-  // Device buffer for the keys after `pass`, or null when snapshots are not kept.
+  // Device buffer for the keys after `pass`, or null when that pass keeps no snapshot. With a
+  // stride of 1 the slots of consecutive passes are consecutive.
   void* snapshot_slot(int pass);
   // Brackets one launch with events so the trace gets per-kernel times.
   cudaError_t kernel_begin(const char* name, uint64_t bytes, int pass, cudaStream_t stream);
   cudaError_t kernel_end(cudaStream_t stream);
 
+  // --- for algorithms whose stages are not radix passes ---
+  // Prepares a run of at most `max_stages` stages: no radix tables; snapshots (when kept) of
+  // `snapshot_bytes` for every stride-th stage, at slot (stage + 1) / stride - 1 of
+  // snapshot_base(), and one spare slot for the last stage.
+  cudaError_t begin_stages(const SortTrace& header, int max_stages, uint64_t snapshot_bytes);
+  void* snapshot_base() const;
+  int snapshot_stride() const;
+  // Appends a stage the host describes; kernel timings recorded under its index attach to it.
+  void add_stage(StageTrace stage);
+  // Ends a run that recorded `stages_run` stages: snapshots past it are dropped, and when the last
+  // stage has none, the slot it should be copied into is returned (null otherwise).
+  void* end_stages(int stages_run);
+
   // --- for the caller, after the sort was enqueued ---
   // Waits for the recorded work and fills `out`.
   cudaError_t finish(SortTrace* out);
-  bool keeps_snapshots() const;
   int snapshot_count() const;
-  const void* snapshot(int pass) const;
+  int snapshot_stage(int i) const;  // the pass snapshot i was taken after
+  const void* snapshot(int i) const;
 
  private:
   struct Impl;

@@ -114,4 +114,26 @@ inline typename KeyTraits<Key>::Bits key_to_bits(Key k) {
   return b;
 }
 
+// The order a comparison sort uses: keys compare by their ordered bits within [begin, end), the
+// same order the radix sorts produce (equal fields are equal keys).
+template <typename Bits>
+struct KeyOrder {
+  Twiddle<Bits> twiddle;
+  int begin = 0;
+  Bits mask = 0;
+  SORTSCOPE_HD Bits field(Bits raw) const { return (twiddle.in(raw) >> begin) & mask; }
+  SORTSCOPE_HD bool less(Bits a, Bits b) const { return field(a) < field(b); }
+};
+
+template <typename Bits>
+constexpr KeyOrder<Bits> make_key_order(bool is_signed, bool is_float, bool descending, int begin_bit, int end_bit) {
+  KeyOrder<Bits> o{};
+  o.twiddle = make_twiddle<Bits>(is_signed, is_float, descending);
+  const int width = end_bit - begin_bit;
+  if (width <= 0) return o;  // no bits: every key equal
+  o.begin = begin_bit;
+  o.mask = width >= int(sizeof(Bits) * 8) ? ~Bits(0) : ((Bits(1) << width) - 1);
+  return o;
+}
+
 }  // namespace sortscope

@@ -2,6 +2,7 @@
 // both backends (the CUB-shaped CUDA API and the CPU twins fill it in).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 
@@ -26,8 +27,12 @@ struct RadixSortArgs {
   int resolved_end_bit() const { return end_bit < 0 ? key_bits(key_type) : end_bit; }
 };
 
-// Called after each pass with the keys it produced (host memory for the CPU backend), so a viewer
-// can keep a snapshot per pass.
-using PassObserver = std::function<void(int pass, const void* keys)>;
+// Called after each stage with the keys it produced (host memory for the CPU backend), so a viewer
+// can keep a snapshot of it.
+using StageObserver = std::function<void(int stage, const void* keys)>;
+
+// An algorithm's parameters resolved for one run, in the order of its descriptor's ParamSpecs.
+constexpr int kMaxParams = 4;
+using ParamValues = std::array<int, kMaxParams>;
 
 }  // namespace sortscope

@@ -1,10 +1,11 @@
-// The trace model (DESIGN.md 3): what one sort run did, pass by pass, as plain host data.
+// The trace model (DESIGN.md 3): what one sort run did, stage by stage, as plain host data.
 //
 // A trace is what the pictures are made of and what the tests check: the CPU and CUDA backends
 // produce equal traces for the same input and configuration (timings aside).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,13 @@ constexpr uint32_t kSegmentBytes = 128;
 // digit 0, then all tiles' counts of digit 1, and so on (DIGEST.md "Cross-seed").
 enum class ScanOrder { digit_major };
 
-struct PassTrace {
+// What one row of a scan table stands for: a thread block's run of tiles (reduce-then-scan) or
+// SortTrace::tiles_per_row consecutive tiles (one-sweep, whose tiles each look back).
+enum class TableRows { blocks, tiles };
+
+// A radix pass: its digit histogram, the tiles x digits scan table, sampled scatter, coalescing and
+// (one-sweep) look-back.
+struct RadixSection {
   int pass = 0;           // 0-based, in execution order (least significant digit first)
   int shift = 0;          // the digit's lowest bit
   int bits = 0;           // the digit's width
@@ -78,9 +85,86 @@ struct PassTrace {
   std::vector<LookbackRow> lookback;  // onesweep: one per row; empty for other algorithms
   CoalescingStats coalescing;         // zero for a skipped pass
 
-  std::vector<KernelTiming> kernels;
-
   uint32_t digits() const { return 1u << bits; }
+  bool operator==(const RadixSection&) const = default;
+};
+
+// "pass 2: bits 8-15", the name of a radix pass's stage on both backends.
+inline std::string radix_stage_name(const RadixSection& r) {
+  return "pass " + std::to_string(r.pass + 1) + ": bits " + std::to_string(r.shift) + "-" +
+         std::to_string(r.shift + r.bits - 1);
+}
+
+// One block's share of a merge round, found by co-rank: the block writes output [out_begin,
+// out_begin + count) of its pair of runs, taking A[a_begin, ...) and B[b_begin, ...).
+struct MergeSplit {
+  uint64_t out_begin = 0;
+  uint64_t a_begin = 0;
+  uint64_t b_begin = 0;
+  bool operator==(const MergeSplit&) const = default;
+};
+
+// A merge round: runs of run_length keys merged pairwise into runs twice as long.
+struct MergeSection {
+  uint64_t run_length = 0;
+  uint64_t items_per_block = 0;
+  std::vector<MergeSplit> splits;  // one per block, in output order
+  bool operator==(const MergeSection&) const = default;
+};
+
+// A sorting-network stage: comparators (i, i + distance) for every i the stage's pattern selects.
+// Odd-even transposition compares neighbours (distance 1) starting at even or odd positions;
+// bitonic alternates its direction in blocks of direction_block keys. A stage run in shared memory
+// stands for `steps` network steps fused into one launch.
+struct NetworkSection {
+  uint64_t distance = 1;
+  uint64_t first = 0;            // position of the first comparator's lower wire
+  uint64_t period = 2;           // comparators repeat every `period` wires
+  uint64_t direction_block = 0;  // 0: every comparator ascending; else direction flips per block
+  uint32_t steps = 1;            // network steps this stage ran
+  bool fused = false;            // ran in shared memory, several steps per launch
+  uint64_t exchanges = 0;        // comparators that swapped their keys
+  bool operator==(const NetworkSection&) const = default;
+
+  // Whether wire i is the lower wire of a comparator of this stage over n wires.
+  bool compares(uint64_t i, uint64_t n) const {
+    return i >= first && (i - first) % period < distance && i + distance < n;
+  }
+  // Whether the comparator on lower wire i puts the smaller key on wire i.
+  bool ascending(uint64_t i) const { return direction_block == 0 || (i / direction_block) % 2 == 0; }
+};
+
+// A sample-sort bucket phase: the splitters (as ordered key bits), the bucket sizes and the bound
+// the algorithm promises for the largest bucket.
+struct BucketSection {
+  std::vector<uint64_t> splitters;
+  std::vector<uint64_t> sizes;
+  uint64_t bound = 0;
+  bool operator==(const BucketSection&) const = default;
+};
+
+// The sections a stage may fill, as flags: a viewer shows the panels of the sections present.
+enum TraceSection : unsigned {
+  kRadixSection = 1u << 0,
+  kMergeSection = 1u << 1,
+  kNetworkSection = 1u << 2,
+  kBucketSection = 1u << 3,
+};
+
+// One step of an algorithm: a radix pass, a merge round, a network stage (or a group of stages run
+// in shared memory), a sample-sort phase.
+struct StageTrace {
+  std::string name;
+  std::vector<KernelTiming> kernels;
+  std::optional<RadixSection> radix;
+  std::optional<MergeSection> merge;
+  std::optional<NetworkSection> network;
+  std::optional<BucketSection> buckets;
+
+  unsigned sections() const {
+    return (radix ? kRadixSection : 0u) | (merge ? kMergeSection : 0u) | (network ? kNetworkSection : 0u) |
+           (buckets ? kBucketSection : 0u);
+  }
 };
 
 struct SortTrace {
@@ -96,8 +180,19 @@ struct SortTrace {
   uint32_t tile_items = 0;      // keys per tile
   uint32_t grid_blocks = 0;     // thread blocks launched per pass
   uint64_t tiles_per_row = 1;   // tiles summed into one row of the scan table
+  TableRows table_rows = TableRows::blocks;
   uint64_t scatter_stride = 1;  // sampling period of ScatterSample::src
-  std::vector<PassTrace> passes;
+  std::vector<StageTrace> stages;
+
+  unsigned sections() const {
+    unsigned s = 0;
+    for (const StageTrace& stage : stages) s |= stage.sections();
+    return s;
+  }
+  // The radix section of stage `i`, or null.
+  const RadixSection* radix(size_t i) const {
+    return i < stages.size() && stages[i].radix ? &*stages[i].radix : nullptr;
+  }
 };
 
 // The first difference between two traces, ignoring timings, look-back statistics (which depend on

@@ -1,11 +1,11 @@
 // Which density cell a key falls in, shared by the CPU loop and the CUDA kernel.
 #pragma once
 
-#include "sortscope/density.hpp"
+#include "gfx/density_grid.hpp"
 #include "sortscope/host_device.hpp"
 #include "sortscope/key_traits.hpp"
 
-namespace sortscope::view {
+namespace sortscope::gfx {
 
 template <typename Bits>
 struct DensityMap {
@@ -38,4 +38,4 @@ DensityMap<Bits> make_density_map(const DensityRequest& r) {
   return {r.n, r.columns, r.rows, make_twiddle<Bits>(k.is_signed, k.is_float, false), r.digit_shift, r.digit_bits};
 }
 
-}  // namespace sortscope::view
+}  // namespace sortscope::gfx

@@ -2,14 +2,14 @@
 #include <cstring>
 
 #include "common/parallel_for.hpp"
-#include "view/density_cell.hpp"
+#include "gfx/density_cell.hpp"
 
-namespace sortscope::cpu {
+namespace sortscope::gfx {
 namespace {
 
 template <typename Bits>
 void fill(const Bits* keys, const DensityRequest& r, uint32_t* cells) {
-  const auto map = view::make_density_map<Bits>(r);
+  const auto map = make_density_map<Bits>(r);
   parallel_for_range(r.columns, [&](uint64_t first_column, uint64_t end_column) {
     // keys [i0, i1) are exactly those whose column lies in [first_column, end_column)
     const uint64_t i0 = (first_column * r.n + r.columns - 1) / r.columns;
@@ -24,10 +24,10 @@ void fill(const Bits* keys, const DensityRequest& r, uint32_t* cells) {
 
 }  // namespace
 
-void density_grid(const void* keys, const DensityRequest& r, uint32_t* cells) {
+void density_grid_cpu(const void* keys, const DensityRequest& r, uint32_t* cells) {
   std::memset(cells, 0, sizeof(uint32_t) * kDensityWordsPerCell * r.columns * r.rows);
   if (info(r.key_type).bytes == 4) fill(static_cast<const uint32_t*>(keys), r, cells);
   else fill(static_cast<const uint64_t*>(keys), r, cells);
 }
 
-}  // namespace sortscope::cpu
+}  // namespace sortscope::gfx

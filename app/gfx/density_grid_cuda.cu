@@ -1,12 +1,12 @@
 // The density grid on the GPU, written straight into the viewer's buffer (a mapped GL buffer when
 // drawn through interop). Each block owns one pixel column, i.e. one run of consecutive keys, and
-// counts its rows in shared memory: global atomics per key (the first version) cost 0.66 ms at
-// 2^24 random keys on an H200, as every warp hit ~32 distinct cells.
+// counts its rows in shared memory: global atomics per key cost 0.66 ms at 2^24 random keys on an
+// H200, as every warp hit ~32 distinct cells.
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
-#include "view/density_cell.hpp"
+#include "gfx/density_cell.hpp"
 
-namespace sortscope::cuda {
+namespace sortscope::gfx {
 namespace {
 
 constexpr uint32_t kNoCell = 0xffffffffu;
@@ -45,7 +45,7 @@ __device__ __forceinline__ void add_to_column(uint32_t* words, uint32_t row, uin
 }
 
 template <typename Bits>
-__global__ void __launch_bounds__(kThreads) density_column_kernel(const Bits* keys, view::DensityMap<Bits> map,
+__global__ void __launch_bounds__(kThreads) density_column_kernel(const Bits* keys, DensityMap<Bits> map,
                                                                   uint32_t* cells) {
   extern __shared__ uint32_t column_words[];  // kDensityWordsPerCell per row
   const uint32_t column = blockIdx.x;
@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(kThreads) density_column_kernel(const Bits* ke
 }
 
 template <typename Bits>
-__global__ void density_global_kernel(const Bits* keys, view::DensityMap<Bits> map, uint32_t* cells) {
+__global__ void density_global_kernel(const Bits* keys, DensityMap<Bits> map, uint32_t* cells) {
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < map.n; base += stride) {
     const uint64_t i = base + threadIdx.x;
@@ -87,7 +87,7 @@ __global__ void density_global_kernel(const Bits* keys, view::DensityMap<Bits> m
 
 template <typename Bits>
 cudaError_t launch_density(const Bits* keys, const DensityRequest& r, uint32_t* cells, cudaStream_t stream) {
-  const view::DensityMap<Bits> map = view::make_density_map<Bits>(r);
+  const DensityMap<Bits> map = make_density_map<Bits>(r);
   if (r.rows <= kMaxSharedRows) {
     SORTSCOPE_CUDA_TRY(device::allow_shared_bytes<density_column_kernel<Bits>>(kMaxSharedBytes));
     const size_t shared = sizeof(uint32_t) * kDensityWordsPerCell * r.rows;
@@ -103,10 +103,10 @@ cudaError_t launch_density(const Bits* keys, const DensityRequest& r, uint32_t* 
 
 }  // namespace
 
-cudaError_t density_grid(const void* d_keys, const DensityRequest& r, uint32_t* d_cells, cudaStream_t stream) {
+cudaError_t density_grid_cuda(const void* d_keys, const DensityRequest& r, uint32_t* d_cells, cudaStream_t stream) {
   if (r.columns == 0 || r.rows == 0) return cudaSuccess;
   if (info(r.key_type).bytes == 4) return launch_density(static_cast<const uint32_t*>(d_keys), r, d_cells, stream);
   return launch_density(static_cast<const uint64_t*>(d_keys), r, d_cells, stream);
 }
 
-}  // namespace sortscope::cuda
+}  // namespace sortscope::gfx

@@ -1,4 +1,4 @@
-// The array view's reduction: a keys array drawn as index (x) against value (y) is reduced to the
+// The array view's reduction (the viewer's own, not the sort library's): a keys array drawn as index (x) against value (y) is reduced to the
 // pixels it covers, a columns x rows grid of cells each holding how many keys fell in it and the
 // sum of their digits in the viewed pass (for colouring). Millions of keys become one small buffer
 // per frame, computed where the keys live: a CUDA kernel for the GPU, a loop for the CPU backend.
@@ -8,7 +8,7 @@
 
 #include "sortscope/catalogue.hpp"
 
-namespace sortscope {
+namespace sortscope::gfx {
 
 struct DensityRequest {
   KeyType key_type = KeyType::u32;
@@ -22,16 +22,14 @@ struct DensityRequest {
 // Cells are two uint32 each, {count, digit_sum}, row-major with row 0 holding the smallest keys.
 constexpr int kDensityWordsPerCell = 2;
 
-namespace cpu {
-void density_grid(const void* keys, const DensityRequest& request, uint32_t* cells);
-}
+void density_grid_cpu(const void* keys, const DensityRequest& request, uint32_t* cells);
 
-}  // namespace sortscope
+}  // namespace sortscope::gfx
 
 #if defined(SORTSCOPE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
-namespace sortscope::cuda {
+namespace sortscope::gfx {
 // `d_cells` may be a mapped GL buffer; it is cleared and filled on `stream`.
-cudaError_t density_grid(const void* d_keys, const DensityRequest& request, uint32_t* d_cells, cudaStream_t stream);
-}  // namespace sortscope::cuda
+cudaError_t density_grid_cuda(const void* d_keys, const DensityRequest& request, uint32_t* d_cells, cudaStream_t stream);
+}  // namespace sortscope::gfx
 #endif

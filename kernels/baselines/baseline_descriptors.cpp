@@ -1,0 +1,144 @@
+// The baselines SortScope races (CUB, thrust, the C++ library on the host), described like every
+// other algorithm. They record no trace.
+#include "common/radix_explain.hpp"
+#include "common/radix_passes.hpp"
+#include "sortscope/cpu.hpp"
+
+#if SORTSCOPE_HAVE_CUDA
+#include "baselines/baselines_cuda.hpp"
+#include "sortscope/device_radix_sort_api.hpp"
+#endif
+
+namespace sortscope {
+namespace {
+
+// CUB's DeviceRadixSort on sm_90 sorts 8-bit digits in one sweep: one read for the histograms, then
+// one read and one write per pass.
+constexpr int kCubRadixBits = 8;
+uint64_t cub_bytes(const SortShape& s, int begin_bit, int end_bit) {
+  return s.n * info(s.key_type).bytes + uint64_t(radix_pass_count(begin_bit, end_bit, kCubRadixBits)) * radix_pass_bytes(s);
+}
+
+// A comparison sort on the host reads and writes the data once, at least.
+uint64_t host_sort_bytes(const SortShape& s) { return s.n * 2 * (uint64_t(info(s.key_type).bytes) + (s.pairs ? 4 : 0)); }
+
+std::vector<ExplainPhase> timed_only(std::string name, std::string what, std::string source) {
+  return {{std::move(name), std::move(what), "keys/s = n / median time of the timed runs", std::move(source),
+           PhaseView::throughput}};
+}
+
+}  // namespace
+
+namespace cub_radix {
+namespace {
+#if SORTSCOPE_HAVE_CUDA
+int cuda_entry(const detail::RadixSortCall& c) {
+  return cuda::cub_radix_sort(c.args, c.d_temp_storage, c.temp_storage_bytes, c.stream, c.variant == 1);
+}
+#endif
+uint64_t model_bytes(const SortShape& s) { return cub_bytes(s, s.begin_bit, s.end_bit); }
+std::vector<ExplainPhase> explain(const SortTrace*, const StageTrace*) {
+  return timed_only("NVIDIA CUB DeviceRadixSort",
+                    "The baseline SortScope races: CUB's one-sweep radix sort as shipped in the CUDA toolkit, called "
+                    "in the same process on the same keys. Its kernels are not instrumented, so it has no trace; "
+                    "onesweep shows the same design pass by pass.",
+                    "CUB (cub/device/device_radix_sort.cuh)");
+}
+}  // namespace
+extern const AlgorithmDescriptor descriptor;
+const AlgorithmDescriptor descriptor{
+    .name = "cub-radix",
+    .title = "NVIDIA CUB DeviceRadixSort",
+    .seed = "baseline",
+#if SORTSCOPE_HAVE_CUDA
+    .cuda = cuda_entry,
+#endif
+    // 32- and 64-bit num_items are tuned apart; the faster counts: the strongest baseline.
+    .cuda_variants = 2,
+    .reference = true,
+    .model_bytes = model_bytes,
+    .explain = explain,
+};
+}  // namespace cub_radix
+
+namespace thrust_sort {
+namespace {
+#if SORTSCOPE_HAVE_CUDA
+int cuda_entry(const detail::RadixSortCall& c) {
+  if (c.d_temp_storage == nullptr) {
+    *c.temp_storage_bytes = 256;  // thrust allocates its own
+    return cudaSuccess;
+  }
+  return cuda::thrust_sort_in_place(c.args, c.stream);
+}
+#endif
+// thrust::sort of primitive keys runs CUB's radix sort over every bit of the key.
+uint64_t model_bytes(const SortShape& s) { return cub_bytes(s, 0, key_bits(s.key_type)); }
+std::vector<ExplainPhase> explain(const SortTrace*, const StageTrace*) {
+  return timed_only("thrust::sort",
+                    "Thrust's sort on the device; for primitive keys it dispatches to CUB's radix sort, so it shows "
+                    "what a library call costs on top of the kernels (temporary allocation, dispatch).",
+                    "Thrust (thrust/sort.h)");
+}
+}  // namespace
+extern const AlgorithmDescriptor descriptor;
+const AlgorithmDescriptor descriptor{
+    .name = "thrust",
+    .title = "thrust::sort (stable_sort_by_key for pairs) on the device",
+    .seed = "baseline",
+#if SORTSCOPE_HAVE_CUDA
+    .cuda = cuda_entry,
+#endif
+    .sorts_in_place = true,
+    .model_bytes = model_bytes,
+    .explain = explain,
+};
+}  // namespace thrust_sort
+
+namespace std_sort {
+namespace {
+Status cpu_entry(const RadixSortArgs& args, const ParamValues&, SortTrace*, const StageObserver*) {
+  return cpu::std_sort(args);
+}
+std::vector<ExplainPhase> explain(const SortTrace*, const StageTrace*) {
+  return timed_only("std::sort on one core",
+                    "Introsort (quicksort, heapsort, insertion sort) on one CPU core; std::stable_sort for pairs. "
+                    "The comparison-sort baseline: O(n log n) comparisons against the radix sorts' O(n) passes.",
+                    "PMPP 13.1 (comparison vs non-comparison sorts)");
+}
+}  // namespace
+extern const AlgorithmDescriptor descriptor;
+const AlgorithmDescriptor descriptor{
+    .name = "std-sort",
+    .title = "std::sort (std::stable_sort for pairs) on the host",
+    .seed = "baseline",
+    .cpu = cpu_entry,
+    .model_bytes = host_sort_bytes,
+    .explain = explain,
+};
+}  // namespace std_sort
+
+namespace cpu_par {
+namespace {
+Status cpu_entry(const RadixSortArgs& args, const ParamValues&, SortTrace*, const StageObserver*) {
+  return cpu::parallel_sort(args);
+}
+std::vector<ExplainPhase> explain(const SortTrace*, const StageTrace*) {
+  return timed_only("Parallel sort on every core",
+                    "libstdc++'s parallel mode (a multiway merge sort over OpenMP threads): the best a laptop's CPU "
+                    "does with a library call.",
+                    "libstdc++ parallel mode (__gnu_parallel::sort)");
+}
+}  // namespace
+extern const AlgorithmDescriptor descriptor;
+const AlgorithmDescriptor descriptor{
+    .name = "cpu-par",
+    .title = "libstdc++ parallel-mode sort on every host core",
+    .seed = "baseline",
+    .cpu = cpu_entry,
+    .model_bytes = host_sort_bytes,
+    .explain = explain,
+};
+}  // namespace cpu_par
+
+}  // namespace sortscope

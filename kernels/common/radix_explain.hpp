@@ -1,0 +1,51 @@
+// Explain texts every LSD radix sort shares: the viewed pass's digit and table written out, and the
+// phase that shows the pass's result.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "sortscope/algorithm.hpp"
+
+namespace sortscope {
+
+template <typename... Args>
+std::string explain_format(const char* pattern, Args... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, pattern, args...);
+  return buf;
+}
+
+// The viewed pass's digit and table size, or symbols when nothing has been traced yet.
+struct RadixPassNumbers {
+  std::string digit = "digit(k) = (k >> s) & (r - 1)";
+  std::string table = "r digits x C blocks";
+  std::string sorted_by = "after pass p the keys are ordered by their lowest (p + 1) d bits";
+};
+
+inline RadixPassNumbers radix_pass_numbers(const SortTrace* trace, const StageTrace* stage, const char* row_name) {
+  RadixPassNumbers n;
+  if (!trace || !stage || !stage->radix) return n;
+  const RadixSection& pass = *stage->radix;
+  n.digit = explain_format("digit(k) = (k >> %d) & %u", pass.shift, pass.digits() - 1);
+  n.table = explain_format("%u digits x %u %s", pass.digits(), pass.rows, row_name);
+  n.sorted_by = explain_format("after pass %d the keys are ordered by bits [%d, %d)", pass.pass + 1, trace->begin_bit,
+                               pass.shift + pass.bits);
+  return n;
+}
+
+inline ExplainPhase radix_result_phase(const RadixPassNumbers& n) {
+  return {"The pass's result",
+          "LSD radix sort is correct because every pass is stable: keys with equal digits keep the order the "
+          "previous pass left them in. The array view shows the keys after the viewed pass, coloured by its digit.",
+          n.sorted_by,
+          "PMPP 13.2 and 13.3 (radix sort, the stability argument); Merrill & Grimshaw 2011, 2.4",
+          PhaseView::keys};
+}
+
+// Bytes of one LSD pass that reads and writes every key and value once.
+inline uint64_t radix_pass_bytes(const SortShape& s) {
+  return s.n * (2 * uint64_t(info(s.key_type).bytes) + (s.pairs ? 2 * 4 : 0));
+}
+
+}  // namespace sortscope

@@ -1,0 +1,117 @@
+// What the rest of the program knows about an algorithm: one descriptor per algorithm, kept in the
+// algorithm's own folder, collected by the registry. Backends, the session, bench, --help, the
+// Controls panel and Explain look algorithms up here; nothing else names one.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "sortscope/catalogue.hpp"
+#include "sortscope/radix_args.hpp"
+#include "sortscope/status.hpp"
+#include "sortscope/trace.hpp"
+
+namespace sortscope {
+
+namespace detail {
+struct RadixSortCall;
+}
+
+// One integer parameter of an algorithm, e.g. radix bits or items per thread.
+struct ParamSpec {
+  std::string_view name;  // as typed in --param NAME=VALUE and bench --sweep NAME=A..B
+  int min = 0;
+  int max = 0;
+  int default_value = 0;
+  std::string_view help;  // one line
+};
+
+// The view that draws a phase's output, so Explain can follow the panel under the mouse.
+enum class PhaseView { none, keys, lookback, histogram, scan_table, scatter, network, merge, buckets, throughput };
+
+// One phase of a stage for Explain: what it computes, its formula with the viewed stage's numbers
+// filled in, and where it comes from.
+struct ExplainPhase {
+  std::string name;
+  std::string what;
+  std::string formula;
+  std::string source;
+  PhaseView shown_in = PhaseView::none;
+};
+
+// What a byte model or size limit needs to know about a run.
+struct SortShape {
+  KeyType key_type = KeyType::u32;
+  uint64_t n = 0;
+  bool pairs = false;
+  int begin_bit = 0;
+  int end_bit = 0;  // resolved: never -1
+  ParamValues params{};
+};
+
+// The CPU entry point: sorts args (host memory) with `params`; with `trace`, records a SortTrace and
+// calls `observer` with the keys after each stage.
+using CpuEntry = Status (*)(const RadixSortArgs& args, const ParamValues& params, SortTrace* trace,
+                            const StageObserver* observer);
+// The CUDA entry point, CUB's two-phase protocol: a null d_temp_storage asks for the temp-storage
+// size. Returns a cudaError_t (as int, so this header needs no CUDA toolkit).
+using CudaEntry = int (*)(const detail::RadixSortCall& call);
+
+struct AlgorithmDescriptor {
+  std::string_view name;     // canonical CLI/JSON name
+  std::string_view title;    // what a person reads in the UI
+  std::string_view seed;     // the paper it comes from, or "baseline"
+  std::string_view section;  // the seed's section, e.g. "PMPP 13.8"
+  std::span<const ParamSpec> params;
+  CpuEntry cpu = nullptr;    // null: not on the CPU backend
+  CudaEntry cuda = nullptr;  // null: not on the CUDA backend (or built without CUDA)
+  unsigned sections = 0;     // TraceSection flags its stages fill; 0: it records no trace
+  bool stable = true;        // keeps equal keys in input order (pairs are verified for it)
+  bool sorts_in_place = false;  // the CUDA entry sorts keys_out in place: the backend copies the input there first
+  int cuda_variants = 1;     // timed variants of the CUDA entry (CUB: 32- and 64-bit num_items); the fastest counts
+  bool reference = false;    // the baseline bench's ratios are taken against
+  // Bytes the algorithm moves through memory for a run of this shape: what GB/s is computed from.
+  uint64_t (*model_bytes)(const SortShape& shape) = nullptr;
+  // Stages a traced run records (0 when untraced); sizes the snapshot budget before the run.
+  int (*stage_count)(const SortShape& shape) = nullptr;
+  // Largest n the algorithm takes (0: no limit of its own), and why, for the UI.
+  uint64_t max_n = 0;
+  std::string_view max_n_reason;
+  // The phases of `stage` (null: none viewed yet) for Explain.
+  std::vector<ExplainPhase> (*explain)(const SortTrace* trace, const StageTrace* stage) = nullptr;
+
+  bool runs_on(BackendKind b) const { return b == BackendKind::cpu ? cpu != nullptr : cuda != nullptr; }
+  bool traced() const { return sections != 0; }
+  const ParamSpec* param(std::string_view param_name) const;
+  int param_index(std::string_view param_name) const;  // -1 if it has none of that name
+};
+
+// Every algorithm, in the order menus and --help list them.
+std::span<const AlgorithmDescriptor* const> algorithms();
+const AlgorithmDescriptor* find_algorithm(std::string_view name);
+// The GUI's and bench's default: the first registered algorithm.
+const AlgorithmDescriptor& default_algorithm();
+
+// A parameter set by name for one run (--param NAME=VALUE).
+struct ParamSetting {
+  std::string name;
+  int value = 0;
+  bool operator==(const ParamSetting&) const = default;
+};
+
+// `settings` resolved against the algorithm's parameters: defaults, then the settings it has.
+// Settings it does not have are ignored (one --param line can serve several algorithms); a value
+// out of range is an error.
+Status resolve_params(const AlgorithmDescriptor& algorithm, std::span<const ParamSetting> settings,
+                      ParamValues* out);
+
+// Parses "NAME=VALUE".
+std::optional<ParamSetting> parse_param_setting(std::string_view text);
+
+}  // namespace sortscope

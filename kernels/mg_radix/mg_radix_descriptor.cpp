@@ -1,0 +1,89 @@
+// mg-radix as the rest of the program sees it: parameters, entry points, byte model and Explain.
+#include "common/radix_explain.hpp"
+#include "common/radix_passes.hpp"
+#include "mg_radix/mg_radix_policy.hpp"
+#include "sortscope/cpu.hpp"
+
+#if SORTSCOPE_HAVE_CUDA
+#include "sortscope/mg_radix.hpp"
+#endif
+
+namespace sortscope::mg_radix {
+
+namespace {
+
+enum Param { kRadixBitsParam };
+
+constexpr ParamSpec kParams[] = {
+    {"radix-bits", kMinRadixBits, kMaxRadixBits, kDefaultRadixBits,
+     "digit width d: 2^d buckets, ceil(key bits / d) passes (the paper's d = 4)"},
+};
+
+Status cpu_entry(const RadixSortArgs& args, const ParamValues& params, SortTrace* trace,
+                 const StageObserver* observer) {
+  RadixSortArgs a = args;
+  a.radix_bits = params[kRadixBitsParam];
+  return cpu::mg_radix_sort(a, trace, observer);
+}
+
+#if SORTSCOPE_HAVE_CUDA
+int cuda_entry(const detail::RadixSortCall& call) {
+  detail::RadixSortCall c = call;
+  c.args.radix_bits = call.params[kRadixBitsParam];
+  return dispatch(c);
+}
+#endif
+
+int passes(const SortShape& s) { return radix_pass_count(s.begin_bit, s.end_bit, s.params[kRadixBitsParam]); }
+
+// Per pass: the upsweep reads the keys, the downsweep reads and writes keys and values.
+uint64_t model_bytes(const SortShape& s) {
+  return uint64_t(passes(s)) * (radix_pass_bytes(s) + s.n * info(s.key_type).bytes);
+}
+
+std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {
+  const RadixPassNumbers n = radix_pass_numbers(trace, stage, "blocks");
+  return {
+      {"Upsweep (reduce)",
+       "A fixed grid of C blocks each walks its own run of tiles, counting the digit of every key in registers, "
+       "and writes one count per digit. Nothing moves yet: this kernel only reads the keys.",
+       n.digit + "\ncounts[d][b] = keys of block b with digit d   (" + n.table + ")",
+       "Merrill & Grimshaw 2011, 3.1 (threadblock serialization, Fig. 5)", PhaseView::histogram},
+      {"Top-level scan",
+       "One block scans the counts table bucket-major: down digit 0's column over every block, then digit 1's. "
+       "Each cell becomes where that block's keys of that digit start in the output. If no start lies in "
+       "[1, n - 1], one digit holds every key and the pass is skipped (early exit).",
+       "offset[d][b] = sum over d' < d of hist[d'] + sum over b' < b of counts[d][b']",
+       "Merrill & Grimshaw 2011, 3.1 (three kernels for any n) and 3.3.3 (early exit); PMPP 13.4, Fig. 13.6",
+       PhaseView::scan_table},
+      {"Downsweep (scan and scatter)",
+       "Each block reads its tiles again, ranks every key among the tile's keys of the same digit (local "
+       "multi-scan), exchanges the tile through shared memory into digit order, and lets consecutive threads "
+       "write each digit's run, so a warp's store touches few 128-byte segments.",
+       "dst(k) = offset[d][b] + keys of digit d before k in block b",
+       "Merrill & Grimshaw 2011, 3.3.1 (decoding, multi-scan, key exchange, Fig. 9); PMPP 13.4 (coalescing)",
+       PhaseView::scatter},
+      radix_result_phase(n),
+  };
+}
+
+}  // namespace
+
+extern const AlgorithmDescriptor descriptor;
+const AlgorithmDescriptor descriptor{
+    .name = "mg-radix",
+    .title = "LSD radix, reduce-then-scan (Merrill & Grimshaw)",
+    .seed = "merrill-grimshaw-2011",
+    .section = "Merrill & Grimshaw 2011, 3",
+    .params = kParams,
+    .cpu = cpu_entry,
+#if SORTSCOPE_HAVE_CUDA
+    .cuda = cuda_entry,
+#endif
+    .sections = kRadixSection,
+    .model_bytes = model_bytes,
+    .stage_count = passes,
+    .explain = explain,
+};
+
+}  // namespace sortscope::mg_radix

@@ -1,0 +1,101 @@
+// onesweep as the rest of the program sees it: parameters, entry points, byte model and Explain.
+#include "common/radix_explain.hpp"
+#include "common/radix_passes.hpp"
+#include "onesweep/onesweep_policy.hpp"
+#include "sortscope/cpu.hpp"
+
+#if SORTSCOPE_HAVE_CUDA
+#include "sortscope/onesweep.hpp"
+#endif
+
+namespace sortscope::onesweep {
+namespace {
+
+// The digit width is fixed by the policy; listed so every front end shows it.
+constexpr ParamSpec kParams[] = {
+    {"radix-bits", kRadixBits, kRadixBits, kRadixBits, "digit width: fixed at 8 bits (256 buckets) by the policy"},
+};
+
+Status cpu_entry(const RadixSortArgs& args, const ParamValues&, SortTrace* trace, const StageObserver* observer) {
+  return cpu::onesweep_sort(args, trace, observer);
+}
+
+#if SORTSCOPE_HAVE_CUDA
+int cuda_entry(const detail::RadixSortCall& call) { return dispatch(call); }
+#endif
+
+int passes(const SortShape& s) { return radix_pass_count(s.begin_bit, s.end_bit, kRadixBits); }
+
+// One read of the keys for every pass's histogram, then per pass one read and one write.
+uint64_t model_bytes(const SortShape& s) {
+  return s.n * info(s.key_type).bytes + uint64_t(passes(s)) * radix_pass_bytes(s);
+}
+
+std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {
+  const RadixPassNumbers n = radix_pass_numbers(trace, stage, "rows of tiles");
+  const ExplainPhase histogram{
+      "Histogram (once, before pass 1)",
+      "One read of the keys counts the digits of every pass at once; a small plan kernel scans each pass's "
+      "counts into bucket starts. No later pass counts again: one fewer read of the keys per pass than "
+      "reduce-then-scan.",
+      n.digit + "\nstart[p][d] = sum over d' < d of hist[p][d']",
+      "Adinets & Merrill 2022 (Onesweep), beyond the seeds; counting as in PMPP 13.3", PhaseView::histogram};
+  const ExplainPhase scatter{
+      "Scatter through shared memory",
+      "The tile is exchanged into digit order in shared memory, then consecutive threads write consecutive "
+      "slots of each digit's run: the coalesced store of the reduce-then-scan downsweep.",
+      "dst(k) = start[p][d] + prefix[t][d] + keys of digit d before k in tile t",
+      "PMPP 13.4 (coalescing); Merrill & Grimshaw 2011, 3.3.1 (key exchange)", PhaseView::scatter};
+  // Below the small-n limit one launch sorts everything and no tile looks back.
+  const RadixSection* pass = stage ? (stage->radix ? &*stage->radix : nullptr) : nullptr;
+  if (pass && !pass->skipped && pass->lookback.empty()) {
+    return {histogram,
+            {"One launch for small n",
+             "Below the small-n limit a single cooperative launch sorts the whole input: each block ranks its "
+             "tile, the grid synchronises, and every block reads the whole count table instead of looking back.",
+             "prefix[t][d] = sum over t' < t of count[t'][d], read directly from the table (" + n.table + ")",
+             "SortScope's small-n path, measured against CUB's single-tile sort (kernels/PERFORMANCE.md)",
+             PhaseView::scan_table},
+            scatter, radix_result_phase(n)};
+  }
+  return {
+      histogram,
+      {"Rank the tile",
+       "Each block takes the next tile in launch order (an atomic counter, so earlier tiles are always running) "
+       "and ranks its keys by digit in shared memory: a warp finds the lanes that share a digit with one "
+       "ballot per digit bit.",
+       "count[t][d] = keys of tile t with digit d   (" + n.table + ")",
+       "Adinets & Merrill 2022; CUB's BlockRadixRankMatch", PhaseView::scan_table},
+      {"Decoupled look-back",
+       "Tile t publishes its counts at once as an aggregate (A), then reads the status words of the tiles "
+       "before it, adding aggregates, until it finds an inclusive prefix (P); it then publishes its own "
+       "inclusive prefix. The words of several earlier tiles are read at once, so one memory round trip "
+       "covers several steps. No tile waits for a whole scan: the pass reads the keys once.",
+       "prefix[t][d] = sum over t' < t of count[t'][d]; status word = (A or P, value)",
+       "Merrill & Garland 2016 (single-pass scan, decoupled look-back), as Adinets & Merrill 2022 use it",
+       PhaseView::lookback},
+      scatter,
+      radix_result_phase(n),
+  };
+}
+
+}  // namespace
+
+extern const AlgorithmDescriptor descriptor;
+const AlgorithmDescriptor descriptor{
+    .name = "onesweep",
+    .title = "LSD radix, one sweep with decoupled look-back (Adinets & Merrill)",
+    .seed = "beyond the seeds: Adinets & Merrill 2022",
+    .section = "Adinets & Merrill 2022",
+    .params = kParams,
+    .cpu = cpu_entry,
+#if SORTSCOPE_HAVE_CUDA
+    .cuda = cuda_entry,
+#endif
+    .sections = kRadixSection,
+    .model_bytes = model_bytes,
+    .stage_count = passes,
+    .explain = explain,
+};
+
+}  // namespace sortscope::onesweep

@@ -1,0 +1,77 @@
+// The registry: every algorithm's descriptor, from the list in algorithms.inc, and the lookups and
+// parameter parsing that every front end shares.
+#include <charconv>
+
+#include "sortscope/algorithm.hpp"
+
+namespace sortscope {
+
+#define SORTSCOPE_ALGORITHM(ns) \
+  namespace ns {                \
+  extern const AlgorithmDescriptor descriptor; \
+  }
+#include "registry/algorithms.inc"
+#undef SORTSCOPE_ALGORITHM
+
+namespace {
+
+#define SORTSCOPE_ALGORITHM(ns) &ns::descriptor,
+constexpr const AlgorithmDescriptor* kRegistry[] = {
+#include "registry/algorithms.inc"
+};
+#undef SORTSCOPE_ALGORITHM
+
+}  // namespace
+
+std::span<const AlgorithmDescriptor* const> algorithms() { return kRegistry; }
+
+const AlgorithmDescriptor* find_algorithm(std::string_view name) {
+  for (const AlgorithmDescriptor* a : kRegistry)
+    if (a->name == name) return a;
+  return nullptr;
+}
+
+const AlgorithmDescriptor& default_algorithm() { return *kRegistry[0]; }
+
+int AlgorithmDescriptor::param_index(std::string_view param_name) const {
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i].name == param_name) return int(i);
+  return -1;
+}
+
+const ParamSpec* AlgorithmDescriptor::param(std::string_view param_name) const {
+  const int i = param_index(param_name);
+  return i < 0 ? nullptr : &params[i];
+}
+
+Status resolve_params(const AlgorithmDescriptor& algorithm, std::span<const ParamSetting> settings,
+                      ParamValues* out) {
+  ParamValues values{};
+  for (size_t i = 0; i < algorithm.params.size(); ++i) values[i] = algorithm.params[i].default_value;
+  for (const ParamSetting& s : settings) {
+    const int i = algorithm.param_index(s.name);
+    if (i < 0) continue;
+    const ParamSpec& p = algorithm.params[i];
+    if (p.min == p.max) continue;  // a fixed value is not a choice (onesweep's digit width)
+    if (s.value < p.min || s.value > p.max)
+      return InvalidArgument(std::string(algorithm.name) + "'s " + std::string(p.name) + " must be in " +
+                             std::to_string(p.min) + ".." + std::to_string(p.max) + ", not " +
+                             std::to_string(s.value));
+    values[i] = s.value;
+  }
+  *out = values;
+  return Status::Ok();
+}
+
+std::optional<ParamSetting> parse_param_setting(std::string_view text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0) return std::nullopt;
+  ParamSetting s;
+  s.name = std::string(text.substr(0, eq));
+  const std::string_view v = text.substr(eq + 1);
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), s.value);
+  if (ec != std::errc() || p != v.data() + v.size()) return std::nullopt;
+  return s;
+}
+
+}  // namespace sortscope

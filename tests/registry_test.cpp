@@ -1,0 +1,126 @@
+// The registry: every algorithm describes itself completely (a forgotten field fails here, not at
+// run time), parameters parse and resolve, and Explain follows the viewed stage.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "test_support.hpp"
+
+namespace sortscope {
+namespace {
+
+TEST(Registry, EveryAlgorithmDescribesItselfCompletely) {
+  std::set<std::string_view> names;
+  for (const AlgorithmDescriptor* a : algorithms()) {
+    SCOPED_TRACE(std::string(a->name));
+    EXPECT_TRUE(names.insert(a->name).second) << "two algorithms share a name";
+    EXPECT_EQ(find_algorithm(a->name), a);
+    EXPECT_FALSE(a->title.empty());
+    EXPECT_FALSE(a->seed.empty());
+    EXPECT_TRUE(a->cpu || a->cuda || !cuda_available()) << "runs on no backend of this build";
+    ASSERT_TRUE(a->model_bytes);
+    ASSERT_TRUE(a->explain);
+    EXPECT_EQ(a->traced(), a->stage_count != nullptr) << "a traced algorithm says how many stages it records";
+    EXPECT_LE(a->params.size(), size_t(kMaxParams));
+    for (const ParamSpec& p : a->params) {
+      EXPECT_LE(p.min, p.default_value) << p.name;
+      EXPECT_LE(p.default_value, p.max) << p.name;
+      EXPECT_FALSE(p.help.empty()) << p.name;
+    }
+    if (a->max_n) EXPECT_FALSE(a->max_n_reason.empty());
+    const std::vector<ExplainPhase> phases = a->explain(nullptr, nullptr);
+    ASSERT_FALSE(phases.empty());
+    for (const ExplainPhase& p : phases) {
+      EXPECT_FALSE(p.name.empty() || p.what.empty() || p.formula.empty() || p.source.empty()) << p.name;
+      EXPECT_NE(p.shown_in, PhaseView::none) << p.name;
+      // Students read these: nothing about how the tool was built.
+      for (const std::string* text : {&p.name, &p.what, &p.formula, &p.source})
+        EXPECT_EQ(text->find("issue"), std::string::npos) << *text;
+    }
+    SortShape shape;
+    shape.n = 1000;
+    shape.end_bit = 32;
+    ASSERT_OK(resolve_params(*a, {}, &shape.params));
+    EXPECT_GT(a->model_bytes(shape), 0u);
+    if (a->traced()) EXPECT_GT(a->stage_count(shape), 0);
+  }
+  EXPECT_EQ(&default_algorithm(), algorithms().front());
+  EXPECT_EQ(find_algorithm("no-such-sort"), nullptr);
+}
+
+TEST(Registry, ParametersParseAndResolve) {
+  EXPECT_EQ(parse_param_setting("radix-bits=6")->value, 6);
+  EXPECT_EQ(parse_param_setting("radix-bits=6")->name, "radix-bits");
+  EXPECT_FALSE(parse_param_setting("radix-bits"));
+  EXPECT_FALSE(parse_param_setting("=3"));
+  EXPECT_FALSE(parse_param_setting("radix-bits=six"));
+
+  const AlgorithmDescriptor& mg = *test::algo("mg-radix");
+  ParamValues values;
+  ASSERT_OK(resolve_params(mg, {}, &values));
+  EXPECT_EQ(values[0], mg.params[0].default_value);
+  const ParamSetting six{"radix-bits", 6}, nine{"radix-bits", 9}, other{"items-per-thread", 3};
+  ASSERT_OK(resolve_params(mg, std::vector{six, other}, &values));
+  EXPECT_EQ(values[0], 6) << "a setting of another algorithm's parameter is ignored";
+  const Status bad = resolve_params(mg, std::vector{nine}, &values);
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("1..8"), std::string::npos) << bad.message();
+
+  SortConfig config;
+  config.algorithm = &mg;
+  EXPECT_EQ(param_value(config, mg.params[0]), mg.params[0].default_value);
+  set_param(&config, "radix-bits", 3);
+  set_param(&config, "radix-bits", 5);
+  EXPECT_EQ(config.params.size(), 1u);
+  EXPECT_EQ(param_value(config, mg.params[0]), 5);
+}
+
+TEST(Registry, ModelBytesCountOnlyThePassesTheBitRangeNeeds) {
+  const AlgorithmDescriptor& mg = *test::algo("mg-radix");
+  SortShape shape;
+  shape.n = 1 << 20;
+  shape.end_bit = 32;
+  shape.params[0] = 4;
+  // 8 passes of 4 bits, each reading keys twice and writing them once: 12 bytes per key.
+  EXPECT_EQ(mg.model_bytes(shape), uint64_t(8) * 12 << 20);
+  EXPECT_EQ(mg.stage_count(shape), 8);
+  shape.end_bit = 16;
+  EXPECT_EQ(mg.stage_count(shape), 4);
+  const AlgorithmDescriptor& onesweep = *test::algo("onesweep");
+  shape.end_bit = 32;
+  // One histogram read and 4 passes of one read and one write: 36 bytes per u32 key.
+  EXPECT_EQ(onesweep.model_bytes(shape), uint64_t(36) << 20);
+}
+
+// A traced CPU run through the backend, for the texts that quote its numbers.
+SortTrace traced(const char* name, uint64_t n) {
+  SortConfig config;
+  config.algorithm = test::algo(name);
+  return test::cpu_trace("uniform", n, 1, config);
+}
+
+TEST(Explain, TextsFollowTheViewedStage) {
+  const SortTrace mg = traced("mg-radix", 1 << 14);
+  const std::vector<ExplainPhase> second = test::algo("mg-radix")->explain(&mg, &mg.stages[1]);
+  ASSERT_EQ(second.size(), 4u);
+  EXPECT_NE(second[0].formula.find("(k >> 4) & 15"), std::string::npos) << second[0].formula;
+  EXPECT_NE(second[0].formula.find("16 digits x " + std::to_string(mg.stages[1].radix->rows) + " blocks"),
+            std::string::npos);
+  EXPECT_NE(second[3].formula.find("bits [0, 8)"), std::string::npos) << second[3].formula;
+
+  // One-sweep explains its look-back above the small-n limit, and its one launch below it.
+  const AlgorithmDescriptor& onesweep = *test::algo("onesweep");
+  const SortTrace large = traced("onesweep", 1 << 21);
+  const auto with_lookback = onesweep.explain(&large, &large.stages[0]);
+  EXPECT_TRUE(std::any_of(with_lookback.begin(), with_lookback.end(),
+                          [](const ExplainPhase& p) { return p.shown_in == PhaseView::lookback; }));
+  const SortTrace small = traced("onesweep", 1 << 12);
+  const auto one_launch = onesweep.explain(&small, &small.stages[0]);
+  EXPECT_TRUE(std::none_of(one_launch.begin(), one_launch.end(),
+                           [](const ExplainPhase& p) { return p.shown_in == PhaseView::lookback; }));
+  EXPECT_EQ(one_launch[1].name, "One launch for small n");
+}
+
+}  // namespace
+}  // namespace sortscope
