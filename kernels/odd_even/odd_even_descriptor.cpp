@@ -1,0 +1,67 @@
+// odd-even transposition sort as the rest of the program sees it: entry points, size limit, byte
+// model and Explain.
+#include <string>
+
+#include "odd_even/odd_even.hpp"
+#include "odd_even/odd_even_policy.hpp"
+
+namespace sortscope::odd_even {
+namespace {
+
+Status cpu_entry(const RadixSortArgs& args, const ParamValues&, SortTrace* trace, const StageObserver* observer) {
+  return sort_cpu(args, trace, observer);
+}
+
+int stages(const SortShape& s) { return max_phases(s.n); }
+
+// In shared memory the keys are read and written once; in global memory every phase reads and
+// writes them all, up to n phases (a run that stops early moves less).
+uint64_t model_bytes(const SortShape& s) {
+  const uint64_t once = 2 * s.n * (uint64_t(info(s.key_type).bytes) + (s.pairs ? 4 : 0));
+  return fused(s.n) ? once : once * uint64_t(max_phases(s.n));
+}
+
+std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {
+  std::string pattern = "phase p compares (i, i + 1) for every i = p mod 2 at once";
+  std::string bound = "at most n phases; a run stops after an even and an odd phase swap nothing";
+  if (trace && stage && stage->network) {
+    const NetworkSection& net = *stage->network;
+    pattern = stage->name + ": " + std::to_string((trace->n - net.first) / 2) + " comparators, " +
+              std::to_string(net.exchanges) + " swapped";
+    bound = std::to_string(trace->stages.size()) + " phases ran of at most " + std::to_string(trace->n);
+  }
+  return {
+      {"Compare and swap neighbours",
+       "Every phase compares disjoint pairs of neighbours, all at once, and swaps a pair when its second key is "
+       "smaller. Even phases take pairs (0,1), (2,3), ...; odd phases (1,2), (3,4), .... Only strictly smaller "
+       "keys move, so equal keys keep their order: the sort is stable.",
+       pattern, "PMPP 13.8 (odd-even transposition sort)", PhaseView::network},
+      {"Why n phases suffice",
+       "A key moves at most one place per phase, and the network is a sorting network: after n phases any input "
+       "is sorted. Like bubble sort it does O(n^2) work, which is why it is only for small n. Up to 2048 keys "
+       "one block runs every phase in shared memory; beyond, the whole grid synchronises between phases.",
+       bound, "PMPP 13.8; Knuth, The Art of Computer Programming vol. 3, 5.3.4", PhaseView::keys},
+  };
+}
+
+}  // namespace
+
+extern const AlgorithmDescriptor descriptor;
+const AlgorithmDescriptor descriptor{
+    .name = "odd-even",
+    .title = "Odd-even transposition sort (a sorting network)",
+    .seed = "pmpp-ch13",
+    .section = "PMPP 13.8",
+    .cpu = cpu_entry,
+#if SORTSCOPE_HAVE_CUDA
+    .cuda = sort_cuda,
+#endif
+    .sections = kNetworkSection,
+    .model_bytes = model_bytes,
+    .stage_count = stages,
+    .max_n = kMaxItems,
+    .max_n_reason = "n phases of n/2 comparators: the work grows as n^2",
+    .explain = explain,
+};
+
+}  // namespace sortscope::odd_even
