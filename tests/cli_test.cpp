@@ -97,6 +97,9 @@ TEST(Cli, ParamsSetAndSweepAnyAlgorithmParameter) {
   const Result shape = run("bench --backend cpu --algorithm mg-radix --param radix-bits --n 2^10");
   EXPECT_NE(shape.exit_code, 0);
   EXPECT_NE(shape.err.find("NAME=VALUE"), std::string::npos) << shape.err;
+  const Result odd = run("bench --backend cpu --algorithm odd-even --n 2^17");
+  EXPECT_NE(odd.exit_code, 0);
+  EXPECT_NE(odd.err.find("at most 65536 keys"), std::string::npos) << odd.err;
 }
 
 TEST(Cli, BenchSweepsSizesAndRadixBits) {

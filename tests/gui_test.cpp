@@ -111,6 +111,23 @@ TEST(Gui, OnesweepDrawsItsLookBackStripAndExplainsIt) {
   EXPECT_GT(stats(p, layout.explain).drawn, 0.03) << "Explain shows no text";
 }
 
+TEST(Gui, ANetworkShowsItsComparatorsAndNoRadixPanels) {
+  const std::string png = testing::TempDir() + "/sortscope_gui_network.png";
+  std::remove(png.c_str());
+  ASSERT_EQ(run_sortscope("--headless --frames 4 --backend cpu --algorithm odd-even --dist reverse --n 32 --stage 5 "
+                          "--width 1600 --height 900 --screenshot " + png),
+            0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  const auto layout = sortscope::app::ui::fixed_layout(1600, 900, 1.0f, sortscope::kNetworkSection);
+  EXPECT_FALSE(layout.histogram.visible() || layout.scan_table.visible() || layout.scatter.visible());
+  ASSERT_TRUE(layout.network.visible());
+  // The viewed stage's comparators are drawn in the lit colour; the others in the global colour.
+  EXPECT_GT(count_colour(p, layout.network, 255, 220, 120), 100) << "no lit comparators";
+  EXPECT_GT(stats(p, layout.network).saturated, 0.02) << "the network panel looks empty";
+  EXPECT_GT(stats(p, layout.throughput).drawn, 0.01) << "the throughput panel looks empty";
+}
+
 TEST(Gui, HelpOverlayListsTheShortcuts) {
   const std::string png = testing::TempDir() + "/sortscope_gui_help.png";
   std::remove(png.c_str());
