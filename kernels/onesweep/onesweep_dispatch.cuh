@@ -11,7 +11,10 @@
 #include "common/cuda_launch.cuh"
 #include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
-#include "onesweep/onesweep_agents.cuh"
+#include "onesweep/onesweep_histogram_agent.cuh"
+#include "onesweep/onesweep_pass_agent.cuh"
+#include "onesweep/onesweep_plan_agent.cuh"
+#include "onesweep/onesweep_small_agent.cuh"
 #include "sortscope/device_trace.hpp"
 #include "sortscope/onesweep.hpp"
 

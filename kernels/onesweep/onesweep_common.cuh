@@ -1,0 +1,96 @@
+// Types and helpers every onesweep agent shares: buffers, pass plans, look-back words, digits, key orders.
+//
+// onesweep (Adinets & Merrill 2022, the design of today's cub::DeviceRadixSort): one read of the keys
+// builds every pass's digit histogram (onesweep_histogram_agent.cuh); a one-block kernel scans them and
+// plans the passes (onesweep_plan_agent.cuh); then one kernel per pass ranks each tile in shared memory,
+// finds where its digits go by decoupled look-back over the earlier tiles, and scatters through shared
+// memory (onesweep_pass_agent.cuh). Small inputs sort in one cooperative launch instead
+// (onesweep_small_agent.cuh). The kernels around the agents are in onesweep_dispatch.cuh.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "common/block_radix_rank.cuh"
+#include "common/block_scan.cuh"
+#include "onesweep/onesweep_policy.hpp"
+#include "sortscope/key_traits.hpp"
+
+namespace sortscope::onesweep::device {
+
+using sortscope::device::block_exclusive_sum;
+using sortscope::device::BlockRadixRankMatch;
+using sortscope::device::BlockScanStorage;
+using sortscope::device::TileRanks;
+using sortscope::device::kWarpThreads;
+
+struct KeysOnly {};
+
+template <typename Value>
+constexpr bool kHasValues = !std::is_same_v<Value, KeysOnly>;
+
+// Buffers a sort moves keys between: [0] the input (never written in the out-of-place API), [1]
+// the output, [2] scratch (or, for a DoubleBuffer, the input again).
+template <typename Bits, typename Value>
+struct Buffers {
+  Bits* keys[3];
+  Value* values[3];
+};
+
+// What one pass does, decided on the device once every histogram is known.
+enum Action : int { kSkip = 0, kSort = 1, kCopy = 2 };
+struct PassPlan {
+  int action;
+  int src;
+  int dst;
+  int unused;
+};
+
+// Look-back status words: a 30-bit count with a flag saying whether it is the tile's own aggregate
+// or the inclusive prefix of every tile up to it; 0 means "not published yet".
+constexpr uint32_t kAggregate = 1u << 30;
+constexpr uint32_t kInclusive = 1u << 31;
+constexpr uint32_t kCountMask = kAggregate - 1;
+
+struct PassDigit {
+  int pass;
+  int shift;
+  int bits;
+};
+
+// The policy's digits are 8 bits wide; the tuning tool also builds wider ones.
+template <int RADIX_BITS = kRadixBits>
+__device__ __forceinline__ PassDigit pass_digit(int begin_bit, int end_bit, int pass) {
+  const int shift = begin_bit + pass * RADIX_BITS;
+  return {pass, shift, end_bit - shift < RADIX_BITS ? end_bit - shift : RADIX_BITS};
+}
+
+// How an instance's keys map to ordered bits, fixed at compile time so the commonest case (unsigned
+// keys, ascending) costs nothing: raw bits are already ordered; other integers and descending
+// orders twiddle; floats also fold -0.0 onto +0.0 when a digit is taken.
+enum KeyClass : int { kOrderedAlready = 0, kTwiddled = 1, kFloat = 2 };
+
+constexpr int key_class_of(bool is_signed, bool is_float, bool descending) {
+  return is_float ? kFloat : (is_signed || descending ? kTwiddled : kOrderedAlready);
+}
+
+template <int KC, typename Bits>
+__device__ __forceinline__ Bits to_ordered(const Twiddle<Bits>& twiddle, Bits raw) {
+  if constexpr (KC == kOrderedAlready) return raw;
+  else return twiddle.ordered(raw);
+}
+
+template <int KC, typename Bits>
+__device__ __forceinline__ Bits to_raw(const Twiddle<Bits>& twiddle, Bits ordered) {
+  if constexpr (KC == kOrderedAlready) return ordered;
+  else return twiddle.raw(ordered);
+}
+
+// The bits a digit is taken from.
+template <int KC, typename Bits>
+__device__ __forceinline__ Bits sortable(const Twiddle<Bits>& twiddle, Bits ordered) {
+  if constexpr (KC == kFloat) return ordered == twiddle.minus_zero ? twiddle.plus_zero : ordered;
+  else return ordered;
+}
+
+}  // namespace sortscope::onesweep::device

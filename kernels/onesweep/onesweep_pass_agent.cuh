@@ -1,0 +1,376 @@
+// onesweep's pass agent: one tile of one pass, ranked, placed by decoupled look-back, and scattered.
+// The tile is ranked in shared memory; its digit counts are published at once for the later tiles,
+// it looks back over the earlier tiles for where its digits go, and it scatters through shared memory.
+#pragma once
+
+#include <cstdint>
+
+#include "common/coalescing.cuh"
+#include "onesweep/onesweep_common.cuh"
+#include "sortscope/device_trace.hpp"
+
+namespace sortscope::onesweep::device {
+
+template <typename Bits, typename Value>
+struct PassArgs {
+  Buffers<Bits, Value> buffers;
+  const PassPlan* plan;         // this pass's plan
+  const uint32_t* bins;         // exclusive digit starts of this portion (global positions)
+  uint32_t* bins_out;           // the next portion's digit starts (multi-portion sorts), or null
+  uint32_t* lookback;           // [tile][digit] status words of this pass, zeroed
+  uint32_t* next_lookback;      // the next pass's region, zeroed here row by row, or null
+  uint32_t* tile_counter;       // hands tiles out in launch order, for forward progress
+  uint64_t portion_begin;       // first key of this portion
+  uint64_t portion_items;
+  uint64_t total_items;
+  uint32_t num_tiles;           // tiles of this portion
+  uint64_t first_tile;          // tiles of earlier portions (trace rows count tiles globally)
+  Twiddle<Bits> twiddle;
+  PassDigit digit;
+  uint32_t digit_mask;          // (1 << digit.bits) - 1
+};
+
+template <int THREADS, int ITEMS, typename Bits, typename Value, int KC, bool TRACE,
+          int VALUE_LOAD = kValuesBeforeScatter, int RADIX_BITS = kRadixBits, int LOOKBACK_WINDOW = 1>
+struct OnesweepAgent {
+  static constexpr int kTile = THREADS * ITEMS;
+  static constexpr int kWarps = THREADS / kWarpThreads;
+  static constexpr int kDigits = 1 << RADIX_BITS;
+  using Rank = BlockRadixRankMatch<THREADS, RADIX_BITS>;
+  // Digits each thread owns in the ranking, the look-back and the offsets: t*kBins .. t*kBins + kBins - 1.
+  static constexpr int kBins = Rank::kBinsPerThread;
+  static_assert((kBins == 1 && THREADS >= kDigits) || (kBins * THREADS == kDigits && kBins <= 32),
+                "threads own whole runs of digits; a 32-bit mask tracks a thread's look-back");
+  static_assert(!TRACE || RADIX_BITS == kRadixBits, "traces record the policy's 8-bit digits");
+  static_assert(LOOKBACK_WINDOW >= 1, "earlier tiles' look-back words read at once (one digit per thread)");
+  // Ranks stay live until the values' exchange: pack them to keep registers for occupancy.
+  static constexpr bool kPackRanks = kHasValues<Value>;
+  using Ranks = TileRanks<ITEMS, kPackRanks>;
+
+  // Values loaded during the look-back are exchanged beside the keys (both arrays in shared memory
+  // at once): one barrier and one digit computation serve both scatters.
+  static constexpr bool kJoint = kHasValues<Value> && VALUE_LOAD == kValuesDuringLookback;
+  union Exchange {
+    Bits keys[kTile];  // ordered bits
+    Value values[kHasValues<Value> && !kJoint ? kTile : 1];
+    struct {
+      Bits keys[kJoint ? kTile : 1];
+      Value values[kJoint ? kTile : 1];
+    } joint;
+    typename Rank::Storage rank;
+  };
+  struct Storage {
+    uint32_t global_offset[kDigits];  // output position of tile slot 0 for each digit
+    uint32_t tile;
+    uint32_t max_depth;               // traced runs: look-back statistics of this tile
+    unsigned long long aggregate_reads;
+    unsigned long long inclusive_reads;
+    sortscope::device::CoalescingTally tally;
+  };
+  static constexpr int kExchangeBytes = sizeof(Exchange);
+
+  // Item u of this thread sits at this tile position (warp-striped: coalesced loads, stable ranks).
+  __device__ __forceinline__ static int position(int u) {
+    return ((threadIdx.x / kWarpThreads) * ITEMS + u) * kWarpThreads + threadIdx.x % kWarpThreads;
+  }
+
+  __device__ __forceinline__ static uint32_t digit(const PassArgs<Bits, Value>& a, Bits ordered) {
+    return uint32_t(sortable<KC>(a.twiddle, ordered) >> a.digit.shift) & a.digit_mask;
+  }
+
+  __device__ __forceinline__ static void copy_tile(const PassArgs<Bits, Value>& a, const Bits* in, Bits* out,
+                                                   const Value* values_in, Value* values_out) {
+    const uint64_t base = uint64_t(blockIdx.x) * kTile;
+    for (uint64_t i = base + threadIdx.x; i < base + kTile && i < a.portion_items; i += THREADS) {
+      out[a.portion_begin + i] = in[a.portion_begin + i];
+      if constexpr (kHasValues<Value>) values_out[a.portion_begin + i] = values_in[a.portion_begin + i];
+    }
+  }
+
+  // A skipped pass still has a scan table: every key of the tile under the one digit they share.
+  __device__ __forceinline__ static void trace_unsorted_tile(const PassArgs<Bits, Value>& a, const Bits* in,
+                                                             const cuda::TraceDeviceView& trace) {
+    const uint64_t tile_base = uint64_t(blockIdx.x) * kTile;
+    if (tile_base >= a.portion_items) return;
+    const uint64_t valid = a.portion_items - tile_base < uint64_t(kTile) ? a.portion_items - tile_base : kTile;
+    const uint64_t global_tile = a.first_tile + blockIdx.x;
+    const uint32_t row = uint32_t(global_tile / trace.tiles_per_row);
+    const uint32_t shared_digit = digit(a, to_ordered<KC>(a.twiddle, in[a.portion_begin + tile_base]));
+    for (int d = threadIdx.x; d < (1 << a.digit.bits); d += THREADS) {
+      const uint64_t cell = uint64_t(a.digit.pass) * trace.table_capacity + uint64_t(d) * trace.rows + row;
+      if (uint32_t(d) == shared_digit) atomicAdd(&trace.counts[cell], uint32_t(valid));
+      if (global_tile % trace.tiles_per_row == 0)
+        trace.offsets[cell] = uint32_t(uint32_t(d) < shared_digit ? 0
+                                       : uint32_t(d) > shared_digit ? a.total_items
+                                                                    : a.portion_begin + tile_base);
+    }
+  }
+
+  __device__ __forceinline__ static void run(Storage& s, Exchange& x, const PassArgs<Bits, Value>& a,
+                                             const cuda::TraceDeviceView& trace) {
+    const int t = threadIdx.x;
+    // The next pass's look-back words must be zero before it starts: each block clears one row.
+    if (a.next_lookback && blockIdx.x < a.num_tiles)
+      for (int d = t; d < kDigits; d += THREADS) a.next_lookback[uint64_t(blockIdx.x) * kDigits + d] = 0;
+
+    const PassPlan plan = *a.plan;
+    const Bits* in = a.buffers.keys[plan.src];
+    Bits* out = a.buffers.keys[plan.dst];
+    const Value* values_in = a.buffers.values[plan.src];
+    Value* values_out = a.buffers.values[plan.dst];
+    if (plan.action != kSort) {
+      if constexpr (TRACE) trace_unsorted_tile(a, in, trace);
+      if (plan.action == kCopy) copy_tile(a, in, out, values_in, values_out);
+      return;
+    }
+
+    if (t == 0) {
+      s.tile = atomicAdd(a.tile_counter, 1u);
+      if constexpr (TRACE) {
+        s.max_depth = 0;
+        s.aggregate_reads = 0;
+        s.inclusive_reads = 0;
+      }
+    }
+    if constexpr (TRACE) s.tally.clear();
+    __syncthreads();
+    const uint32_t tile = s.tile;
+    const uint64_t tile_base = uint64_t(tile) * kTile;
+    if (a.portion_items - tile_base >= uint64_t(kTile))
+      sort_tile<true>(s, x, a, trace, tile, kTile, in + a.portion_begin + tile_base, out,
+                      values_in + a.portion_begin + tile_base, values_out);
+    else
+      sort_tile<false>(s, x, a, trace, tile, int(a.portion_items - tile_base), in + a.portion_begin + tile_base, out,
+                       values_in + a.portion_begin + tile_base, values_out);
+  }
+
+  // Walks earlier tiles until each digit this thread owns meets an inclusive prefix, adding the
+  // counts on the way to `before`; counts the steps and the aggregates read (for traces).
+  __device__ __forceinline__ static void look_back(const PassArgs<Bits, Value>& a, uint32_t tile,
+                                                   uint32_t (&before)[kBins], uint32_t& depth, uint32_t& aggregates) {
+    const int t = threadIdx.x;
+    if constexpr (kBins == 1) {
+      // One digit: the tightest loop. (The masked loop below, run for one digit, cost 2% at 2^28.)
+      // The words of LOOKBACK_WINDOW earlier tiles are read at once and used nearest first: one L2
+      // round trip per window rather than per tile. Words past the first inclusive one are read but
+      // neither waited on nor used. Tile 0 is always inclusive, so the walk ends before a window
+      // reaches past it.
+      for (int64_t j = int64_t(tile) - 1;; j -= LOOKBACK_WINDOW) {
+        const volatile uint32_t* column = a.lookback + t;
+        uint32_t status[LOOKBACK_WINDOW];
+#pragma unroll
+        for (int w = 0; w < LOOKBACK_WINDOW; ++w) status[w] = j - w >= 0 ? column[uint64_t(j - w) * kDigits] : kInclusive;
+#pragma unroll
+        for (int w = 0; w < LOOKBACK_WINDOW; ++w) {
+          while (status[w] == 0) status[w] = column[uint64_t(j - w) * kDigits];
+          before[0] += status[w] & kCountMask;
+          ++depth;
+          if (status[w] & kInclusive) return;
+          ++aggregates;
+        }
+      }
+    } else {
+      // Several digits, walked together: their words are adjacent and their loads go out at once.
+      uint32_t walking = kBins == 32 ? ~0u : (1u << kBins) - 1;  // digits still without a prefix
+      for (int64_t j = int64_t(tile) - 1; walking != 0; --j) {
+        const volatile uint32_t* row = a.lookback + uint64_t(j) * kDigits + t * kBins;
+        uint32_t status[kBins];
+#pragma unroll
+        for (int b = 0; b < kBins; ++b) status[b] = (walking >> b) & 1 ? row[b] : kInclusive;
+#pragma unroll
+        for (int b = 0; b < kBins; ++b)
+          while (status[b] == 0) status[b] = row[b];
+#pragma unroll
+        for (int b = 0; b < kBins; ++b) {
+          if ((walking >> b) & 1) {
+            before[b] += status[b] & kCountMask;
+            if (status[b] & kInclusive) walking &= ~(1u << b);
+            else ++aggregates;
+          }
+        }
+        ++depth;
+      }
+    }
+  }
+
+  template <bool FULL>
+  __device__ __forceinline__ static void load_values(Value (&values)[ITEMS], const Value* values_in, int valid) {
+#pragma unroll
+    for (int u = 0; u < ITEMS; ++u)
+      if (FULL || position(u) < valid) values[u] = values_in[position(u)];
+  }
+
+  // Keys first, then the values through the same shared memory (when both do not fit at once).
+  template <bool FULL>
+  __device__ __forceinline__ static void scatter_keys_then_values(Storage& s, Exchange& x,
+                                                                  const PassArgs<Bits, Value>& a, int valid,
+                                                                  const Ranks& ranks, Bits* out,
+                                                                  const Value* values_in, Value* values_out) {
+    (void)values_in;
+    (void)values_out;
+    const int t = threadIdx.x;
+    // The values' loads go out before the keys' scatter, which hides their latency.
+    Value values[kHasValues<Value> ? ITEMS : 1];
+    if constexpr (kHasValues<Value>) load_values<FULL>(values, values_in, valid);
+    uint32_t out_digit[kHasValues<Value> ? ITEMS : 1];
+#pragma unroll
+    for (int u = 0; u < ITEMS; ++u) {
+      const int slot = u * THREADS + t;
+      if (FULL || slot < valid) {
+        const Bits key = x.keys[slot];
+        const uint32_t d = digit(a, key);
+        out[s.global_offset[d] + slot] = to_raw<KC>(a.twiddle, key);
+        if constexpr (kHasValues<Value>) out_digit[u] = d;
+      }
+    }
+
+    if constexpr (kHasValues<Value>) {
+      __syncthreads();
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u)
+        if (FULL || position(u) < valid) x.values[ranks[u]] = values[u];
+      __syncthreads();
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u) {
+        const int slot = u * THREADS + t;
+        if (FULL || slot < valid) values_out[s.global_offset[out_digit[u]] + slot] = x.values[slot];
+      }
+    }
+  }
+
+  template <bool FULL>
+  __device__ __forceinline__ static void sort_tile(Storage& s, Exchange& x, const PassArgs<Bits, Value>& a,
+                                                   const cuda::TraceDeviceView& trace, uint32_t tile, int valid,
+                                                   const Bits* in, Bits* out, const Value* values_in,
+                                                   Value* values_out) {
+    const int t = threadIdx.x;
+    // Load and convert to ordered bits. Padding of a partial tile is all ones: the largest digit
+    // of the pass, so it ranks after every real key.
+    Bits keys[ITEMS];
+#pragma unroll
+    for (int u = 0; u < ITEMS; ++u)
+      keys[u] = FULL || position(u) < valid ? to_ordered<KC>(a.twiddle, in[position(u)]) : ~Bits(0);
+    const uint32_t pad_digit = (1u << a.digit.bits) - 1;
+    const uint32_t padding = FULL ? 0u : uint32_t(kTile - valid);
+
+    Ranks ranks;
+    uint32_t bin_count[kBins], bin_start[kBins];
+    uint32_t* const my_words = a.lookback + uint64_t(tile) * kDigits;
+    Rank::template rank<ITEMS, kPackRanks>(
+        x.rank, [&](int u) { return digit(a, keys[u]); }, ranks, bin_count, bin_start,
+        [&](uint32_t(&counts)[kBins]) {
+          // Publish this tile's counts at once, so later tiles can look past it while it scans.
+#pragma unroll
+          for (int b = 0; b < kBins; ++b) {
+            const uint32_t bin = uint32_t(t * kBins + b);
+            if (bin < kDigits) {
+              const uint32_t own = counts[b] - (bin == pad_digit ? padding : 0u);
+              volatile uint32_t* word = my_words + bin;
+              *word = (tile == 0 ? kInclusive : kAggregate) | own;
+            }
+          }
+        });
+#pragma unroll
+    for (int b = 0; b < kBins; ++b)
+      if (uint32_t(t * kBins + b) == pad_digit) bin_count[b] -= padding;
+    __syncthreads();  // the rank storage becomes the exchange buffer
+
+    Bits* const exchanged_keys = kJoint ? x.joint.keys : x.keys;
+#pragma unroll
+    for (int u = 0; u < ITEMS; ++u) exchanged_keys[ranks[u]] = keys[u];
+    // The look-back waits on other tiles: the values' loads travel meanwhile.
+    Value values[kJoint ? ITEMS : 1];
+    if constexpr (kJoint) load_values<FULL>(values, values_in, valid);
+
+    // Decoupled look-back: the keys of each owned digit in all earlier tiles.
+    if (t * kBins < kDigits) {
+      uint32_t before[kBins];
+#pragma unroll
+      for (int b = 0; b < kBins; ++b) before[b] = 0;
+      if (tile > 0) {
+        uint32_t depth = 0, aggregates = 0;
+        look_back(a, tile, before, depth, aggregates);
+#pragma unroll
+        for (int b = 0; b < kBins; ++b) {
+          volatile uint32_t* mine = my_words + t * kBins + b;
+          *mine = kInclusive | (before[b] + bin_count[b]);
+        }
+        if constexpr (TRACE) {
+          atomicMax(&s.max_depth, depth);
+          atomicAdd(&s.aggregate_reads, (unsigned long long)aggregates);
+          atomicAdd(&s.inclusive_reads, (unsigned long long)kBins);
+        }
+      }
+#pragma unroll
+      for (int b = 0; b < kBins; ++b) {
+        const uint32_t bin = uint32_t(t * kBins + b);
+        const uint32_t start = a.bins[bin] + before[b];  // where this tile's keys of the digit begin
+        s.global_offset[bin] = start - bin_start[b];
+        if (a.bins_out && tile == a.num_tiles - 1) a.bins_out[bin] = start + bin_count[b];
+        if constexpr (TRACE) {
+          const uint64_t global_tile = a.first_tile + tile;
+          const uint32_t row = uint32_t(global_tile / trace.tiles_per_row);
+          const uint64_t cell = uint64_t(a.digit.pass) * trace.table_capacity + uint64_t(bin) * trace.rows + row;
+          if (bin < (1u << a.digit.bits)) {
+            atomicAdd(&trace.counts[cell], bin_count[b]);
+            if (global_tile % trace.tiles_per_row == 0) trace.offsets[cell] = start;
+          }
+        }
+      }
+    }
+    if constexpr (kJoint) {
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u) x.joint.values[ranks[u]] = values[u];
+    }
+    __syncthreads();
+
+    if constexpr (TRACE) {
+      if (t == 0 && tile > 0) {
+        const uint32_t row = uint32_t((a.first_tile + tile) / trace.tiles_per_row);
+        cuda::DeviceLookbackRow& r = trace.lookback[uint64_t(a.digit.pass) * trace.rows + row];
+        atomicMax(&r.max_depth, s.max_depth);
+        atomicAdd(&r.aggregate_reads, s.aggregate_reads);
+        atomicAdd(&r.inclusive_reads, s.inclusive_reads);
+      }
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u) {
+        const uint64_t src = a.portion_begin + uint64_t(tile) * kTile + position(u);
+        if ((FULL || position(u) < valid) && (src & (trace.stride - 1)) == 0) {
+          const uint32_t d = digit(a, keys[u]);
+          trace.scatter[a.digit.pass * trace.samples_per_pass + src / trace.stride] = {
+              uint32_t(src), s.global_offset[d] + uint32_t(ranks[u]), d};
+        }
+      }
+      // Coalescing meter: the warp stores as run (from the exchange) and as they would be without
+      // it (each warp storing its own input keys).
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u) {
+        const int slot = u * THREADS + t;
+        const bool sorted_active = FULL || slot < valid, input_active = FULL || position(u) < valid;
+        const Bits sorted_key = kJoint ? x.joint.keys[sorted_active ? slot : 0] : x.keys[sorted_active ? slot : 0];
+        s.tally.add_store(sorted_active, sorted_active ? s.global_offset[digit(a, sorted_key)] + slot : 0, input_active,
+                          input_active ? s.global_offset[digit(a, keys[u])] + ranks[u] : 0, sizeof(Bits));
+      }
+      __syncthreads();
+      s.tally.flush(trace.coalescing + 3 * a.digit.pass);
+    }
+
+    // Scatter: consecutive threads write consecutive slots of each digit's run.
+    if constexpr (kJoint) {
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u) {
+        const int slot = u * THREADS + t;
+        if (FULL || slot < valid) {
+          const Bits key = x.joint.keys[slot];
+          const uint32_t at = s.global_offset[digit(a, key)] + slot;
+          out[at] = to_raw<KC>(a.twiddle, key);
+          values_out[at] = x.joint.values[slot];
+        }
+      }
+    } else {
+      scatter_keys_then_values<FULL>(s, x, a, valid, ranks, out, values_in, values_out);
+    }
+  }
+};
+
+}  // namespace sortscope::onesweep::device
