@@ -87,25 +87,6 @@ struct OnesweepAgent {
     }
   }
 
-  // A skipped pass still has a scan table: every key of the tile under the one digit they share.
-  __device__ __forceinline__ static void trace_unsorted_tile(const PassArgs<Bits, Value>& a, const Bits* in,
-                                                             const cuda::TraceDeviceView& trace) {
-    const uint64_t tile_base = uint64_t(blockIdx.x) * kTile;
-    if (tile_base >= a.portion_items) return;
-    const uint64_t valid = a.portion_items - tile_base < uint64_t(kTile) ? a.portion_items - tile_base : kTile;
-    const uint64_t global_tile = a.first_tile + blockIdx.x;
-    const uint32_t row = uint32_t(global_tile / trace.tiles_per_row);
-    const uint32_t shared_digit = digit(a, to_ordered<KC>(a.twiddle, in[a.portion_begin + tile_base]));
-    for (int d = threadIdx.x; d < (1 << a.digit.bits); d += THREADS) {
-      const uint64_t cell = uint64_t(a.digit.pass) * trace.table_capacity + uint64_t(d) * trace.rows + row;
-      if (uint32_t(d) == shared_digit) atomicAdd(&trace.counts[cell], uint32_t(valid));
-      if (global_tile % trace.tiles_per_row == 0)
-        trace.offsets[cell] = uint32_t(uint32_t(d) < shared_digit ? 0
-                                       : uint32_t(d) > shared_digit ? a.total_items
-                                                                    : a.portion_begin + tile_base);
-    }
-  }
-
   __device__ __forceinline__ static void run(Storage& s, Exchange& x, const PassArgs<Bits, Value>& a,
                                              const cuda::TraceDeviceView& trace) {
     const int t = threadIdx.x;
@@ -142,6 +123,121 @@ struct OnesweepAgent {
     else
       sort_tile<false>(s, x, a, trace, tile, int(a.portion_items - tile_base), in + a.portion_begin + tile_base, out,
                        values_in + a.portion_begin + tile_base, values_out);
+  }
+
+  // One tile, in the order of the algorithm: load, rank (publishing the tile's digit counts as soon
+  // as they are known), exchange into digit order, look back, scatter. FULL tiles skip every bounds
+  // check; a partial tile holds `valid` keys.
+  template <bool FULL>
+  __device__ __forceinline__ static void sort_tile(Storage& s, Exchange& x, const PassArgs<Bits, Value>& a,
+                                                   const cuda::TraceDeviceView& trace, uint32_t tile, int valid,
+                                                   const Bits* in, Bits* out, const Value* values_in,
+                                                   Value* values_out) {
+    const int t = threadIdx.x;
+    Bits keys[ITEMS];
+    load_keys<FULL>(a, in, valid, keys);
+    const uint32_t pad_digit = (1u << a.digit.bits) - 1;
+    const uint32_t padding = FULL ? 0u : uint32_t(kTile - valid);
+
+    Ranks ranks;
+    uint32_t bin_count[kBins], bin_start[kBins];
+    uint32_t* const my_words = a.lookback + uint64_t(tile) * kDigits;
+    Rank::template rank<ITEMS, kPackRanks>(
+        x.rank, [&](int u) { return digit(a, keys[u]); }, ranks, bin_count, bin_start,
+        [&](uint32_t(&counts)[kBins]) { publish_counts(my_words, tile, counts, pad_digit, padding); });
+    discount_padding(bin_count, pad_digit, padding);
+    __syncthreads();  // the rank storage becomes the exchange buffer
+
+    exchange_keys(x, keys, ranks);
+    // The look-back waits on other tiles: the values' loads travel meanwhile.
+    Value values[kJoint ? ITEMS : 1];
+    if constexpr (kJoint) load_values<FULL>(values, values_in, valid);
+
+    // Decoupled look-back: the keys of each owned digit in all earlier tiles (`before`), then this
+    // tile's inclusive prefix, where the later tiles' walks stop, and the digits' output positions.
+    // It stays inline: as a step function it reorders registers in the SASS of the traced and the
+    // wider-digit kernels.
+    if (t * kBins < kDigits) {
+      uint32_t before[kBins];
+#pragma unroll
+      for (int b = 0; b < kBins; ++b) before[b] = 0;
+      if (tile > 0) {
+        uint32_t depth = 0, aggregates = 0;
+        look_back(a, tile, before, depth, aggregates);
+#pragma unroll
+        for (int b = 0; b < kBins; ++b) {
+          volatile uint32_t* mine = my_words + t * kBins + b;
+          *mine = kInclusive | (before[b] + bin_count[b]);
+        }
+        trace_walk(s, depth, aggregates);
+      }
+#pragma unroll
+      for (int b = 0; b < kBins; ++b) {
+        const uint32_t bin = uint32_t(t * kBins + b);
+        const uint32_t start = a.bins[bin] + before[b];  // where this tile's keys of the digit begin
+        s.global_offset[bin] = start - bin_start[b];
+        if (a.bins_out && tile == a.num_tiles - 1) a.bins_out[bin] = start + bin_count[b];
+        trace_counts(a, trace, tile, b, bin_count[b], start);
+      }
+    }
+    if constexpr (kJoint) exchange_joint_values(x, values, ranks);
+    __syncthreads();
+
+    trace_look_back(s, a, trace, tile);
+    trace_scatter<FULL>(s, a, trace, tile, valid, keys, ranks);
+    trace_coalescing<FULL>(s, x, a, trace, valid, keys, ranks);
+
+    if constexpr (kJoint) scatter_joint<FULL>(s, x, a, valid, out, values_out);
+    else scatter_keys_then_values<FULL>(s, x, a, valid, ranks, out, values_in, values_out);
+  }
+
+  // Ordered bits. Padding of a partial tile is all ones: the largest digit of the pass, so it ranks
+  // after every real key.
+  template <bool FULL>
+  __device__ __forceinline__ static void load_keys(const PassArgs<Bits, Value>& a, const Bits* in, int valid,
+                                                   Bits (&keys)[ITEMS]) {
+#pragma unroll
+    for (int u = 0; u < ITEMS; ++u)
+      keys[u] = FULL || position(u) < valid ? to_ordered<KC>(a.twiddle, in[position(u)]) : ~Bits(0);
+  }
+
+  // Runs inside the ranking, before its scan: later tiles can look past this one while it scans.
+  // Tile 0 has no earlier tiles, so its counts are already its inclusive prefix.
+  __device__ __forceinline__ static void publish_counts(uint32_t* my_words, uint32_t tile,
+                                                        const uint32_t (&counts)[kBins], uint32_t pad_digit,
+                                                        uint32_t padding) {
+    const int t = threadIdx.x;
+#pragma unroll
+    for (int b = 0; b < kBins; ++b) {
+      const uint32_t bin = uint32_t(t * kBins + b);
+      if (bin < kDigits) {
+        const uint32_t own = counts[b] - (bin == pad_digit ? padding : 0u);
+        volatile uint32_t* word = my_words + bin;
+        *word = (tile == 0 ? kInclusive : kAggregate) | own;
+      }
+    }
+  }
+
+  // The padding was ranked under the pass's last digit; it goes nowhere.
+  __device__ __forceinline__ static void discount_padding(uint32_t (&bin_count)[kBins], uint32_t pad_digit,
+                                                          uint32_t padding) {
+    const int t = threadIdx.x;
+#pragma unroll
+    for (int b = 0; b < kBins; ++b)
+      if (uint32_t(t * kBins + b) == pad_digit) bin_count[b] -= padding;
+  }
+
+  __device__ __forceinline__ static void exchange_keys(Exchange& x, const Bits (&keys)[ITEMS], const Ranks& ranks) {
+    Bits* const exchanged_keys = kJoint ? x.joint.keys : x.keys;
+#pragma unroll
+    for (int u = 0; u < ITEMS; ++u) exchanged_keys[ranks[u]] = keys[u];
+  }
+
+  template <bool FULL>
+  __device__ __forceinline__ static void load_values(Value (&values)[ITEMS], const Value* values_in, int valid) {
+#pragma unroll
+    for (int u = 0; u < ITEMS; ++u)
+      if (FULL || position(u) < valid) values[u] = values_in[position(u)];
   }
 
   // Walks earlier tiles until each digit this thread owns meets an inclusive prefix, adding the
@@ -193,11 +289,29 @@ struct OnesweepAgent {
     }
   }
 
-  template <bool FULL>
-  __device__ __forceinline__ static void load_values(Value (&values)[ITEMS], const Value* values_in, int valid) {
+
+  __device__ __forceinline__ static void exchange_joint_values(Exchange& x, const Value (&values)[kJoint ? ITEMS : 1],
+                                                               const Ranks& ranks) {
 #pragma unroll
-    for (int u = 0; u < ITEMS; ++u)
-      if (FULL || position(u) < valid) values[u] = values_in[position(u)];
+    for (int u = 0; u < ITEMS; ++u) x.joint.values[ranks[u]] = values[u];
+  }
+
+  // Consecutive threads write consecutive slots of each digit's run; keys and values leave the
+  // exchange together, one digit computation serving both.
+  template <bool FULL>
+  __device__ __forceinline__ static void scatter_joint(Storage& s, Exchange& x, const PassArgs<Bits, Value>& a,
+                                                       int valid, Bits* out, Value* values_out) {
+    const int t = threadIdx.x;
+#pragma unroll
+    for (int u = 0; u < ITEMS; ++u) {
+      const int slot = u * THREADS + t;
+      if (FULL || slot < valid) {
+        const Bits key = x.joint.keys[slot];
+        const uint32_t at = s.global_offset[digit(a, key)] + slot;
+        out[at] = to_raw<KC>(a.twiddle, key);
+        values_out[at] = x.joint.values[slot];
+      }
+    }
   }
 
   // Keys first, then the values through the same shared memory (when both do not fit at once).
@@ -238,100 +352,73 @@ struct OnesweepAgent {
     }
   }
 
-  template <bool FULL>
-  __device__ __forceinline__ static void sort_tile(Storage& s, Exchange& x, const PassArgs<Bits, Value>& a,
-                                                   const cuda::TraceDeviceView& trace, uint32_t tile, int valid,
-                                                   const Bits* in, Bits* out, const Value* values_in,
-                                                   Value* values_out) {
-    const int t = threadIdx.x;
-    // Load and convert to ordered bits. Padding of a partial tile is all ones: the largest digit
-    // of the pass, so it ranks after every real key.
-    Bits keys[ITEMS];
-#pragma unroll
-    for (int u = 0; u < ITEMS; ++u)
-      keys[u] = FULL || position(u) < valid ? to_ordered<KC>(a.twiddle, in[position(u)]) : ~Bits(0);
-    const uint32_t pad_digit = (1u << a.digit.bits) - 1;
-    const uint32_t padding = FULL ? 0u : uint32_t(kTile - valid);
+  // Trace hooks: the TRACE instances record what the pass did; in the others they compile to nothing.
 
-    Ranks ranks;
-    uint32_t bin_count[kBins], bin_start[kBins];
-    uint32_t* const my_words = a.lookback + uint64_t(tile) * kDigits;
-    Rank::template rank<ITEMS, kPackRanks>(
-        x.rank, [&](int u) { return digit(a, keys[u]); }, ranks, bin_count, bin_start,
-        [&](uint32_t(&counts)[kBins]) {
-          // Publish this tile's counts at once, so later tiles can look past it while it scans.
-#pragma unroll
-          for (int b = 0; b < kBins; ++b) {
-            const uint32_t bin = uint32_t(t * kBins + b);
-            if (bin < kDigits) {
-              const uint32_t own = counts[b] - (bin == pad_digit ? padding : 0u);
-              volatile uint32_t* word = my_words + bin;
-              *word = (tile == 0 ? kInclusive : kAggregate) | own;
-            }
-          }
-        });
-#pragma unroll
-    for (int b = 0; b < kBins; ++b)
-      if (uint32_t(t * kBins + b) == pad_digit) bin_count[b] -= padding;
-    __syncthreads();  // the rank storage becomes the exchange buffer
-
-    Bits* const exchanged_keys = kJoint ? x.joint.keys : x.keys;
-#pragma unroll
-    for (int u = 0; u < ITEMS; ++u) exchanged_keys[ranks[u]] = keys[u];
-    // The look-back waits on other tiles: the values' loads travel meanwhile.
-    Value values[kJoint ? ITEMS : 1];
-    if constexpr (kJoint) load_values<FULL>(values, values_in, valid);
-
-    // Decoupled look-back: the keys of each owned digit in all earlier tiles.
-    if (t * kBins < kDigits) {
-      uint32_t before[kBins];
-#pragma unroll
-      for (int b = 0; b < kBins; ++b) before[b] = 0;
-      if (tile > 0) {
-        uint32_t depth = 0, aggregates = 0;
-        look_back(a, tile, before, depth, aggregates);
-#pragma unroll
-        for (int b = 0; b < kBins; ++b) {
-          volatile uint32_t* mine = my_words + t * kBins + b;
-          *mine = kInclusive | (before[b] + bin_count[b]);
-        }
-        if constexpr (TRACE) {
-          atomicMax(&s.max_depth, depth);
-          atomicAdd(&s.aggregate_reads, (unsigned long long)aggregates);
-          atomicAdd(&s.inclusive_reads, (unsigned long long)kBins);
-        }
-      }
-#pragma unroll
-      for (int b = 0; b < kBins; ++b) {
-        const uint32_t bin = uint32_t(t * kBins + b);
-        const uint32_t start = a.bins[bin] + before[b];  // where this tile's keys of the digit begin
-        s.global_offset[bin] = start - bin_start[b];
-        if (a.bins_out && tile == a.num_tiles - 1) a.bins_out[bin] = start + bin_count[b];
-        if constexpr (TRACE) {
-          const uint64_t global_tile = a.first_tile + tile;
-          const uint32_t row = uint32_t(global_tile / trace.tiles_per_row);
-          const uint64_t cell = uint64_t(a.digit.pass) * trace.table_capacity + uint64_t(bin) * trace.rows + row;
-          if (bin < (1u << a.digit.bits)) {
-            atomicAdd(&trace.counts[cell], bin_count[b]);
-            if (global_tile % trace.tiles_per_row == 0) trace.offsets[cell] = start;
-          }
-        }
-      }
+  // A skipped pass still has a scan table: every key of the tile under the one digit they share.
+  __device__ __forceinline__ static void trace_unsorted_tile(const PassArgs<Bits, Value>& a, const Bits* in,
+                                                             const cuda::TraceDeviceView& trace) {
+    const uint64_t tile_base = uint64_t(blockIdx.x) * kTile;
+    if (tile_base >= a.portion_items) return;
+    const uint64_t valid = a.portion_items - tile_base < uint64_t(kTile) ? a.portion_items - tile_base : kTile;
+    const uint64_t global_tile = a.first_tile + blockIdx.x;
+    const uint32_t row = uint32_t(global_tile / trace.tiles_per_row);
+    const uint32_t shared_digit = digit(a, to_ordered<KC>(a.twiddle, in[a.portion_begin + tile_base]));
+    for (int d = threadIdx.x; d < (1 << a.digit.bits); d += THREADS) {
+      const uint64_t cell = uint64_t(a.digit.pass) * trace.table_capacity + uint64_t(d) * trace.rows + row;
+      if (uint32_t(d) == shared_digit) atomicAdd(&trace.counts[cell], uint32_t(valid));
+      if (global_tile % trace.tiles_per_row == 0)
+        trace.offsets[cell] = uint32_t(uint32_t(d) < shared_digit ? 0
+                                       : uint32_t(d) > shared_digit ? a.total_items
+                                                                    : a.portion_begin + tile_base);
     }
-    if constexpr (kJoint) {
-#pragma unroll
-      for (int u = 0; u < ITEMS; ++u) x.joint.values[ranks[u]] = values[u];
-    }
-    __syncthreads();
+  }
 
+  // One thread's walk, into the tile's look-back statistics.
+  __device__ __forceinline__ static void trace_walk(Storage& s, uint32_t depth, uint32_t aggregates) {
     if constexpr (TRACE) {
-      if (t == 0 && tile > 0) {
+      atomicMax(&s.max_depth, depth);
+      atomicAdd(&s.aggregate_reads, (unsigned long long)aggregates);
+      atomicAdd(&s.inclusive_reads, (unsigned long long)kBins);
+    }
+  }
+
+  // This thread's owned digit b in the scan table: its keys in the tile and, for the first tile of
+  // a trace row, where they start.
+  __device__ __forceinline__ static void trace_counts(const PassArgs<Bits, Value>& a,
+                                                      const cuda::TraceDeviceView& trace, uint32_t tile, int b,
+                                                      uint32_t count, uint32_t start) {
+    if constexpr (TRACE) {
+      const uint32_t bin = uint32_t(int(threadIdx.x) * kBins + b);
+      const uint64_t global_tile = a.first_tile + tile;
+      const uint32_t row = uint32_t(global_tile / trace.tiles_per_row);
+      const uint64_t cell = uint64_t(a.digit.pass) * trace.table_capacity + uint64_t(bin) * trace.rows + row;
+      if (bin < (1u << a.digit.bits)) {
+        atomicAdd(&trace.counts[cell], count);
+        if (global_tile % trace.tiles_per_row == 0) trace.offsets[cell] = start;
+      }
+    }
+  }
+
+  // The tile's look-back statistics, into its trace row.
+  __device__ __forceinline__ static void trace_look_back(Storage& s, const PassArgs<Bits, Value>& a,
+                                                         const cuda::TraceDeviceView& trace, uint32_t tile) {
+    if constexpr (TRACE) {
+      if (threadIdx.x == 0 && tile > 0) {
         const uint32_t row = uint32_t((a.first_tile + tile) / trace.tiles_per_row);
         cuda::DeviceLookbackRow& r = trace.lookback[uint64_t(a.digit.pass) * trace.rows + row];
         atomicMax(&r.max_depth, s.max_depth);
         atomicAdd(&r.aggregate_reads, s.aggregate_reads);
         atomicAdd(&r.inclusive_reads, s.inclusive_reads);
       }
+    }
+  }
+
+  // Where the sampled keys (every trace.stride-th input position) go.
+  template <bool FULL>
+  __device__ __forceinline__ static void trace_scatter(Storage& s, const PassArgs<Bits, Value>& a,
+                                                       const cuda::TraceDeviceView& trace, uint32_t tile, int valid,
+                                                       const Bits (&keys)[ITEMS], const Ranks& ranks) {
+    if constexpr (TRACE) {
 #pragma unroll
       for (int u = 0; u < ITEMS; ++u) {
         const uint64_t src = a.portion_begin + uint64_t(tile) * kTile + position(u);
@@ -341,8 +428,17 @@ struct OnesweepAgent {
               uint32_t(src), s.global_offset[d] + uint32_t(ranks[u]), d};
         }
       }
-      // Coalescing meter: the warp stores as run (from the exchange) and as they would be without
-      // it (each warp storing its own input keys).
+    }
+  }
+
+  // Coalescing meter: the warp stores as run (from the exchange) and as they would be without it
+  // (each warp storing its own input keys).
+  template <bool FULL>
+  __device__ __forceinline__ static void trace_coalescing(Storage& s, Exchange& x, const PassArgs<Bits, Value>& a,
+                                                          const cuda::TraceDeviceView& trace, int valid,
+                                                          const Bits (&keys)[ITEMS], const Ranks& ranks) {
+    if constexpr (TRACE) {
+      const int t = threadIdx.x;
 #pragma unroll
       for (int u = 0; u < ITEMS; ++u) {
         const int slot = u * THREADS + t;
@@ -353,22 +449,6 @@ struct OnesweepAgent {
       }
       __syncthreads();
       s.tally.flush(trace.coalescing + 3 * a.digit.pass);
-    }
-
-    // Scatter: consecutive threads write consecutive slots of each digit's run.
-    if constexpr (kJoint) {
-#pragma unroll
-      for (int u = 0; u < ITEMS; ++u) {
-        const int slot = u * THREADS + t;
-        if (FULL || slot < valid) {
-          const Bits key = x.joint.keys[slot];
-          const uint32_t at = s.global_offset[digit(a, key)] + slot;
-          out[at] = to_raw<KC>(a.twiddle, key);
-          values_out[at] = x.joint.values[slot];
-        }
-      }
-    } else {
-      scatter_keys_then_values<FULL>(s, x, a, valid, ranks, out, values_in, values_out);
     }
   }
 };
