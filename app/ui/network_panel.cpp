@@ -83,7 +83,7 @@ void comparator_diagram(const SortTrace& t, int viewed) {
 
 void stage_list(const SortTrace& t, int viewed, bool follow) {
   if (!ImGui::BeginTable("stages", 6,
-                         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp |
+                         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchSame |
                              ImGuiTableFlags_BordersInnerV,
                          ImGui::GetContentRegionAvail()))
     return;
@@ -143,8 +143,14 @@ void draw_network_panel(UiFrame& f, bool* open) {
   disabled_text_wrapped("compare (i, i + %llu), %s; %llu swapped; %s", static_cast<unsigned long long>(net.distance),
                         direction_text(net).c_str(), static_cast<unsigned long long>(net.exchanges),
                         net.fused ? "in shared memory" : "a global pass");
-  if (t.n <= kMaxDiagramWires) comparator_diagram(t, viewed);
-  else stage_list(t, viewed, f.view.playing || ImGui::IsWindowAppearing());
+  if (t.n <= kMaxDiagramWires) {
+    comparator_diagram(t, viewed);
+  } else {
+    // The list scrolls to the viewed stage when it changes, and is free to scroll otherwise.
+    int& listed = f.resources.network_list_stage;
+    stage_list(t, viewed, listed != viewed);
+    listed = viewed;
+  }
   ImGui::End();
 }
 

@@ -24,6 +24,7 @@ struct PanelResources {
   int scan_table_stage = -1;
   bool scan_table_offsets = false;
   int scan_table_row_group = 1;  // blocks summed into one texture row
+  int network_list_stage = -1;   // the stage the network's stage list last scrolled to
   RunRequest draft;              // the controls' edits, submitted when an edit completes
   bool draft_from_session = false;
   char n_text[32] = {};
