@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packs the binaries a GPU-machine run needs into .gpu/bins.tar.xz (the device tool carries at
+# Packs the binaries a GPU-machine run needs into .gpu/bins.tar.xz (a GPU-machine call carries at
 # most 64 MiB; the statically linked binaries compress about 4:1). tools/gpu-check.sh unpacks it.
 #   tools/pack-gpu.sh [BUILD_DIR]        (default: build)
 set -euo pipefail
