@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include "sortscope/mg_radix.hpp"
+#include "cub_contract.hpp"
 #endif
 
 namespace sortscope {
@@ -293,6 +294,12 @@ TEST(MgRadixGpu, CubShapedApiSortsKeysPairsAndDoubleBuffers) {
   cudaFree(d_values_in);
   cudaFree(d_values_out);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
+// Temp storage at any offset, and bit ranges checked, as code written for CUB expects.
+TEST(MgRadixGpu, KeepsCubsTempStorageAndBitRangeContract) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  test::expect_cub_contract<sortscope::mg_radix::DeviceRadixSort>();
 }
 #endif
 

@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include "sortscope/onesweep.hpp"
+#include "cub_contract.hpp"
 #endif
 
 namespace sortscope {
@@ -223,6 +224,12 @@ TEST(OnesweepGpu, CubShapedApiWithDoubleBuffersAndWideValues) {
     }
   }
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
+// Temp storage at any offset, and bit ranges checked, as code written for CUB expects.
+TEST(OnesweepGpu, KeepsCubsTempStorageAndBitRangeContract) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  test::expect_cub_contract<sortscope::onesweep::DeviceRadixSort>();
 }
 #endif
 

@@ -45,6 +45,10 @@ struct RadixSortCall {
 
 using RadixSortDispatch = cudaError_t (*)(const RadixSortCall&);
 
+// CUB aligns its temp storage itself, so callers may pass any pointer into an allocation of the
+// size it reported; ours reports this much slack and starts its regions on a 256-byte boundary.
+constexpr size_t kTempStorageAlign = 256;
+
 template <typename KeyT, typename ValueT, typename NumItemsT>
 cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, size_t& temp_storage_bytes,
                             const KeyT* keys_in, KeyT* keys_out, const ValueT* values_in, ValueT* values_out,
@@ -52,6 +56,10 @@ cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, si
                             int* key_selector, int* value_selector, const RadixSortOptions& options) {
   static_assert(std::is_integral_v<NumItemsT>, "num_items must be an integer");
   if (num_items < 0) return cudaErrorInvalidValue;
+  // Stricter than CUB, where these are undefined: a bit range outside [0, key bits] or reversed is
+  // an error; begin == end sorts on no bits and leaves the order as it is.
+  constexpr int kKeyBits = int(sizeof(KeyT) * 8);
+  if (begin_bit < 0 || end_bit > kKeyBits || begin_bit > end_bit) return cudaErrorInvalidValue;
   RadixSortCall c;
   c.args.key_type = key_type_of<KeyT>();
   c.args.keys_in = keys_in;
@@ -68,12 +76,22 @@ cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, si
   c.args.descending = descending;
   c.args.radix_bits = options.radix_bits;
   c.args.max_grid = options.max_grid;
-  c.d_temp_storage = d_temp_storage;
-  c.temp_storage_bytes = &temp_storage_bytes;
   c.stream = stream;
   c.key_selector = key_selector;
   c.value_selector = value_selector;
   c.options = options;
+  if (d_temp_storage == nullptr) {
+    c.temp_storage_bytes = &temp_storage_bytes;
+    const cudaError_t e = dispatch(c);
+    if (e == cudaSuccess) temp_storage_bytes += kTempStorageAlign - 1;
+    return e;
+  }
+  const uintptr_t at = reinterpret_cast<uintptr_t>(d_temp_storage);
+  const size_t skip = (kTempStorageAlign - at % kTempStorageAlign) % kTempStorageAlign;
+  if (temp_storage_bytes < skip) return cudaErrorInvalidValue;
+  size_t aligned_bytes = temp_storage_bytes - skip;
+  c.d_temp_storage = static_cast<char*>(d_temp_storage) + skip;
+  c.temp_storage_bytes = &aligned_bytes;
   return dispatch(c);
 }
 
