@@ -62,6 +62,32 @@ TEST(Trace, JsonRoundTrip) {
   EXPECT_FALSE(load_trace(testing::TempDir() + "/does_not_exist.json", &c).ok());
 }
 
+TEST(Trace, NetworkDirectionsAndTheirJson) {
+  NetworkSection net;
+  net.distance = 2;
+  net.period = 4;
+  net.direction_block = 4;
+  EXPECT_TRUE(net.ascending(0));
+  EXPECT_FALSE(net.ascending(5));
+  net.descending_first = true;
+  EXPECT_FALSE(net.ascending(3));
+  EXPECT_TRUE(net.ascending(4));
+  net.direction_block = 0;
+  EXPECT_TRUE(net.ascending(3)) << "without direction blocks every comparator ascends";
+
+  SortTrace a;
+  a.n = 8;
+  a.stages.resize(1);
+  a.stages[0].network = net;
+  a.stages[0].network->direction_block = 4;
+  const std::string file = testing::TempDir() + "/sortscope_network_trace.json";
+  ASSERT_OK(save_trace(a, file));
+  SortTrace b;
+  ASSERT_OK(load_trace(file, &b));
+  EXPECT_EQ(first_difference(a, b), "");
+  EXPECT_TRUE(b.stages[0].network->descending_first);
+}
+
 TEST(Coalescing, SegmentsOfOneWarpStore) {
   uint64_t consecutive[32], unaligned[32], strided[32];
   for (int l = 0; l < 32; ++l) consecutive[l] = 64 + l, unaligned[l] = 80 + l, strided[l] = 32 * l;

@@ -21,7 +21,8 @@ const ImU32 kLitColor = IM_COL32(255, 220, 120, 255);
 std::string direction_text(const NetworkSection& s) {
   if (s.direction_block == 0) return "all ascending";
   char buf[64];
-  std::snprintf(buf, sizeof buf, "alternating every %llu", static_cast<unsigned long long>(s.direction_block));
+  std::snprintf(buf, sizeof buf, "alternating every %llu%s", static_cast<unsigned long long>(s.direction_block),
+                s.descending_first ? ", first descending" : "");
   return buf;
 }
 

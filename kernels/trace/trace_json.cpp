@@ -71,13 +71,15 @@ void from_json(const nlohmann::json& j, MergeSection& m) {
 
 void to_json(nlohmann::json& j, const NetworkSection& n) {
   j = {{"distance", n.distance}, {"first", n.first},   {"period", n.period}, {"direction_block", n.direction_block},
-       {"steps", n.steps},       {"fused", n.fused},   {"exchanges", n.exchanges}};
+       {"descending_first", n.descending_first},      {"steps", n.steps},   {"fused", n.fused},
+       {"exchanges", n.exchanges}};
 }
 void from_json(const nlohmann::json& j, NetworkSection& n) {
   j.at("distance").get_to(n.distance);
   j.at("first").get_to(n.first);
   j.at("period").get_to(n.period);
   j.at("direction_block").get_to(n.direction_block);
+  j.at("descending_first").get_to(n.descending_first);
   j.at("steps").get_to(n.steps);
   j.at("fused").get_to(n.fused);
   j.at("exchanges").get_to(n.exchanges);

@@ -114,13 +114,15 @@ struct MergeSection {
 
 // A sorting-network stage: comparators (i, i + distance) for every i the stage's pattern selects.
 // Odd-even transposition compares neighbours (distance 1) starting at even or odd positions;
-// bitonic alternates its direction in blocks of direction_block keys. A stage run in shared memory
-// stands for `steps` network steps fused into one launch.
+// bitonic alternates its direction in blocks of direction_block keys, starting with a descending
+// block where the wires do not end on a block boundary. A stage run in shared memory stands for
+// `steps` network steps fused into one launch.
 struct NetworkSection {
   uint64_t distance = 1;
   uint64_t first = 0;            // position of the first comparator's lower wire
   uint64_t period = 2;           // comparators repeat every `period` wires
   uint64_t direction_block = 0;  // 0: every comparator ascending; else direction flips per block
+  bool descending_first = false;  // with direction_block: the first block puts the larger key first
   uint32_t steps = 1;            // network steps this stage ran
   bool fused = false;            // ran in shared memory, several steps per launch
   uint64_t exchanges = 0;        // comparators that swapped their keys
@@ -131,7 +133,9 @@ struct NetworkSection {
     return i >= first && (i - first) % period < distance && i + distance < n;
   }
   // Whether the comparator on lower wire i puts the smaller key on wire i.
-  bool ascending(uint64_t i) const { return direction_block == 0 || (i / direction_block) % 2 == 0; }
+  bool ascending(uint64_t i) const {
+    return direction_block == 0 || ((i / direction_block) % 2 == 0) != descending_first;
+  }
 };
 
 // A sample-sort bucket phase: the splitters (as ordered key bits), the bucket sizes and the bound
