@@ -173,7 +173,9 @@ class CpuBackend final : public Backend {
     if (options.verify) {
       result->verify_detail = verify_sorted_host(*input_, output_, config.pairs ? &output_values_ : nullptr, config);
       result->verified = result->verify_detail.empty();
-      if (result->verified) result->verify_detail = "sorted, a permutation of the input" + std::string(config.pairs ? ", stable" : "");
+      if (result->verified)
+        result->verify_detail =
+            "sorted, a permutation of the input" + std::string(config.pairs && algo.stable ? ", stable" : "");
     }
     return Status::Ok();
   }

@@ -38,7 +38,7 @@ struct RunOptions {
   uint64_t snapshot_budget = 0;     // with trace: bytes for the keys after each stage; 0 keeps none
   int warmup = 0;               // untimed runs first
   int repeat = 1;               // timed runs
-  bool verify = true;           // check the output: sorted, a permutation, stable for pairs
+  bool verify = true;           // check the output: sorted, a permutation, stable for pairs of stable sorts
 };
 
 // Which stages of a traced run keep a snapshot: every `stride`-th stage and the last one.
@@ -119,8 +119,8 @@ void set_param(SortConfig* config, std::string_view name, int value);
 // parameter is out of range.
 Status sort_shape(const SortConfig& config, KeyType key_type, uint64_t n, SortShape* shape);
 
-// Checks that `keys`/`values` are the stable sort of `input` under `config` (values are input
-// positions). Empty if so, else what is wrong.
+// Checks that `keys`/`values` are the sort of `input` under `config` (values are input positions,
+// in input order among equal keys when the algorithm is stable). Empty if so, else what is wrong.
 std::string verify_sorted_host(const HostKeys& input, const HostKeys& keys, const std::vector<uint32_t>* values,
                                const SortConfig& config);
 
