@@ -1,0 +1,491 @@
+// Bitonic sort on CUDA (PMPP 13.8). A block holds a tile of keys, each thread a run of them in
+// registers: steps whose comparators stay inside a thread run in registers, inside a warp through
+// shuffles, inside the tile through shared memory, with block barriers only. Up to
+// kSingleLaunchItems keys the whole network is one launch of one block; beyond, tiles are sorted
+// in one launch, and each later level runs its steps that cross tiles as one global pass each,
+// then finishes every tile in one more shared-memory launch.
+#include <algorithm>
+#include <type_traits>
+#include <vector>
+
+#include "bitonic/bitonic.hpp"
+#include "bitonic/bitonic_policy.hpp"
+#include "common/cuda_check.cuh"
+#include "common/cuda_launch.cuh"
+#include "common/radix_checks.hpp"
+#include "sortscope/device_radix_sort_api.hpp"
+#include "sortscope/device_trace.hpp"
+
+namespace sortscope::bitonic {
+namespace device {
+
+struct KeysOnly {};
+template <typename Value>
+constexpr bool kHasValues = !std::is_same_v<Value, KeysOnly>;
+// What a thread's value registers hold: nothing of use for keys only.
+template <typename Value>
+using ValueSlot = std::conditional_t<kHasValues<Value>, Value, char>;
+
+// Keys per thread in a tile: the steps of distance below this run in registers with no exchange at
+// all, those below 32 times this through warp shuffles. 8-byte keys with 8-byte values take 8, so
+// that a thread's keys, values and their partners fit the registers of a 1024-thread block.
+template <typename Bits, typename Value>
+struct TilePolicy {
+  static constexpr int kItems = sizeof(Bits) + sizeof(ValueSlot<Value>) >= 16 ? 8 : 16;
+  static constexpr int kThreads = int(kTileItems) / kItems;
+  static_assert(kSingleLaunchItems <= kTileItems, "one block holds the single-launch network");
+};
+
+// One global step: each thread compares this many pairs, all loaded before any is decided, so the
+// loads overlap.
+constexpr int kGlobalThreads = 256;
+constexpr int kGlobalItems = 4;
+
+template <typename Bits, typename Value>
+struct NetworkArgs {
+  Bits* keys;  // the output: the first launch reads the input, every later one sorts this in place
+  Value* values;
+  uint64_t n;
+  int levels;
+  NetworkOrder<Bits> order;
+  uint32_t* exchanges;  // [step], zeroed: traced runs count each step's swaps
+  Bits* snapshots;      // traced runs: the keys after every stride-th step
+  int snapshot_stride;  // 0: none
+};
+
+// The direction of one level's comparators (bitonic_policy.hpp), on 32-bit wire indices: only the
+// level's bit decides, and the last level, the only one that may reach bit 32, ascends everywhere.
+struct Direction {
+  int level;
+  uint32_t flip;
+  bool all_up;
+  __device__ Direction(int level_, uint64_t n, int levels)
+      : level(level_), flip(uint32_t(n >> level_) & 1), all_up(level_ == levels) {}
+  __device__ bool up(uint32_t wire) const { return all_up || ((wire >> level) & 1) == flip; }
+};
+
+// Whether key a goes before key b: one unsigned compare of network bits over whole keys (WHOLE),
+// the bit range first inside a float bit range. Kernels are instantiated for both, so the common
+// case carries no trace of the other.
+template <bool WHOLE, typename Bits>
+__device__ __forceinline__ bool before(const NetworkOrder<Bits>& order, Bits a, Bits b) {
+  if constexpr (WHOLE) return a < b;
+  else return order.less(a, b);
+}
+
+// Whether the comparator holding `lo` on its lower wire and `hi` on its upper one swaps them.
+template <bool WHOLE, typename Bits>
+__device__ __forceinline__ bool swaps(const NetworkOrder<Bits>& order, Bits lo, Bits hi, bool up) {
+  return up ? before<WHOLE>(order, hi, lo) : before<WHOLE>(order, lo, hi);
+}
+
+// Shared memory skips one slot every 128 bytes, so a warp storing its threads' runs of keys (a
+// stride of ITEMS slots) meets every bank once.
+template <typename T>
+__host__ __device__ constexpr uint32_t padded(uint32_t p) {
+  return p + p / uint32_t(128 / sizeof(T));
+}
+template <typename T>
+constexpr size_t padded_bytes(uint64_t items) {
+  return (size_t(padded<T>(uint32_t(items))) * sizeof(T) + 15) / 16 * 16;
+}
+
+// One block's tile: loads it, runs a range of the network's steps on it, stores it. Thread t holds
+// tile positions [t * ITEMS, (t + 1) * ITEMS) in registers whenever a step's pairs stay inside a
+// warp; longer steps run on the tile in shared memory.
+template <typename Bits, typename Value, int ITEMS, bool TRACE, bool WHOLE>
+struct TileAgent {
+  using V = ValueSlot<Value>;
+  static constexpr bool kPairs = kHasValues<Value>;
+  static constexpr uint32_t kWarpItems = 32 * ITEMS;
+
+  const NetworkArgs<Bits, Value>& a;
+  Bits* s_keys;
+  V* s_values;
+  uint64_t tile_base;  // the tile's first wire
+  uint32_t valid;      // keys of the tile below n; the rest are virtual
+  uint32_t thread;
+  uint32_t first_wire;  // low 32 bits of this thread's first wire (all a direction needs)
+  bool in_registers = false;
+  Bits key[ITEMS];
+  V value[ITEMS];
+
+  __device__ TileAgent(const NetworkArgs<Bits, Value>& args, unsigned char* shared, uint32_t tile)
+      : a(args),
+        s_keys(reinterpret_cast<Bits*>(shared)),
+        s_values(reinterpret_cast<V*>(shared + padded_bytes<Bits>(tile))),
+        tile_base(uint64_t(blockIdx.x) * tile),
+        valid(uint32_t(std::min<uint64_t>(tile, args.n - uint64_t(blockIdx.x) * tile))),
+        thread(threadIdx.x),
+        first_wire(uint32_t(tile_base) + threadIdx.x * ITEMS) {}
+
+  __device__ uint32_t tile() const { return blockDim.x * ITEMS; }
+
+  // Coalesced from global memory into shared memory, as network bits; wires past n get the
+  // largest network bits, which no comparator of theirs moves.
+  __device__ void load(const Bits* keys, const Value* values) {
+    for (uint32_t p = thread; p < tile(); p += blockDim.x) {
+      const bool real = p < valid;
+      s_keys[padded<Bits>(p)] = real ? a.order.to_network(keys[tile_base + p]) : NetworkOrder<Bits>::kVirtual;
+      if constexpr (kPairs) s_values[padded<V>(p)] = real ? values[tile_base + p] : V{};
+    }
+    __syncthreads();
+    in_registers = false;
+  }
+
+  __device__ void to_registers() {
+#pragma unroll
+    for (int e = 0; e < ITEMS; ++e) {
+      const uint32_t p = thread * ITEMS + e;
+      key[e] = s_keys[padded<Bits>(p)];
+      if constexpr (kPairs) value[e] = s_values[padded<V>(p)];
+    }
+    in_registers = true;
+  }
+
+  // No barrier before the writes: a thread writes only the slots it read itself in to_registers,
+  // and every step that reads other threads' slots ends with one.
+  __device__ void to_shared() {
+#pragma unroll
+    for (int e = 0; e < ITEMS; ++e) {
+      const uint32_t p = thread * ITEMS + e;
+      s_keys[padded<Bits>(p)] = key[e];
+      if constexpr (kPairs) s_values[padded<V>(p)] = value[e];
+    }
+    __syncthreads();
+    in_registers = false;
+  }
+
+  // Coalesced back to global memory, as raw keys.
+  __device__ void store() {
+    if (in_registers) to_shared();
+    for (uint32_t p = thread; p < valid; p += blockDim.x) {
+      a.keys[tile_base + p] = a.order.to_raw(s_keys[padded<Bits>(p)]);
+      if constexpr (kPairs) a.values[tile_base + p] = s_values[padded<V>(p)];
+    }
+  }
+
+  // Distance J < ITEMS: both wires in this thread's registers. From merge blocks of ITEMS keys on
+  // (UNIFORM), the thread's whole run lies in one block and shares its direction.
+  template <int J, bool UNIFORM>
+  __device__ uint32_t register_pass(const Direction& dir) {
+    const bool run_up = dir.up(first_wire);
+    uint32_t swapped = 0;
+#pragma unroll
+    for (int e = 0; e < ITEMS; ++e) {
+      if (e & J) continue;
+      const Bits lo = key[e], hi = key[e + J];
+      const bool s = swaps<WHOLE>(a.order, lo, hi, UNIFORM ? run_up : dir.up(first_wire + e));
+      key[e] = s ? hi : lo;
+      key[e + J] = s ? lo : hi;
+      if constexpr (kPairs) {
+        const V vlo = value[e], vhi = value[e + J];
+        value[e] = s ? vhi : vlo;
+        value[e + J] = s ? vlo : vhi;
+      }
+      swapped += s;
+    }
+    return swapped;
+  }
+
+  template <int J = ITEMS / 2>
+  __device__ uint32_t register_step(uint32_t distance, const Direction& dir) {
+    if constexpr (J >= 1) {
+      if (distance == J) return (1u << dir.level) >= ITEMS ? register_pass<J, true>(dir) : register_pass<J, false>(dir);
+      return register_step<J / 2>(distance, dir);
+    }
+    return 0;
+  }
+
+  // ITEMS <= distance < 32 * ITEMS: the partner wire is the same register of another lane. Both
+  // lanes see the same pair and take the same decision; the lower one counts it. A lane keeps the
+  // pair's first key in network order when it holds the lower wire of an ascending comparator or
+  // the upper wire of a descending one, else the second.
+  __device__ uint32_t shuffle_step(uint32_t distance, const Direction& dir) {
+    const uint32_t lane_mask = distance / ITEMS;
+    const bool lower = (threadIdx.x & lane_mask) == 0;
+    const bool keep_first = lower == dir.up(first_wire);  // the whole run lies in one merge block
+    uint32_t swapped = 0;
+#pragma unroll
+    for (int e = 0; e < ITEMS; ++e) {
+      const Bits mine = key[e], other = __shfl_xor_sync(~0u, mine, lane_mask);
+      const bool take = keep_first ? before<WHOLE>(a.order, other, mine) : before<WHOLE>(a.order, mine, other);
+      key[e] = take ? other : mine;
+      if constexpr (kPairs) {
+        const V theirs = __shfl_xor_sync(~0u, value[e], lane_mask);
+        value[e] = take ? theirs : value[e];
+      }
+      swapped += take && lower;
+    }
+    return swapped;
+  }
+
+  // Distance >= 32 * ITEMS: on the tile in shared memory, ITEMS / 2 comparators a thread.
+  __device__ uint32_t shared_step(int distance_log, const Direction& dir) {
+    const uint32_t distance = 1u << distance_log;
+    uint32_t swapped = 0;
+#pragma unroll
+    for (int r = 0; r < ITEMS / 2; ++r) {
+      const uint32_t c = thread + r * blockDim.x;
+      const uint32_t i = ((c >> distance_log) << (distance_log + 1)) | (c & (distance - 1));
+      const uint32_t l = i + distance;
+      const Bits lo = s_keys[padded<Bits>(i)], hi = s_keys[padded<Bits>(l)];
+      if (!swaps<WHOLE>(a.order, lo, hi, dir.up(uint32_t(tile_base) + i))) continue;
+      s_keys[padded<Bits>(i)] = hi;
+      s_keys[padded<Bits>(l)] = lo;
+      if constexpr (kPairs) {
+        const V v = s_values[padded<V>(i)];
+        s_values[padded<V>(i)] = s_values[padded<V>(l)];
+        s_values[padded<V>(l)] = v;
+      }
+      ++swapped;
+    }
+    __syncthreads();
+    return swapped;
+  }
+
+  // Traced runs: the step's swaps, and the tile's keys when the step keeps a snapshot.
+  __device__ void observe(int step, uint32_t swapped) {
+    if constexpr (TRACE) {
+      const uint32_t warp_swaps = __reduce_add_sync(~0u, swapped);
+      if (warp_swaps && threadIdx.x % 32 == 0) atomicAdd(&a.exchanges[step], warp_swaps);
+      if (!a.snapshot_stride || (step + 1) % a.snapshot_stride != 0) return;
+      Bits* slot = a.snapshots + uint64_t((step + 1) / a.snapshot_stride - 1) * a.n + tile_base;
+      if (in_registers) {
+#pragma unroll
+        for (int e = 0; e < ITEMS; ++e)
+          if (thread * ITEMS + e < valid) slot[thread * ITEMS + e] = a.order.to_raw(key[e]);
+      } else {
+        for (uint32_t p = thread; p < valid; p += blockDim.x) slot[p] = a.order.to_raw(s_keys[padded<Bits>(p)]);
+        __syncthreads();  // the copy reads keys the next step moves
+      }
+    }
+  }
+
+  // Levels [level_begin, level_end], each from its longest step inside a tile of 2^tile_log wires
+  // down to distance 1.
+  __device__ void run(int level_begin, int level_end, int tile_log) {
+    for (int level = level_begin; level <= level_end; ++level) {
+      const Direction dir(level, a.n, a.levels);
+      for (int d = std::min(level, tile_log) - 1; d >= 0; --d) {
+        const uint32_t distance = 1u << d;
+        uint32_t swapped;
+        if (distance >= kWarpItems) {
+          if (in_registers) to_shared();
+          swapped = shared_step(d, dir);
+        } else {
+          if (!in_registers) to_registers();
+          swapped = distance >= ITEMS ? shuffle_step(distance, dir) : register_step(distance, dir);
+        }
+        observe(step_index(level, d), swapped);
+      }
+    }
+  }
+};
+
+// Levels [level_begin, level_end] of the network on each block's tile of blockDim.x * ITEMS wires.
+template <typename Bits, typename Value, bool TRACE, bool WHOLE>
+__global__ void __launch_bounds__(TilePolicy<Bits, Value>::kThreads)
+    tile_kernel(NetworkArgs<Bits, Value> a, const Bits* keys, const Value* values, int level_begin, int level_end,
+                int tile_log) {
+  extern __shared__ __align__(16) unsigned char shared[];
+  constexpr int kItems = TilePolicy<Bits, Value>::kItems;
+  TileAgent<Bits, Value, kItems, TRACE, WHOLE> agent(a, shared, blockDim.x * kItems);
+  agent.load(keys, values);
+  agent.run(level_begin, level_end, tile_log);
+  agent.store();
+}
+
+// One step whose pairs lie in different tiles, over global memory: comparator c (of the pairs
+// with both wires below n) compares its lower wire i with i + 2^distance_log.
+template <typename Bits, typename Value, bool TRACE, bool WHOLE>
+__global__ void __launch_bounds__(kGlobalThreads)
+    global_step_kernel(NetworkArgs<Bits, Value> a, int level, int distance_log, uint64_t comparators) {
+  const Direction dir(level, a.n, a.levels);
+  const uint64_t distance = uint64_t(1) << distance_log;
+  const uint64_t first = uint64_t(blockIdx.x) * kGlobalThreads * kGlobalItems + threadIdx.x;
+  uint64_t lower[kGlobalItems];
+  Bits lo[kGlobalItems], hi[kGlobalItems];
+#pragma unroll
+  for (int r = 0; r < kGlobalItems; ++r) {
+    const uint64_t c = first + uint64_t(r) * kGlobalThreads;
+    lower[r] = ((c >> distance_log) << (distance_log + 1)) | (c & (distance - 1));
+    const bool real = c < comparators && lower[r] + distance < a.n;
+    if (!real) lower[r] = ~uint64_t(0);
+    lo[r] = real ? a.keys[lower[r]] : Bits(0);
+    hi[r] = real ? a.keys[lower[r] + distance] : Bits(0);
+  }
+  uint32_t swapped = 0;
+#pragma unroll
+  for (int r = 0; r < kGlobalItems; ++r) {
+    if (lower[r] == ~uint64_t(0)) continue;
+    const uint64_t i = lower[r], l = i + distance;
+    if (!swaps<WHOLE>(a.order, a.order.to_network(lo[r]), a.order.to_network(hi[r]), dir.up(uint32_t(i)))) continue;
+    a.keys[i] = hi[r];
+    a.keys[l] = lo[r];
+    if constexpr (kHasValues<Value>) {
+      const Value v = a.values[i];
+      a.values[i] = a.values[l];
+      a.values[l] = v;
+    }
+    ++swapped;
+  }
+  if constexpr (TRACE) {
+    const uint32_t warp_swaps = __reduce_add_sync(~0u, swapped);
+    if (warp_swaps && threadIdx.x % 32 == 0) atomicAdd(&a.exchanges[step_index(level, distance_log)], warp_swaps);
+  }
+}
+
+}  // namespace device
+
+namespace {
+
+// Temp storage: one exchange counter per step.
+size_t temp_bytes_for(uint64_t n) { return sortscope::device::align_temp(size_t(network_steps(n)) * 4); }
+
+// Comparators of step distance 2^d whose both wires are below n, counted up to the last one: the
+// comparator index of the largest lower wire i <= n - 1 - 2^d, plus one.
+uint64_t comparators_below(uint64_t n, int d) {
+  const uint64_t distance = uint64_t(1) << d;
+  uint64_t i = n - distance - 1;
+  if (i & distance) i = (i >> (d + 1) << (d + 1)) + distance - 1;
+  return ((i >> (d + 1)) << d | (i & (distance - 1))) + 1;
+}
+
+template <typename Bits, typename Value, bool TRACE, bool WHOLE>
+cudaError_t run_network(const detail::RadixSortCall& c, const NetworkOrder<Bits>& order) {
+  using Policy = device::TilePolicy<Bits, Value>;
+  using V = device::ValueSlot<Value>;
+  constexpr bool kPairs = device::kHasValues<Value>;
+  const RadixSortArgs& args = c.args;
+  const uint64_t n = args.n;
+  device::NetworkArgs<Bits, Value> a{};
+  a.keys = static_cast<Bits*>(args.keys_out);
+  a.values = static_cast<Value*>(args.values_out);
+  a.n = n;
+  a.levels = network_levels(n);
+  a.order = order;
+  a.exchanges = static_cast<uint32_t*>(c.d_temp_storage);
+  const int steps = network_steps(n);
+
+  cuda::TraceRecorder* recorder = TRACE ? c.options.trace : nullptr;
+  if (recorder) {
+    SORTSCOPE_CUDA_TRY(cudaMemsetAsync(a.exchanges, 0, size_t(steps) * 4, c.stream));
+    SortTrace header = trace_header(args, kPairs);
+    header.backend = "cuda";
+    SORTSCOPE_CUDA_TRY(recorder->begin_stages(header, steps, n * sizeof(Bits)));
+    a.snapshots = static_cast<Bits*>(recorder->snapshot_base());
+    a.snapshot_stride = recorder->snapshot_stride();
+  }
+
+  const uint64_t moved = 2 * n * (sizeof(Bits) + (kPairs ? sizeof(Value) : 0));
+  const uint64_t tile = tile_items(n);
+  const int tile_log = std::countr_zero(tile);
+  // The single launch's block holds at least a warp's registers' worth; the wires past the
+  // network's are virtual and never compared with real ones.
+  const uint64_t block_items = std::max<uint64_t>(tile, min_block_items(Policy::kItems));
+  const uint32_t threads = uint32_t(block_items / Policy::kItems);
+  const uint32_t blocks = uint32_t(tile_count(n));
+  const int shared = int(device::padded_bytes<Bits>(block_items) + (kPairs ? device::padded_bytes<V>(block_items) : 0));
+  constexpr auto kernel = device::tile_kernel<Bits, Value, TRACE, WHOLE>;
+  constexpr int kMaxShared =
+      int(device::padded_bytes<Bits>(kTileItems) + (kPairs ? device::padded_bytes<V>(kTileItems) : 0));
+  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<kernel>(kMaxShared));
+
+  {
+    cuda::ScopedKernelTimer timer(recorder, n <= kSingleLaunchItems ? "network in shared memory" : "sort tiles", moved,
+                                  0, c.stream);
+    kernel<<<blocks, threads, shared, c.stream>>>(a, static_cast<const Bits*>(args.keys_in),
+                                                  static_cast<const Value*>(args.values_in), 1,
+                                                  std::min(a.levels, tile_log), tile_log);
+    SORTSCOPE_CUDA_TRY(cudaGetLastError());
+  }
+  for (int level = tile_log + 1; level <= a.levels; ++level) {
+    for (int d = level - 1; d >= tile_log; --d) {
+      const int step = step_index(level, d);
+      const uint64_t comparators = comparators_below(n, d);
+      const uint64_t per_block = uint64_t(device::kGlobalThreads) * device::kGlobalItems;
+      {
+        cuda::ScopedKernelTimer timer(recorder, "global step", moved, step, c.stream);
+        device::global_step_kernel<Bits, Value, TRACE, WHOLE>
+            <<<uint32_t((comparators + per_block - 1) / per_block), device::kGlobalThreads, 0, c.stream>>>(
+                a, level, d, comparators);
+        SORTSCOPE_CUDA_TRY(cudaGetLastError());
+      }
+      if (a.snapshot_stride && (step + 1) % a.snapshot_stride == 0)
+        SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(a.snapshots + uint64_t((step + 1) / a.snapshot_stride - 1) * n, a.keys,
+                                           n * sizeof(Bits), cudaMemcpyDeviceToDevice, c.stream));
+    }
+    cuda::ScopedKernelTimer timer(recorder, "merge tiles", moved, step_index(level, tile_log - 1), c.stream);
+    kernel<<<blocks, threads, shared, c.stream>>>(a, a.keys, a.values, level, level, tile_log);
+    SORTSCOPE_CUDA_TRY(cudaGetLastError());
+  }
+  if (!recorder) return cudaSuccess;
+
+  // The traced run reads back each step's swaps: one stage per step.
+  std::vector<uint32_t> exchanges(steps);
+  SORTSCOPE_CUDA_TRY(
+      cudaMemcpyAsync(exchanges.data(), a.exchanges, size_t(steps) * 4, cudaMemcpyDeviceToHost, c.stream));
+  SORTSCOPE_CUDA_TRY(cudaStreamSynchronize(c.stream));
+  for (int level = 1; level <= a.levels; ++level)
+    for (int d = level - 1; d >= 0; --d) recorder->add_stage(step_stage(level, d, n, exchanges[step_index(level, d)]));
+  if (void* last = recorder->end_stages(steps))
+    SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(last, a.keys, n * sizeof(Bits), cudaMemcpyDeviceToDevice, c.stream));
+  return cudaSuccess;
+}
+
+template <typename Bits, typename Value, bool TRACE>
+cudaError_t run_order(const detail::RadixSortCall& c) {
+  const RadixSortArgs& args = c.args;
+  const KeyTypeInfo& k = info(args.key_type);
+  const NetworkOrder<Bits> order =
+      make_network_order<Bits>(k.is_signed, k.is_float, args.descending, args.begin_bit, args.resolved_end_bit());
+  return order.whole_key ? run_network<Bits, Value, TRACE, true>(c, order)
+                         : run_network<Bits, Value, TRACE, false>(c, order);
+}
+
+template <typename Bits, bool TRACE>
+cudaError_t run_values(const detail::RadixSortCall& c) {
+  switch (c.args.value_bytes) {
+    case 0: return run_order<Bits, device::KeysOnly, TRACE>(c);
+    case 4: return run_order<Bits, uint32_t, TRACE>(c);
+    default: return run_order<Bits, uint64_t, TRACE>(c);
+  }
+}
+
+template <bool TRACE>
+cudaError_t run_width(const detail::RadixSortCall& c) {
+  return info(c.args.key_type).bytes == 4 ? run_values<uint32_t, TRACE>(c) : run_values<uint64_t, TRACE>(c);
+}
+
+// Fewer than two keys: no network, the output is the input.
+cudaError_t copy_through(const detail::RadixSortCall& c) {
+  const RadixSortArgs& args = c.args;
+  if (c.options.trace) {
+    SortTrace header = trace_header(args, args.value_bytes != 0);
+    header.backend = "cuda";
+    SORTSCOPE_CUDA_TRY(c.options.trace->begin_stages(header, 0, 0));
+  }
+  if (args.n == 0) return cudaSuccess;
+  SORTSCOPE_CUDA_TRY(
+      cudaMemcpyAsync(args.keys_out, args.keys_in, info(args.key_type).bytes, cudaMemcpyDeviceToDevice, c.stream));
+  if (args.value_bytes)
+    SORTSCOPE_CUDA_TRY(
+        cudaMemcpyAsync(args.values_out, args.values_in, args.value_bytes, cudaMemcpyDeviceToDevice, c.stream));
+  return cudaSuccess;
+}
+
+}  // namespace
+
+int sort_cuda(const detail::RadixSortCall& c) {
+  if (!check_radix_args(c.args, 1, 64, c.d_temp_storage != nullptr).ok() || c.temp_storage_bytes == nullptr)
+    return cudaErrorInvalidValue;
+  if (c.d_temp_storage == nullptr) {
+    *c.temp_storage_bytes = temp_bytes_for(c.args.n);
+    return cudaSuccess;
+  }
+  if (c.args.n < 2) return copy_through(c);
+  return c.options.trace ? run_width<true>(c) : run_width<false>(c);
+}
+
+}  // namespace sortscope::bitonic
