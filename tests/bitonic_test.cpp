@@ -1,6 +1,7 @@
 // Bitonic sort: the correctness matrix on both backends (every key type, keys and pairs, both
 // orders, bit ranges, special floats, the single launch, tiles and global steps), every 0-1 input
-// of small sizes, the trace as a description of the network that ran, and GPU trace == CPU trace.
+// of small sizes, the trace as a description of the network that ran, GPU trace == CPU trace, and
+// the CUB DeviceMergeSort baseline on the GPU.
 #include <gtest/gtest.h>
 
 #include "bitonic/bitonic.hpp"
@@ -224,6 +225,18 @@ TEST(BitonicGpu, TraceEqualsCpuTrace) {
             EXPECT_EQ(g.snapshots->count(), c.snapshots->count()) << dist << " n=" << n;
           }
         }
+}
+
+TEST(CubMergeGpu, SortsLikeTheReference) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  const AlgorithmDescriptor* merge = test::algo("cub-merge");
+  EXPECT_TRUE(merge->stable);
+  test::MatrixOptions m{merge};
+  m.sizes = {0, 1, 1000, 4097, 100003};
+  m.distributions = {"uniform", "det-dup"};
+  test::run_radix_matrix(*gpu, m);
+  test::run_bit_ranges(*gpu, merge, 5000);
+  test::run_special_floats(*gpu, merge, 2500);
 }
 
 }  // namespace

@@ -61,6 +61,45 @@ const AlgorithmDescriptor descriptor{
 };
 }  // namespace cub_radix
 
+namespace cub_merge {
+namespace {
+#if SORTSCOPE_HAVE_CUDA
+int cuda_entry(const detail::RadixSortCall& c) {
+  return cuda::cub_merge_sort(c.args, c.d_temp_storage, c.temp_storage_bytes, c.stream);
+}
+#endif
+// CUB's merge sort (its sm_60+ tuning, which sm_90 uses) sorts tiles of 256 threads x 17 items (8
+// for 8-byte keys) in one pass, then merges runs pairwise, each pass reading and writing every key
+// and value once; pairs first copy the input to the output, which CUB sorts in place.
+uint64_t model_bytes(const SortShape& s) {
+  const uint64_t key = info(s.key_type).bytes, once = 2 * s.n * (key + (s.pairs ? 4 : 0));
+  const uint64_t tile = 256 * (key == 4 ? 17 : 8);
+  uint64_t passes = 1;
+  for (uint64_t runs = (s.n + tile - 1) / tile; runs > 1; runs = (runs + 1) / 2) ++passes;
+  return once * (passes + (s.pairs ? 1 : 0));
+}
+std::vector<ExplainPhase> explain(const SortTrace*, const StageTrace*) {
+  return timed_only("NVIDIA CUB DeviceMergeSort",
+                    "The comparison-sort baseline on the GPU: CUB's stable merge sort as shipped in the CUDA toolkit, "
+                    "comparing keys with the same order as the radix sorts. Blocks sort tiles in shared memory, then "
+                    "every pass merges pairs of sorted runs, each block finding its share of the output by a "
+                    "merge-path search. O(n log n) work against the radix sorts' O(n) passes.",
+                    "CUB (cub/device/device_merge_sort.cuh); PMPP 13.7");
+}
+}  // namespace
+extern const AlgorithmDescriptor descriptor;
+const AlgorithmDescriptor descriptor{
+    .name = "cub-merge",
+    .title = "NVIDIA CUB DeviceMergeSort",
+    .seed = "baseline",
+#if SORTSCOPE_HAVE_CUDA
+    .cuda = cuda_entry,
+#endif
+    .model_bytes = model_bytes,
+    .explain = explain,
+};
+}  // namespace cub_merge
+
 namespace thrust_sort {
 namespace {
 #if SORTSCOPE_HAVE_CUDA
