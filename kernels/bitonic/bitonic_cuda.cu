@@ -5,6 +5,7 @@
 // in one launch, and each later level runs its steps that cross tiles as one global pass each,
 // then finishes every tile in one more shared-memory launch.
 #include <algorithm>
+#include <bit>
 #include <type_traits>
 #include <vector>
 
@@ -98,6 +99,7 @@ struct TileAgent {
   using V = ValueSlot<Value>;
   static constexpr bool kPairs = kHasValues<Value>;
   static constexpr uint32_t kWarpItems = 32 * ITEMS;
+  static constexpr int kItemsLog = std::countr_zero(unsigned(ITEMS));
 
   const NetworkArgs<Bits, Value>& a;
   Bits* s_keys;
@@ -191,7 +193,7 @@ struct TileAgent {
   template <int J = ITEMS / 2>
   __device__ uint32_t register_step(uint32_t distance, const Direction& dir) {
     if constexpr (J >= 1) {
-      if (distance == J) return (1u << dir.level) >= ITEMS ? register_pass<J, true>(dir) : register_pass<J, false>(dir);
+      if (distance == J) return dir.level >= kItemsLog ? register_pass<J, true>(dir) : register_pass<J, false>(dir);
       return register_step<J / 2>(distance, dir);
     }
     return 0;
