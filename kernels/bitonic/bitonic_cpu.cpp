@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/trace_header.hpp"
 #include "bitonic/bitonic.hpp"
 #include "bitonic/bitonic_policy.hpp"
 
@@ -88,14 +89,7 @@ Status sort_values(const RadixSortArgs& a, SortTrace* trace, const StageObserver
 }  // namespace
 
 SortTrace trace_header(const RadixSortArgs& a, bool pairs) {
-  SortTrace t;
-  t.algorithm = "bitonic";
-  t.key_type = std::string(info(a.key_type).name);
-  t.n = a.n;
-  t.pairs = pairs;
-  t.descending = a.descending;
-  t.begin_bit = a.begin_bit;
-  t.end_bit = a.resolved_end_bit();
+  SortTrace t = run_trace_header("bitonic", a, pairs);
   t.tile_items = uint32_t(tile_items(a.n));
   t.grid_blocks = uint32_t(tile_count(a.n));
   return t;

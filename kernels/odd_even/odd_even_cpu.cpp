@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "common/trace_header.hpp"
 #include "odd_even/odd_even.hpp"
 #include "odd_even/odd_even_policy.hpp"
 #include "sortscope/key_traits.hpp"
@@ -69,14 +70,7 @@ Status sort_values(const RadixSortArgs& a, SortTrace* trace, const StageObserver
 }  // namespace
 
 SortTrace trace_header(const RadixSortArgs& a, bool pairs) {
-  SortTrace t;
-  t.algorithm = "odd-even";
-  t.key_type = std::string(info(a.key_type).name);
-  t.n = a.n;
-  t.pairs = pairs;
-  t.descending = a.descending;
-  t.begin_bit = a.begin_bit;
-  t.end_bit = a.resolved_end_bit();
+  SortTrace t = run_trace_header("odd-even", a, pairs);
   t.tile_items = uint32_t(fused(a.n) ? a.n : kGlobalThreads * 2);
   return t;
 }
