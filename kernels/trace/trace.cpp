@@ -1,6 +1,7 @@
 // Trace comparison and the invariants every correct trace satisfies.
 #include "sortscope/trace.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace sortscope {
@@ -124,6 +125,32 @@ std::string check_network(const SortTrace& t, const NetworkSection& s, const std
   return {};
 }
 
+// Every split sits on its pair's merge path: its A and B offsets add up to its output offset, and
+// neither passes its run's end. The path starts at (0, 0), never steps back and ends at (|A|, |B|).
+std::string check_merge(const SortTrace& t, const MergeSection& m, const std::string& where) {
+  if (m.run_length == 0 || m.items_per_block == 0) return where + "a merge stage needs runs and mergers";
+  uint64_t last_out = 0;
+  for (size_t i = 0; i < m.splits.size(); ++i) {
+    const MergeSplit& s = m.splits[i];
+    if (i > 0 && s.out_begin <= last_out) return where + "splits are not in output order";
+    last_out = s.out_begin;
+    const uint64_t a_begin = s.out_begin / (2 * m.run_length) * (2 * m.run_length);
+    const uint64_t b_begin = std::min(a_begin + m.run_length, t.n), b_end = std::min(a_begin + 2 * m.run_length, t.n);
+    if (s.a_begin < a_begin || s.a_begin > b_begin || s.b_begin < b_begin || s.b_begin > b_end ||
+        (s.a_begin - a_begin) + (s.b_begin - b_begin) != s.out_begin - a_begin)
+      return where + "split " + std::to_string(i) + " is off its merge path";
+  }
+  const uint64_t a_len = std::min(m.run_length, t.n), b_len = std::min(2 * m.run_length, t.n) - a_len;
+  if (m.path_step == 0 || m.path.empty() || m.path.front() != 0 || m.path.back() != a_len)
+    return where + "the merge path does not run from (0, 0) to (|A|, |B|)";
+  for (size_t k = 1; k < m.path.size(); ++k) {
+    const uint64_t diagonal = std::min(k * m.path_step, a_len + b_len), before = std::min((k - 1) * m.path_step, a_len + b_len);
+    if (m.path[k] < m.path[k - 1] || m.path[k] - m.path[k - 1] > diagonal - before || m.path[k] > std::min(diagonal, a_len))
+      return where + "the merge path steps off the grid at point " + std::to_string(k);
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string check_invariants(const SortTrace& t) {
@@ -132,6 +159,8 @@ std::string check_invariants(const SortTrace& t) {
     const std::string where = "stage " + std::to_string(i) + " (" + stage.name + "): ";
     if (stage.radix)
       if (std::string e = check_radix(t, *stage.radix, where); !e.empty()) return e;
+    if (stage.merge)
+      if (std::string e = check_merge(t, *stage.merge, where); !e.empty()) return e;
     if (stage.network)
       if (std::string e = check_network(t, *stage.network, where); !e.empty()) return e;
   }

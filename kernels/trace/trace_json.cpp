@@ -61,12 +61,16 @@ void from_json(const nlohmann::json& j, MergeSplit& m) {
 }
 
 void to_json(nlohmann::json& j, const MergeSection& m) {
-  j = {{"run_length", m.run_length}, {"items_per_block", m.items_per_block}, {"splits", m.splits}};
+  j = {{"run_length", m.run_length}, {"items_per_block", m.items_per_block}, {"fused", m.fused},
+       {"splits", m.splits},         {"path_step", m.path_step},             {"path", m.path}};
 }
 void from_json(const nlohmann::json& j, MergeSection& m) {
   j.at("run_length").get_to(m.run_length);
   j.at("items_per_block").get_to(m.items_per_block);
+  j.at("fused").get_to(m.fused);
   j.at("splits").get_to(m.splits);
+  j.at("path_step").get_to(m.path_step);
+  j.at("path").get_to(m.path);
 }
 
 void to_json(nlohmann::json& j, const NetworkSection& n) {

@@ -95,8 +95,9 @@ inline std::string radix_stage_name(const RadixSection& r) {
          std::to_string(r.shift + r.bits - 1);
 }
 
-// One block's share of a merge round, found by co-rank: the block writes output [out_begin,
-// out_begin + count) of its pair of runs, taking A[a_begin, ...) and B[b_begin, ...).
+// One merger's share of a merge stage, found by co-rank: it writes outputs [out_begin, out_begin +
+// items_per_block) of its pair of runs (fewer at the pair's end), taking keys from A at a_begin and
+// from B at b_begin (positions in the stage's input).
 struct MergeSplit {
   uint64_t out_begin = 0;
   uint64_t a_begin = 0;
@@ -104,11 +105,18 @@ struct MergeSplit {
   bool operator==(const MergeSplit&) const = default;
 };
 
-// A merge round: runs of run_length keys merged pairwise into runs twice as long.
+// A merge stage: runs of run_length keys merged pairwise into runs twice as long. A merger is a
+// thread block in a global round, a thread in a stage fused into the tile sort (shared memory);
+// fused stages record the splits of the first tile's threads only.
 struct MergeSection {
   uint64_t run_length = 0;
-  uint64_t items_per_block = 0;
-  std::vector<MergeSplit> splits;  // one per block, in output order
+  uint64_t items_per_block = 0;  // outputs per merger
+  bool fused = false;
+  std::vector<MergeSplit> splits;  // one per merger, in output order
+  // The merge path of the first pair of runs: path[k] keys of A among its first k * path_step
+  // outputs (the last entry at the pair's end).
+  uint64_t path_step = 1;
+  std::vector<uint64_t> path;
   bool operator==(const MergeSection&) const = default;
 };
 
