@@ -1,30 +1,19 @@
 // Baseline cub-merge: NVIDIA CUB's DeviceMergeSort, comparing keys in the order every sort here
-// produces.
+// produces, with the same comparisons as merge (key_less.hpp).
 #include <cub/device/device_merge_sort.cuh>
 
 #include <type_traits>
 
 #include "baselines/baselines_cuda.hpp"
 #include "common/cuda_check.cuh"
+#include "common/key_less.hpp"
 #include "common/radix_checks.hpp"
-#include "sortscope/key_traits.hpp"
 
 namespace sortscope::cuda {
 namespace {
 
-// The key order (key_traits.hpp) on raw key bits, so bit ranges, descending order and float keys
-// sort exactly as in the radix sorts, and one instance serves every key type of a width.
-template <typename Bits>
-struct KeyOrderLess {
-  KeyOrder<Bits> order;
-  __host__ __device__ bool operator()(Bits a, Bits b) const { return order.less(a, b); }
-};
-
-template <typename Bits, typename Value>
-cudaError_t merge_sort(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
-  const KeyTypeInfo& k = info(a.key_type);
-  const KeyOrderLess<Bits> less{
-      make_key_order<Bits>(k.is_signed, k.is_float, a.descending, a.begin_bit, a.resolved_end_bit())};
+template <typename Bits, typename Value, typename Less>
+cudaError_t merge_sort(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream, Less less) {
   // At most 2^32 - 1 keys (check_radix_args): CUB's 32-bit offsets.
   const uint32_t n = uint32_t(a.n);
   const Bits* keys_in = static_cast<const Bits*>(a.keys_in);
@@ -48,9 +37,9 @@ cudaError_t merge_sort(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes,
 template <typename Bits>
 cudaError_t merge_sort_values(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
   switch (a.value_bytes) {
-    case 0: return merge_sort<Bits, void>(a, d_temp, temp_bytes, stream);
-    case 4: return merge_sort<Bits, uint32_t>(a, d_temp, temp_bytes, stream);
-    default: return merge_sort<Bits, uint64_t>(a, d_temp, temp_bytes, stream);
+    case 0: return with_key_less<Bits>(a, [&](auto less) { return merge_sort<Bits, void>(a, d_temp, temp_bytes, stream, less); });
+    case 4: return with_key_less<Bits>(a, [&](auto less) { return merge_sort<Bits, uint32_t>(a, d_temp, temp_bytes, stream, less); });
+    default: return with_key_less<Bits>(a, [&](auto less) { return merge_sort<Bits, uint64_t>(a, d_temp, temp_bytes, stream, less); });
   }
 }
 

@@ -1,0 +1,40 @@
+// The comparisons the comparison sorts (merge, cub-merge) sort with: the key order of every sort
+// here (key_traits.hpp) on raw key bits, and its cheapest form, one unsigned compare, where that
+// order is the bits' own. Both sorts choose alike, so their times compare like for like.
+#pragma once
+
+#include "sortscope/host_device.hpp"
+#include "sortscope/key_traits.hpp"
+#include "sortscope/radix_args.hpp"
+
+namespace sortscope {
+
+// Any key type, either order, any bit range: twiddle, fold -0.0 onto +0.0, mask the range.
+template <typename Bits>
+struct KeyOrderLess {
+  KeyOrder<Bits> order;
+  SORTSCOPE_HD bool operator()(Bits a, Bits b) const { return order.less(a, b); }
+};
+
+// Unsigned keys, ascending, every bit: the raw bits' order.
+template <typename Bits>
+struct UnsignedLess {
+  SORTSCOPE_HD bool operator()(Bits a, Bits b) const { return a < b; }
+};
+
+template <typename Bits>
+KeyOrderLess<Bits> key_order_less(const RadixSortArgs& a) {
+  const KeyTypeInfo& k = info(a.key_type);
+  return {make_key_order<Bits>(k.is_signed, k.is_float, a.descending, a.begin_bit, a.resolved_end_bit())};
+}
+
+// Calls sort(less) with UnsignedLess where it gives the order of `a`, else with KeyOrderLess.
+template <typename Bits, typename Sort>
+auto with_key_less(const RadixSortArgs& a, Sort&& sort) {
+  const KeyTypeInfo& k = info(a.key_type);
+  if (!k.is_signed && !k.is_float && !a.descending && a.begin_bit == 0 && a.resolved_end_bit() == k.bytes * 8)
+    return sort(UnsignedLess<Bits>{});
+  return sort(key_order_less<Bits>(a));
+}
+
+}  // namespace sortscope

@@ -1,0 +1,237 @@
+// Merge sort by co-rank on CUDA behind an API shaped call for call like cub::DeviceMergeSort:
+// SortKeys, SortKeysCopy, SortPairs, SortPairsCopy and their Stable forms, with a comparison functor
+// and a stream, and the temp-storage size query with a null pointer. Code written for CUB calls
+// ours by changing the namespace:
+//
+//   sortscope::merge::DeviceMergeSort::StableSortPairs(d_temp, bytes, d_keys, d_values, n, less);
+//
+// Keys and values are device pointers (CUB also takes iterators); every form is stable. Include it
+// from a .cu file compiled by nvcc: the kernels are instantiated for the caller's types.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "common/cuda_check.cuh"
+#include "common/cuda_launch.cuh"
+#include "merge/merge_agents.cuh"
+#include "merge/merge_policy.hpp"
+#include "sortscope/device_trace.hpp"
+#include "sortscope/trace.hpp"
+
+namespace sortscope::merge {
+
+namespace dispatch {
+
+// CUB aligns its temp storage itself, so callers may pass any pointer into an allocation of the
+// size it reported: ours reports this much slack and aligns its regions.
+constexpr size_t kAlign = 256;
+inline size_t aligned(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+
+// A traced run: the recorder (its begin_stages already called with the run's header) and how a
+// stage is described from what the kernels recorded.
+struct StageRecorder {
+  cuda::TraceRecorder* recorder = nullptr;
+  void* context = nullptr;
+  // Called with a stage's index, the co-ranks of its traced mergers and its first pair's path.
+  StageTrace (*describe)(void* context, int stage, const uint32_t* a_offsets, const uint32_t* path) = nullptr;
+};
+
+template <typename Key, typename Value>
+struct TempLayout {
+  using P = device::Policy<Key, Value>;
+  size_t keys = 0, values = 0, a_offsets = 0, co_ranks = 0, paths = 0;
+  explicit TempLayout(uint64_t n) {
+    keys = aligned(n * sizeof(Key));
+    values = device::kHasValues<Value> ? aligned(n * sizeof(device::ValueSlot<Value>)) : 0;
+    a_offsets = aligned((merge_blocks(n, P::kShape) + 1) * sizeof(uint32_t));
+    // Traced runs: the fused stages' co-ranks and paths, and one path for a global round.
+    const int fused = ceil_log2(uint64_t(P::kThreads));
+    co_ranks = aligned(size_t(fused) * P::kThreads * sizeof(uint32_t));
+    paths = aligned(size_t(fused + 1) * (kPathPoints + 1) * sizeof(uint32_t));
+  }
+  size_t total() const { return keys + values + a_offsets + co_ranks + paths + kAlign - 1; }
+};
+
+template <typename Key, typename Value, typename Less, bool TRACE>
+cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* keys_in, Key* keys_out,
+                 const Value* values_in, Value* values_out, uint64_t num_items, Less less, cudaStream_t stream,
+                 const StageRecorder& traced) {
+  using P = device::Policy<Key, Value>;
+  using V = device::ValueSlot<Value>;
+  constexpr bool kPairs = device::kHasValues<Value>;
+  if (num_items > 0xFFFFFFFFull) return cudaErrorInvalidValue;  // 32-bit offsets
+  const uint32_t n = uint32_t(num_items);
+  const TempLayout<Key, Value> layout(n);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = layout.total();
+    return cudaSuccess;
+  }
+  if (temp_storage_bytes < layout.total()) return cudaErrorInvalidValue;
+  cuda::TraceRecorder* recorder = TRACE ? traced.recorder : nullptr;
+  const int stages = stage_count(n, P::kShape), in_tiles = tile_stages(n, P::kShape);
+  if (n < 2) {
+    if (n == 1 && keys_out != keys_in)
+      SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(keys_out, keys_in, sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+    if constexpr (kPairs)
+      if (n == 1 && values_out != values_in)
+        SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(values_out, values_in, sizeof(Value), cudaMemcpyDeviceToDevice, stream));
+    return cudaSuccess;
+  }
+
+  char* base = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(d_temp_storage) + kAlign - 1) / kAlign * kAlign);
+  Key* alt_keys = reinterpret_cast<Key*>(base);
+  V* alt_values = reinterpret_cast<V*>(base + layout.keys);
+  uint32_t* a_offsets = reinterpret_cast<uint32_t*>(base + layout.keys + layout.values);
+  uint32_t* co_ranks = reinterpret_cast<uint32_t*>(base + layout.keys + layout.values + layout.a_offsets);
+  uint32_t* paths = reinterpret_cast<uint32_t*>(base + layout.keys + layout.values + layout.a_offsets + layout.co_ranks);
+
+  // Rounds alternate between the output and the spare buffer, so the tile sort starts where the
+  // last round ends in the output.
+  const int rounds = stages - in_tiles;
+  Key* keys[2] = {keys_out, alt_keys};
+  V* values[2] = {reinterpret_cast<V*>(values_out), alt_values};
+  int at = rounds % 2;
+
+  device::TraceOut<Key> out;
+  if (recorder) {
+    out.co_ranks = co_ranks;
+    out.paths = paths;
+    out.snapshots = static_cast<Key*>(recorder->snapshot_base());
+    out.snapshot_stride = recorder->snapshot_stride();
+  }
+  const uint64_t moved = 2 * uint64_t(n) * (sizeof(Key) + (kPairs ? sizeof(Value) : 0));
+  const uint32_t tiles = uint32_t(tile_count(n, P::kShape)), blocks = uint32_t(merge_blocks(n, P::kShape));
+  const int shared = int(device::shared_bytes<Key, Value>(P::kTile));
+  const int merge_shared = int(device::shared_bytes<Key, Value>(P::kMergeTile));
+  {
+    constexpr auto kernel = device::tile_sort_kernel<Key, Value, Less, TRACE>;
+    SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<kernel>(shared));
+    cuda::ScopedKernelTimer timer(recorder, "sort tiles", moved, 0, stream);
+    kernel<<<tiles, P::kThreads, shared, stream>>>(keys_in, values_in, keys[at], reinterpret_cast<Value*>(values[at]),
+                                                   n, in_tiles, less, out);
+    SORTSCOPE_CUDA_TRY(cudaGetLastError());
+  }
+  std::vector<StageTrace> described;
+  if (recorder) {
+    std::vector<uint32_t> host_co_ranks(size_t(std::max(in_tiles - 1, 0)) * P::kThreads);
+    std::vector<uint32_t> host_paths(size_t(std::max(in_tiles - 1, 0)) * (kPathPoints + 1));
+    SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(host_co_ranks.data(), co_ranks, host_co_ranks.size() * 4, cudaMemcpyDeviceToHost, stream));
+    SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(host_paths.data(), paths, host_paths.size() * 4, cudaMemcpyDeviceToHost, stream));
+    SORTSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
+    for (int s = 0; s < in_tiles; ++s)
+      described.push_back(traced.describe(traced.context, s, s ? &host_co_ranks[(s - 1) * P::kThreads] : nullptr,
+                                          s ? &host_paths[(s - 1) * (kPathPoints + 1)] : nullptr));
+  }
+
+  constexpr auto merge = device::merge_kernel<Key, Value, Less>;
+  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<merge>(merge_shared));
+  for (int stage = in_tiles; stage < stages; ++stage) {
+    const uint64_t run = run_length(stage, P::kShape);
+    const Key* from = keys[at];
+    {
+      cuda::ScopedKernelTimer timer(recorder, "co-rank", 0, stage, stream);
+      constexpr int kPartitionThreads = 128;
+      device::partition_kernel<<<(blocks + kPartitionThreads - 1) / kPartitionThreads, kPartitionThreads, 0, stream>>>(
+          from, n, run, P::kMergeTile, blocks, a_offsets, less);
+      SORTSCOPE_CUDA_TRY(cudaGetLastError());
+    }
+    if (recorder) {
+      std::vector<uint32_t> host_offsets(blocks), host_path(kPathPoints + 1);
+      device::path_kernel<<<(kPathPoints + 1 + 127) / 128, 128, 0, stream>>>(from, n, run, paths, less);
+      SORTSCOPE_CUDA_TRY(cudaGetLastError());
+      SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(host_offsets.data(), a_offsets, blocks * 4, cudaMemcpyDeviceToHost, stream));
+      SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(host_path.data(), paths, host_path.size() * 4, cudaMemcpyDeviceToHost, stream));
+      SORTSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
+      described.push_back(traced.describe(traced.context, stage, host_offsets.data(), host_path.data()));
+    }
+    {
+      cuda::ScopedKernelTimer timer(recorder, "merge", moved, stage, stream);
+      merge<<<blocks, P::kMergeThreads, merge_shared, stream>>>(from, reinterpret_cast<const Value*>(values[at]), keys[1 - at],
+                                                    reinterpret_cast<Value*>(values[1 - at]), n, run, a_offsets, less);
+      SORTSCOPE_CUDA_TRY(cudaGetLastError());
+    }
+    at = 1 - at;
+    if (out.snapshot_stride && (stage + 1) % out.snapshot_stride == 0)
+      SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(out.snapshots + uint64_t((stage + 1) / out.snapshot_stride - 1) * n, keys[at],
+                                          uint64_t(n) * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+  }
+  if (!recorder) return cudaSuccess;
+  for (StageTrace& s : described) recorder->add_stage(std::move(s));
+  if (void* last = recorder->end_stages(stages))
+    SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(last, keys_out, uint64_t(n) * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+  return cudaSuccess;
+}
+
+template <typename OffsetT>
+bool negative(OffsetT num_items) {
+  static_assert(std::is_integral_v<OffsetT>, "num_items must be an integer");
+  if constexpr (std::is_signed_v<OffsetT>) return num_items < 0;
+  else return false;
+}
+
+template <typename Key, typename Value, typename Less>
+cudaError_t sort_untraced(void* d_temp_storage, size_t& temp_storage_bytes, const Key* keys_in, Key* keys_out,
+                          const Value* values_in, Value* values_out, uint64_t num_items, Less less, cudaStream_t stream) {
+  return sort<Key, Value, Less, false>(d_temp_storage, temp_storage_bytes, keys_in, keys_out, values_in, values_out,
+                                       num_items, less, stream, StageRecorder{});
+}
+
+}  // namespace dispatch
+
+struct DeviceMergeSort {
+  using NoValues = device::NoValues;
+
+  template <typename KeyT, typename OffsetT, typename CompareOpT>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyT* d_keys, OffsetT num_items,
+                              CompareOpT compare_op, cudaStream_t stream = 0) {
+    if (dispatch::negative(num_items)) return cudaErrorInvalidValue;
+    return dispatch::sort_untraced<KeyT, NoValues>(d_temp_storage, temp_storage_bytes, d_keys, d_keys, nullptr, nullptr,
+                                                 uint64_t(num_items), compare_op, stream);
+  }
+  template <typename KeyT, typename OffsetT, typename CompareOpT>
+  static cudaError_t SortKeysCopy(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_input_keys,
+                                  KeyT* d_output_keys, OffsetT num_items, CompareOpT compare_op, cudaStream_t stream = 0) {
+    if (dispatch::negative(num_items)) return cudaErrorInvalidValue;
+    return dispatch::sort_untraced<KeyT, NoValues>(d_temp_storage, temp_storage_bytes, d_input_keys, d_output_keys,
+                                                 nullptr, nullptr, uint64_t(num_items), compare_op, stream);
+  }
+  template <typename KeyT, typename ValueT, typename OffsetT, typename CompareOpT>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyT* d_keys, ValueT* d_items,
+                               OffsetT num_items, CompareOpT compare_op, cudaStream_t stream = 0) {
+    if (dispatch::negative(num_items)) return cudaErrorInvalidValue;
+    return dispatch::sort_untraced<KeyT, ValueT>(d_temp_storage, temp_storage_bytes, d_keys, d_keys, d_items, d_items,
+                                               uint64_t(num_items), compare_op, stream);
+  }
+  template <typename KeyT, typename ValueT, typename OffsetT, typename CompareOpT>
+  static cudaError_t SortPairsCopy(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_input_keys,
+                                   const ValueT* d_input_items, KeyT* d_output_keys, ValueT* d_output_items,
+                                   OffsetT num_items, CompareOpT compare_op, cudaStream_t stream = 0) {
+    if (dispatch::negative(num_items)) return cudaErrorInvalidValue;
+    return dispatch::sort_untraced<KeyT, ValueT>(d_temp_storage, temp_storage_bytes, d_input_keys, d_output_keys,
+                                               d_input_items, d_output_items, uint64_t(num_items), compare_op, stream);
+  }
+  // Every form above is already stable; these name the guarantee as CUB does.
+  template <typename KeyT, typename OffsetT, typename CompareOpT>
+  static cudaError_t StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyT* d_keys, OffsetT num_items,
+                                    CompareOpT compare_op, cudaStream_t stream = 0) {
+    return SortKeys(d_temp_storage, temp_storage_bytes, d_keys, num_items, compare_op, stream);
+  }
+  template <typename KeyT, typename OffsetT, typename CompareOpT>
+  static cudaError_t StableSortKeysCopy(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_input_keys,
+                                        KeyT* d_output_keys, OffsetT num_items, CompareOpT compare_op,
+                                        cudaStream_t stream = 0) {
+    return SortKeysCopy(d_temp_storage, temp_storage_bytes, d_input_keys, d_output_keys, num_items, compare_op, stream);
+  }
+  template <typename KeyT, typename ValueT, typename OffsetT, typename CompareOpT>
+  static cudaError_t StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyT* d_keys, ValueT* d_items,
+                                     OffsetT num_items, CompareOpT compare_op, cudaStream_t stream = 0) {
+    return SortPairs(d_temp_storage, temp_storage_bytes, d_keys, d_items, num_items, compare_op, stream);
+  }
+};
+
+}  // namespace sortscope::merge
