@@ -128,6 +128,23 @@ TEST(Gui, ANetworkShowsItsComparatorsAndNoRadixPanels) {
   EXPECT_GT(stats(p, layout.throughput).drawn, 0.01) << "the throughput panel looks empty";
 }
 
+TEST(Gui, MergeSortDrawsItsMergePath) {
+  const std::string png = testing::TempDir() + "/sortscope_gui_merge.png";
+  std::remove(png.c_str());
+  // 64 keys: runs of 16 merged twice; stage 3 merges the two runs of 32.
+  ASSERT_EQ(run_sortscope("--headless --frames 4 --backend cpu --algorithm merge --n 64 --stage 3 --focus merge "
+                          "--width 1600 --height 900 --screenshot " + png),
+            0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  const auto layout = sortscope::app::ui::fixed_layout(1600, 900, 1.0f, sortscope::kMergeSection);
+  EXPECT_FALSE(layout.histogram.visible() || layout.network.visible());
+  ASSERT_TRUE(layout.merge.visible());
+  EXPECT_GT(count_colour(p, layout.merge, 255, 220, 120), 150) << "no merge path";
+  EXPECT_GT(count_colour(p, layout.merge, 115, 199, 255), 20) << "no split points of the threads";
+  EXPECT_GT(stats(p, layout.explain).drawn, 0.03) << "Explain shows no text";
+}
+
 TEST(Gui, HelpOverlayListsTheShortcuts) {
   const std::string png = testing::TempDir() + "/sortscope_gui_help.png";
   std::remove(png.c_str());

@@ -40,6 +40,7 @@ PhaseView view_named(const std::string& name) {
   if (name == "scan-table") return PhaseView::scan_table;
   if (name == "scatter") return PhaseView::scatter;
   if (name == "network") return PhaseView::network;
+  if (name == "merge") return PhaseView::merge;
   if (name == "throughput") return PhaseView::throughput;
   return PhaseView::none;
 }

@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
   app.add_option("--play", gui.play_seconds, "Play the stages, SECONDS per stage (0: a new stage every frame)")
       ->check(CLI::Range(0.0, 60.0));
   app.add_option("--focus", gui.focus, "Panel whose phase Explain opens on")
-      ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scatter", "network", "throughput"}));
+      ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scatter", "network", "merge", "throughput"}));
   app.add_flag("--show-help", gui.show_help, "Open with the keyboard shortcuts shown");
   app.add_flag("!--no-live", gui.live, "Do not keep timing runs in the background (the throughput plot stops)");
   app.add_flag("--frame-times", gui.frame_times,

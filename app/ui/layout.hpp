@@ -2,7 +2,7 @@
 // rectangles the UI draws into. Designed for a 1920x1080 projector; the proportions hold at any
 // size: controls down the left; the array view and Explain across the top; along the bottom the
 // panels of the run's trace sections (histogram, scan table and scatter for radix; the network
-// view for sorting networks) and throughput.
+// view for sorting networks; the merge path for merge sorts) and throughput.
 #pragma once
 
 #include <algorithm>
@@ -19,7 +19,7 @@ struct PanelRect {
 
 // A panel the run has no data for keeps an empty rectangle and is not drawn.
 struct Layout {
-  PanelRect controls, array, explain, histogram, scan_table, scatter, network, throughput;
+  PanelRect controls, array, explain, histogram, scan_table, scatter, network, merge, throughput;
 };
 
 // `sections`: the TraceSection flags of the shown run; each section brings its panels to the bottom
@@ -37,6 +37,7 @@ inline Layout fixed_layout(float width, float height, float ui_scale, unsigned s
   std::vector<PanelRect*> row;
   if (sections & kRadixSection) row.insert(row.end(), {&l.histogram, &l.scan_table, &l.scatter});
   if (sections & kNetworkSection) row.push_back(&l.network);
+  if (sections & kMergeSection) row.push_back(&l.merge);
   const float column = right / 4;
   const float shared = row.empty() ? 0 : (right - column) / float(row.size());
   float x = left;

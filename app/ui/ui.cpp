@@ -130,7 +130,8 @@ void Ui::draw(Session& session) {
       {&layout.controls, draw_controls_panel},     {&layout.array, draw_array_panel},
       {&layout.explain, draw_explain_panel},       {&layout.histogram, draw_histogram_panel},
       {&layout.scan_table, draw_scan_table_panel}, {&layout.scatter, draw_scatter_panel},
-      {&layout.network, draw_network_panel},       {&layout.throughput, draw_throughput_panel},
+      {&layout.network, draw_network_panel},       {&layout.merge, draw_merge_panel},
+      {&layout.throughput, draw_throughput_panel},
   };
   for (const auto& [rect, draw_panel] : panels) {
     if (!rect->visible()) continue;

@@ -42,6 +42,19 @@ std::string format_ms(double ms) {
   return buf;
 }
 
+std::string format_key(KeyType type, const void* keys, uint64_t i) {
+  char buf[40];
+  switch (type) {
+    case KeyType::u32: std::snprintf(buf, sizeof buf, "%u", static_cast<const uint32_t*>(keys)[i]); break;
+    case KeyType::i32: std::snprintf(buf, sizeof buf, "%d", static_cast<const int32_t*>(keys)[i]); break;
+    case KeyType::f32: std::snprintf(buf, sizeof buf, "%g", double(static_cast<const float*>(keys)[i])); break;
+    case KeyType::u64: std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)static_cast<const uint64_t*>(keys)[i]); break;
+    case KeyType::i64: std::snprintf(buf, sizeof buf, "%lld", (long long)static_cast<const int64_t*>(keys)[i]); break;
+    case KeyType::f64: std::snprintf(buf, sizeof buf, "%g", static_cast<const double*>(keys)[i]); break;
+  }
+  return buf;
+}
+
 ImU32 digit_color(float t, float alpha) {
   // 0.5 + 0.5 cos(2 pi (offset - 0.85 t)), mixed 90% with grey: as in density.frag
   const float phase = 6.2831853f;
