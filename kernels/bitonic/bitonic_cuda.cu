@@ -124,12 +124,21 @@ struct TileAgent {
   __device__ uint32_t tile() const { return blockDim.x * ITEMS; }
 
   // Coalesced from global memory into shared memory, as network bits; wires past n get the
-  // largest network bits, which no comparator of theirs moves.
+  // largest network bits, which no comparator of theirs moves. Every load is issued before any is
+  // stored, so a thread has ITEMS loads in flight: with few threads (one block at small n) the
+  // load would otherwise wait on memory once per key.
   __device__ void load(const Bits* keys, const Value* values) {
-    for (uint32_t p = thread; p < tile(); p += blockDim.x) {
-      const bool real = p < valid;
-      s_keys[padded<Bits>(p)] = real ? a.order.to_network(keys[tile_base + p]) : NetworkOrder<Bits>::kVirtual;
-      if constexpr (kPairs) s_values[padded<V>(p)] = real ? values[tile_base + p] : V{};
+#pragma unroll
+    for (int e = 0; e < ITEMS; ++e) {
+      const uint32_t p = e * blockDim.x + thread;
+      key[e] = p < valid ? keys[tile_base + p] : Bits(0);
+      if constexpr (kPairs) value[e] = p < valid ? values[tile_base + p] : V{};
+    }
+#pragma unroll
+    for (int e = 0; e < ITEMS; ++e) {
+      const uint32_t p = e * blockDim.x + thread;
+      s_keys[padded<Bits>(p)] = p < valid ? a.order.to_network(key[e]) : NetworkOrder<Bits>::kVirtual;
+      if constexpr (kPairs) s_values[padded<V>(p)] = value[e];
     }
     __syncthreads();
     in_registers = false;
@@ -286,13 +295,12 @@ struct TileAgent {
 };
 
 // Levels [level_begin, level_end] of the network on each block's tile of blockDim.x * ITEMS wires.
-template <typename Bits, typename Value, bool TRACE, bool WHOLE>
-__global__ void __launch_bounds__(TilePolicy<Bits, Value>::kThreads)
+template <typename Bits, typename Value, bool TRACE, bool WHOLE, int ITEMS>
+__global__ void __launch_bounds__(std::min(1024, int(kTileItems) / ITEMS))
     tile_kernel(NetworkArgs<Bits, Value> a, const Bits* keys, const Value* values, int level_begin, int level_end,
                 int tile_log) {
   extern __shared__ __align__(16) unsigned char shared[];
-  constexpr int kItems = TilePolicy<Bits, Value>::kItems;
-  TileAgent<Bits, Value, kItems, TRACE, WHOLE> agent(a, shared, blockDim.x * kItems);
+  TileAgent<Bits, Value, ITEMS, TRACE, WHOLE> agent(a, shared, blockDim.x * ITEMS);
   agent.load(keys, values);
   agent.run(level_begin, level_end, tile_log);
   agent.store();
@@ -354,10 +362,29 @@ uint64_t comparators_below(uint64_t n, int d) {
   return ((i >> (d + 1)) << d | (i & (distance - 1))) + 1;
 }
 
+// Levels [level_begin, level_end] on every tile, read from args' input, ITEMS keys per thread. The
+// block holds at least a warp's registers' worth; the wires past the network's are virtual and
+// never compared with real ones.
+template <typename Bits, typename Value, bool TRACE, bool WHOLE, int ITEMS>
+cudaError_t launch_tiles(const device::NetworkArgs<Bits, Value>& a, const RadixSortArgs& args, uint32_t blocks,
+                         uint64_t tile, int level_begin, int level_end, cudaStream_t stream) {
+  using V = device::ValueSlot<Value>;
+  constexpr bool kPairs = device::kHasValues<Value>;
+  const uint64_t block_items = std::max<uint64_t>(tile, min_block_items(ITEMS));
+  const int shared = int(device::padded_bytes<Bits>(block_items) + (kPairs ? device::padded_bytes<V>(block_items) : 0));
+  constexpr auto kernel = device::tile_kernel<Bits, Value, TRACE, WHOLE, ITEMS>;
+  constexpr int kMaxShared =
+      int(device::padded_bytes<Bits>(kTileItems) + (kPairs ? device::padded_bytes<V>(kTileItems) : 0));
+  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<kernel>(kMaxShared));
+  kernel<<<blocks, uint32_t(block_items / ITEMS), shared, stream>>>(
+      a, static_cast<const Bits*>(args.keys_in), static_cast<const Value*>(args.values_in), level_begin, level_end,
+      std::countr_zero(tile));
+  return cudaGetLastError();
+}
+
 template <typename Bits, typename Value, bool TRACE, bool WHOLE>
 cudaError_t run_network(const detail::RadixSortCall& c, const NetworkOrder<Bits>& order) {
   using Policy = device::TilePolicy<Bits, Value>;
-  using V = device::ValueSlot<Value>;
   constexpr bool kPairs = device::kHasValues<Value>;
   const RadixSortArgs& args = c.args;
   const uint64_t n = args.n;
@@ -383,24 +410,22 @@ cudaError_t run_network(const detail::RadixSortCall& c, const NetworkOrder<Bits>
   const uint64_t moved = 2 * n * (sizeof(Bits) + (kPairs ? sizeof(Value) : 0));
   const uint64_t tile = tile_items(n);
   const int tile_log = std::countr_zero(tile);
-  // The single launch's block holds at least a warp's registers' worth; the wires past the
-  // network's are virtual and never compared with real ones.
-  const uint64_t block_items = std::max<uint64_t>(tile, min_block_items(Policy::kItems));
-  const uint32_t threads = uint32_t(block_items / Policy::kItems);
   const uint32_t blocks = uint32_t(tile_count(n));
-  const int shared = int(device::padded_bytes<Bits>(block_items) + (kPairs ? device::padded_bytes<V>(block_items) : 0));
-  constexpr auto kernel = device::tile_kernel<Bits, Value, TRACE, WHOLE>;
-  constexpr int kMaxShared =
-      int(device::padded_bytes<Bits>(kTileItems) + (kPairs ? device::padded_bytes<V>(kTileItems) : 0));
-  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<kernel>(kMaxShared));
-
   {
     cuda::ScopedKernelTimer timer(recorder, n <= kSingleLaunchItems ? "network in shared memory" : "sort tiles", moved,
                                   0, c.stream);
-    kernel<<<blocks, threads, shared, c.stream>>>(a, static_cast<const Bits*>(args.keys_in),
-                                                  static_cast<const Value*>(args.values_in), 1,
-                                                  std::min(a.levels, tile_log), tile_log);
-    SORTSCOPE_CUDA_TRY(cudaGetLastError());
+    const int level_end = std::min(a.levels, tile_log);
+    // One block holds the whole network: fewer keys per thread give it more warps to hide each
+    // step's latency with (a timed run only; a traced one keeps the tiles' shape).
+    cudaError_t launched = cudaErrorNotReady;
+    if constexpr (!TRACE && Policy::kItems > 8) {
+      if (n <= kSingleLaunchItems)
+        launched = tile <= 4096 ? launch_tiles<Bits, Value, TRACE, WHOLE, 4>(a, args, blocks, tile, 1, level_end, c.stream)
+                                : launch_tiles<Bits, Value, TRACE, WHOLE, 8>(a, args, blocks, tile, 1, level_end, c.stream);
+    }
+    if (launched == cudaErrorNotReady)
+      launched = launch_tiles<Bits, Value, TRACE, WHOLE, Policy::kItems>(a, args, blocks, tile, 1, level_end, c.stream);
+    SORTSCOPE_CUDA_TRY(launched);
   }
   for (int level = tile_log + 1; level <= a.levels; ++level) {
     for (int d = level - 1; d >= tile_log; --d) {
@@ -419,8 +444,11 @@ cudaError_t run_network(const detail::RadixSortCall& c, const NetworkOrder<Bits>
                                            n * sizeof(Bits), cudaMemcpyDeviceToDevice, c.stream));
     }
     cuda::ScopedKernelTimer timer(recorder, "merge tiles", moved, step_index(level, tile_log - 1), c.stream);
-    kernel<<<blocks, threads, shared, c.stream>>>(a, a.keys, a.values, level, level, tile_log);
-    SORTSCOPE_CUDA_TRY(cudaGetLastError());
+    RadixSortArgs in_place = args;
+    in_place.keys_in = a.keys;
+    in_place.values_in = a.values;
+    SORTSCOPE_CUDA_TRY(
+        (launch_tiles<Bits, Value, TRACE, WHOLE, Policy::kItems>(a, in_place, blocks, tile, level, level, c.stream)));
   }
   if (!recorder) return cudaSuccess;
 
