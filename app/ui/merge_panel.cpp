@@ -204,8 +204,10 @@ void merge_grid(const RunRecord& run, const MergeSection& m, int trace_stage) {
   ImGui::SetCursorScreenPos(ImVec2(cursor.x, origin.y + gh + 4));
   ImGui::TextColored(ImVec4(1.0f, 0.86f, 0.47f, 1.0f), "path");
   ImGui::SameLine();
-  ImGui::TextColored(m.fused ? kFusedColor : kGlobalColor, every > 1 ? "splits (every %lluth)" : "splits",
-                     (unsigned long long)every);
+  if (every > 1)
+    ImGui::TextColored(m.fused ? kFusedColor : kGlobalColor, "splits (1 in %llu drawn)", (unsigned long long)every);
+  else
+    ImGui::TextColored(m.fused ? kFusedColor : kGlobalColor, "splits");
   ImGui::SameLine();
   ImGui::TextDisabled("A: %s down, B: %s across", short_count(pair.a_len).c_str(), short_count(pair.b_len).c_str());
 }
