@@ -156,6 +156,23 @@ TEST_F(KeyFiles, BadFilesGetOneClearMessage) {
 
   write(path("junk.npy"), "not numpy at all");
   EXPECT_FALSE(load_key_file(path("junk.npy"), KeyType::u32, &keys).ok());
+
+  // A shape whose product wraps around 2^64 (2^62 x 4 = 0) is not an empty array but a lie.
+  std::string huge = "{'descr': '<u4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }\n";
+  s = parse_key_file("huge.npy", std::string("\x93NUMPY\x01\x00", 8) + char(huge.size()) + char(0) + huge + std::string(8, '\0'),
+                     KeyType::u32, &keys);
+  EXPECT_NE(s.message().find("truncated"), std::string::npos) << s.message();
+
+  // A device would be read forever.
+  s = load_key_file("/dev/zero", KeyType::u32, &keys);
+  EXPECT_NE(s.message().find("not a regular file"), std::string::npos) << s.message();
+
+  // An empty file holds no keys, in every format but .npy.
+  ASSERT_OK(parse_key_file("empty.txt", "", KeyType::f64, &keys));
+  EXPECT_EQ(keys.n, 0u);
+  ASSERT_OK(parse_key_file("empty.bin", "", KeyType::u64, &keys));
+  EXPECT_EQ(keys.n, 0u);
+  EXPECT_FALSE(parse_key_file("empty.npy", "", KeyType::u32, &keys).ok());
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -21,6 +22,10 @@ std::string extension_of(const std::string& path) {
 }
 
 Status read_all(const std::string& path, std::string* bytes) {
+  // A device or a pipe (/dev/zero, a FIFO) could be read forever: only regular files are keys.
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    return InvalidArgument("'" + path + "' is not a regular file");
   std::ifstream f(path, std::ios::binary);
   if (!f) return IoError("cannot open '" + path + "': " + std::strerror(errno));
   std::ostringstream ss;
@@ -38,7 +43,7 @@ Status take_raw(const std::string& path, const char* data, size_t size, KeyType 
   out->key_type = k;
   out->n = size / width;
   out->bytes.resize(size);
-  std::memcpy(out->bytes.data(), data, size);
+  if (size) std::memcpy(out->bytes.data(), data, size);  // an empty file has no data pointer to copy from
   return Status::Ok();
 }
 
@@ -98,25 +103,29 @@ Status parse_npy(const std::string& path, const std::string& file, KeyType k, Ho
     return InvalidArgument("'" + path + "' holds dtype " + descr + " but --keys is " + std::string(info(k).name) +
                            " (" + npy_descr(k) + "); pass the matching --keys");
   const std::string shape = npy_field(header, "shape");
+  // The product of the dimensions, in keys; a header promising more bytes than the file holds is
+  // truncated, however large the numbers (no product may wrap around).
+  const size_t data_at = header_at + header_len;
+  const uint64_t fits = (file.size() - data_at) / static_cast<uint64_t>(info(k).bytes);
   uint64_t count = 1;
-  bool any_dim = false;
+  bool too_many = false;
   for (size_t i = 0; i < shape.size();) {
     if (std::isdigit(static_cast<unsigned char>(shape[i]))) {
       uint64_t d = 0;
       auto [p, ec] = std::from_chars(shape.data() + i, shape.data() + shape.size(), d);
       if (ec != std::errc()) return InvalidArgument(bad + " (bad shape)");
+      if (d != 0 && count > fits / d) too_many = true;
       count *= d;
-      any_dim = true;
       i = static_cast<size_t>(p - shape.data());
     } else {
       ++i;
     }
   }
-  if (!any_dim) count = 1;  // a 0-d array holds one value
-  const size_t data_at = header_at + header_len;
-  const size_t need = count * static_cast<size_t>(info(k).bytes);
-  if (file.size() - data_at < need)
-    return InvalidArgument("'" + path + "' is truncated: its header promises " + std::to_string(count) + " keys");
+  // (No dimension at all: a 0-d array, which holds one value.)
+  const size_t need = static_cast<size_t>(count) * static_cast<size_t>(info(k).bytes);
+  if (too_many || count > fits)
+    return InvalidArgument("'" + path + "' is truncated: its header promises more keys (shape " + shape.substr(0, 40) +
+                           ") than its " + std::to_string(fits) + " hold");
   return take_raw(path, file.data() + data_at, need, k, out);
 }
 
@@ -159,6 +168,10 @@ Status parse_text_as(const std::string& path, const std::string& file, HostKeys*
 Status load_key_file(const std::string& path, KeyType k, HostKeys* out) {
   std::string file;
   SORTSCOPE_RETURN_IF_ERROR(read_all(path, &file));
+  return parse_key_file(path, file, k, out);
+}
+
+Status parse_key_file(const std::string& path, const std::string& file, KeyType k, HostKeys* out) {
   const std::string ext = extension_of(path);
   out->key_type = k;
   if (ext == "npy") return parse_npy(path, file, k, out);

@@ -38,6 +38,9 @@ Status generate_host(const DataSpec& spec, HostKeys* out);
 // dtype must match) or a text file with one key per line (chosen by extension: .bin/.raw, .npy,
 // anything else is text).
 Status load_key_file(const std::string& path, KeyType key_type, HostKeys* out);
+// The same for a file's bytes already in memory; `path` chooses the format and names the file in
+// messages.
+Status parse_key_file(const std::string& path, const std::string& bytes, KeyType key_type, HostKeys* out);
 
 // The zipf distribution's inverse-CDF table: cumulative thresholds on the 64-bit uniform range.
 const std::vector<uint64_t>& zipf_thresholds();
