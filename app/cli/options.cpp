@@ -96,7 +96,8 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
     return InvalidArgument("--begin-bit/--end-bit [" + std::to_string(o.begin_bit) + ", " + std::to_string(end) +
                            ") do not fit " + std::to_string(width) + "-bit keys");
   if (o.algorithms.empty()) return InvalidArgument("--algorithm needs a name");
-  requests->clear();
+  // Built aside, so that a failure leaves no half list behind.
+  std::vector<RunRequest> built;
   for (const std::string& name : o.algorithms) {
     const AlgorithmDescriptor* a = find_algorithm(name);
     if (!a) {
@@ -108,26 +109,28 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
     r.sort.algorithm = a;
     ParamValues values;
     SORTSCOPE_RETURN_IF_ERROR(resolve_params(*a, r.sort.params, &values));
-    requests->push_back(r);
+    built.push_back(r);
   }
   // A parameter no requested algorithm has is a typo, not a setting to ignore.
   for (const ParamSetting& s : base.sort.params) {
     bool known = false;
-    for (const RunRequest& r : *requests) known |= r.sort.algorithm->param(s.name) != nullptr;
+    for (const RunRequest& r : built) known |= r.sort.algorithm->param(s.name) != nullptr;
     if (!known)
       return InvalidArgument("--param " + s.name + ": no requested algorithm has a parameter of that name (see sortscope --help)");
   }
+  *requests = std::move(built);
   return Status::Ok();
 }
 
-int main(int argc, char** argv) {
+Command parse_command_line(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"SortScope: watch GPU sorting algorithms work, pass by pass, and race them against NVIDIA CUB."};
   // A repeated option takes its last value, as in most command-line tools.
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.footer(catalogue_text());
   app.set_version_flag("--version", "SortScope 0.1");
-  RunOptions run;
-  GuiOptions gui;
+  Command c;
+  RunOptions& run = c.run;
+  GuiOptions& gui = c.gui;
   add_run_options(app, run);
   app.add_flag("--headless", gui.headless, "Render offscreen (EGL) instead of opening a window");
   app.add_option("--frames", gui.frames, "Frames to render before exiting (headless default: 60)");
@@ -146,7 +149,7 @@ int main(int argc, char** argv) {
   app.add_flag("--frame-times", gui.frame_times,
                "Report the frame times (median, 90th percentile) once the sort is shown; with --headless");
 
-  BenchOptions bench;
+  BenchOptions& bench = c.bench;
   RunOptions bench_run;
   CLI::App* bench_cmd = app.add_subcommand("bench", "Time algorithms on one input in one process, median of --repeat runs");
   add_run_options(*bench_cmd, bench_run);
@@ -160,26 +163,39 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--kernels", bench.kernels, "Also run each traced algorithm once and print its per-kernel times");
   bench_cmd->footer(catalogue_text());
 
+  c.kind = Command::Kind::exit;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return 0;
+    out << app.help();
+    return c;
   } catch (const CLI::CallForAllHelp&) {
-    std::cout << app.help("", CLI::AppFormatMode::All);
-    return 0;
+    out << app.help("", CLI::AppFormatMode::All);
+    return c;
   } catch (const CLI::CallForVersion&) {
-    std::cout << "SortScope 0.1\n";
-    return 0;
+    out << "SortScope 0.1\n";
+    return c;
   } catch (const CLI::ParseError& e) {
     // CLI11 says what is wrong; one line, with where to look.
-    std::cerr << "sortscope: " << e.what() << " (see sortscope --help)\n";
-    return 2;
+    err << "sortscope: " << e.what() << " (see sortscope --help)\n";
+    c.exit_code = 2;
+    return c;
   }
+  if (bench_cmd->parsed()) {
+    c.kind = Command::Kind::bench;
+    c.run = bench_run;
+  } else {
+    c.kind = Command::Kind::gui;
+  }
+  return c;
+}
 
-  if (bench_cmd->parsed()) return run_bench(bench_run, bench);
+int main(int argc, char** argv) {
+  const Command c = parse_command_line(argc, argv, std::cout, std::cerr);
+  if (c.kind == Command::Kind::exit) return c.exit_code;
+  if (c.kind == Command::Kind::bench) return run_bench(c.run, c.bench);
   std::vector<RunRequest> requests;
-  if (Status s = to_requests(run, &requests); !s.ok()) {
+  if (Status s = to_requests(c.run, &requests); !s.ok()) {
     std::cerr << "sortscope: " << s.message() << "\n";
     return 2;
   }
@@ -187,7 +203,7 @@ int main(int argc, char** argv) {
     std::cerr << "sortscope: the GUI shows one algorithm at a time; use 'sortscope bench' to compare several\n";
     return 2;
   }
-  return run_gui(requests.front(), gui);
+  return run_gui(requests.front(), c.gui);
 }
 
 }  // namespace sortscope::app::cli

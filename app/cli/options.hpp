@@ -2,6 +2,7 @@
 // run options; every mistake becomes one clear line on stderr and a non-zero exit.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,21 @@ Status parse_backend(const std::string& text, BackendChoice* out);
 
 int run_gui(const RunRequest& request, const GuiOptions& options);
 int run_bench(const RunOptions& run, const BenchOptions& bench);
+
+// What a command line asks for: the GUI, a bench run, or to exit at once with `exit_code` (help,
+// version, or a mistake, whose one-line message went to the error stream).
+struct Command {
+  enum class Kind { gui, bench, exit };
+  Kind kind = Kind::gui;
+  int exit_code = 0;
+  RunOptions run;  // the GUI's or bench's run options
+  GuiOptions gui;
+  BenchOptions bench;
+};
+
+// Parses a command line (argv[0] is the program); help and version text go to `out`, mistakes to
+// `err`. Nothing is run and no file is read.
+Command parse_command_line(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 // The whole command line: returns the process exit code.
 int main(int argc, char** argv);
