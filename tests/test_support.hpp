@@ -155,8 +155,7 @@ inline void expect_sorted_like_reference(Backend& backend, const DataSpec& data,
         << " (expected " << *mismatch.second << ")";
   }
   // Stable sorts keep keys equal within the bit range in input order, even for keys only.
-  ASSERT_EQ(0, std::memcmp(output.bytes.data(), expected.bytes.data(), output.bytes.size()))
-      << "keys differ from std::stable_sort";
+  ASSERT_TRUE(output.bytes == expected.bytes) << "keys differ from std::stable_sort";
 }
 
 }  // namespace sortscope::test
