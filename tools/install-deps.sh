@@ -9,7 +9,7 @@ packages=(
   libimgui-dev libglfw3-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev libgtest-dev
   libgl-dev libegl-dev libegl-mesa0 libgl1-mesa-dri fonts-dejavu-core
   xvfb xauth
-  clang libclang-rt-14-dev  # the asan preset: sanitizers and libFuzzer
+  clang libclang-rt-14-dev libomp-14-dev  # the asan preset: sanitizers, libFuzzer, OpenMP for clang
 )
 
 missing=()

@@ -110,9 +110,16 @@ cudaError_t TraceRecorder::begin(const SortTrace& header, int passes, uint32_t r
   SORTSCOPE_CUDA_TRY(m.coalescing.reserve(p * 3 * sizeof(unsigned long long)));
   SORTSCOPE_CUDA_TRY(cudaMemsetAsync(m.coalescing.as<void>(), 0, p * 3 * sizeof(unsigned long long), stream));
   if (m.snapshot_bytes) SORTSCOPE_CUDA_TRY(m.snapshots.reserve(m.kept_stages.size() * m.snapshot_bytes));
-  // Kernels accumulate counts and look-back statistics into these.
+  // Kernels accumulate counts and look-back statistics into these. The rest is cleared too:
+  // finish() downloads whole buffers, and a narrower last digit or a skipped pass leaves parts of
+  // them unwritten (compute-sanitizer's initcheck reports any uninitialized byte copied).
   SORTSCOPE_CUDA_TRY(cudaMemsetAsync(m.counts.as<void>(), 0, p * table * sizeof(uint32_t), stream));
   SORTSCOPE_CUDA_TRY(cudaMemsetAsync(m.lookback.as<void>(), 0, p * (rows ? rows : 1) * sizeof(DeviceLookbackRow), stream));
+  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(m.offsets.as<void>(), 0, p * table * sizeof(uint32_t), stream));
+  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(m.histogram.as<void>(), 0, p * max_digits * sizeof(uint32_t), stream));
+  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(m.skipped.as<void>(), 0, p * sizeof(uint32_t), stream));
+  SORTSCOPE_CUDA_TRY(
+      cudaMemsetAsync(m.scatter.as<void>(), 0, p * (samples ? samples : 1) * sizeof(DeviceScatterSample), stream));
 
   m.view.counts = m.counts.as<uint32_t>();
   m.view.offsets = m.offsets.as<uint32_t>();
