@@ -99,6 +99,8 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
 
   device::TraceOut<Key> out;
   if (recorder) {
+    // Only the mergers and path points a stage has are written; the rest is downloaded as zeros.
+    SORTSCOPE_CUDA_TRY(cudaMemsetAsync(co_ranks, 0, layout.co_ranks + layout.paths, stream));
     out.co_ranks = co_ranks;
     out.paths = paths;
     out.snapshots = static_cast<Key*>(recorder->snapshot_base());
