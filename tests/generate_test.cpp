@@ -145,6 +145,12 @@ TEST_F(KeyFiles, BadFilesGetOneClearMessage) {
   s = load_key_file(path("bad.txt"), KeyType::u32, &keys);
   EXPECT_NE(s.message().find("line 3"), std::string::npos) << s.message();
 
+  // Binary garbage in a text file: the excerpt shows the bytes escaped, never raw.
+  write(path("garbage.txt"), std::string("\x01\x1b[2Jab\x7f\xff", 9));
+  s = load_key_file(path("garbage.txt"), KeyType::u32, &keys);
+  EXPECT_NE(s.message().find("line 1: '\\x01\\x1b[2Jab\\x7f\\xff' is not a u32 key"), std::string::npos) << s.message();
+  for (const char c : s.message()) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << "a raw byte in: " << s.message();
+
   write(path("neg.txt"), "-5\n");
   EXPECT_FALSE(load_key_file(path("neg.txt"), KeyType::u32, &keys).ok());
 

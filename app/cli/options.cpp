@@ -91,10 +91,13 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
     set_param(&base.sort, setting->name, setting->value);
   }
   const int width = key_bits(*keys);
-  const int end = o.end_bit < 0 ? width : o.end_bit;
-  if (o.begin_bit < 0 || end > width || o.begin_bit > end)
-    return InvalidArgument("--begin-bit/--end-bit [" + std::to_string(o.begin_bit) + ", " + std::to_string(end) +
-                           ") do not fit " + std::to_string(width) + "-bit keys");
+  const int end = o.end_bit == -1 ? width : o.end_bit;  // -1 alone means every bit
+  const std::string range = "--begin-bit " + std::to_string(o.begin_bit) + " --end-bit " + std::to_string(o.end_bit);
+  if (o.begin_bit < 0 || end < 0 || end > width)
+    return InvalidArgument(range + ": bits must lie in [0, " + std::to_string(width) + "] for " +
+                           std::to_string(width) + "-bit keys (--end-bit -1 means all of them)");
+  if (o.begin_bit > end)
+    return InvalidArgument(range + ": the range is reversed (the begin bit must not exceed the end bit)");
   if (o.algorithms.empty()) return InvalidArgument("--algorithm needs a name");
   // Built aside, so that a failure leaves no half list behind.
   std::vector<RunRequest> built;

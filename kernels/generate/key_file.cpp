@@ -129,6 +129,24 @@ Status parse_npy(const std::string& path, const std::string& file, KeyType k, Ho
   return take_raw(path, file.data() + data_at, need, k, out);
 }
 
+// A file's bytes as they may appear in a message: anything but printable ASCII as \xNN, so a
+// binary file never sends control bytes to the terminal.
+std::string printable(std::string_view bytes) {
+  std::string out;
+  for (const char c : bytes) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out += c;
+    } else {
+      static const char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+  }
+  return out;
+}
+
 // One whole line as a number; from_chars also reads "nan", "inf" and "-0" for float keys.
 template <typename T>
 bool parse_number(std::string_view s, T* v) {
@@ -152,9 +170,8 @@ Status parse_text_as(const std::string& path, const std::string& file, HostKeys*
     if (line.empty() || line.front() == '#') continue;
     T v;
     if (!parse_number(line, &v))
-      return InvalidArgument("'" + path + "' line " + std::to_string(line_no) + ": '" +
-                             std::string(line.substr(0, 40)) + "' is not a " +
-                             std::string(info(out->key_type).name) + " key");
+      return InvalidArgument("'" + path + "' line " + std::to_string(line_no) + ": '" + printable(line.substr(0, 40)) +
+                             "' is not a " + std::string(info(out->key_type).name) + " key");
     keys.push_back(v);
   }
   out->n = keys.size();
