@@ -4,6 +4,8 @@
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -54,6 +56,114 @@ void report_frame_times(std::vector<double> ms, uint64_t n) {
                static_cast<unsigned long long>(n), median, p90, ms.size(), 1000.0 / median);
 }
 
+// --- soak ---
+
+// Resident set of this process, from /proc/self/statm (0 where there is none).
+uint64_t resident_bytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  unsigned long long pages = 0, resident = 0;
+  const int read = std::fscanf(f, "%llu %llu", &pages, &resident);
+  std::fclose(f);
+  return read == 2 ? resident * uint64_t(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+// The soak's k-th request: every algorithm the backend runs, key type, order, keys and pairs and
+// distribution in turn, n = 2^0 .. 2^max_log (within each algorithm's and the memory's limits).
+RunRequest soak_request(const RunRequest& base, BackendKind backend, uint64_t max_items, int k, int max_log) {
+  std::vector<const AlgorithmDescriptor*> runnable;
+  for (const AlgorithmDescriptor* a : algorithms())
+    if (a->runs_on(backend)) runnable.push_back(a);
+  static const char* const kDistributions[] = {"uniform", "gaussian", "det-dup", "sorted", "zipf", "entropy-3"};
+  const auto types = key_types();
+  RunRequest r = base;
+  r.sort.algorithm = runnable[size_t(k) % runnable.size()];
+  r.sort.params.clear();
+  r.sort.begin_bit = 0;
+  r.sort.end_bit = -1;
+  r.data.key_type = types[size_t(k / 3) % types.size()].id;
+  r.data.dist = *parse_distribution(kDistributions[size_t(k / 2) % std::size(kDistributions)]);
+  r.data.seed = uint64_t(k) + 1;
+  r.sort.pairs = (k / 5) % 2 == 1;
+  r.sort.descending = (k / 7) % 2 == 1;
+  uint64_t n = uint64_t(1) << ((k * 5) % (max_log + 1));
+  if (r.sort.algorithm->max_n) n = std::min(n, r.sort.algorithm->max_n);
+  if (max_items) n = std::min(n, max_items / 2);
+  r.data.n = std::max<uint64_t>(n, 1);
+  return r;
+}
+
+struct SoakSample {
+  uint64_t resident = 0, device = 0;
+};
+
+uint64_t median_of(std::vector<uint64_t> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+// Sorts `runs` requests in the GUI, each shown and stepped through for a few frames with live
+// timing on, sampling host and device memory after each; reports the first and last 100 and
+// fails when memory grew (more than 10% plus 64 MiB) or a run failed.
+int soak(Platform& platform, ui::Ui& ui, Session& session, const RunRequest& base, int runs, int max_log) {
+  std::vector<SoakSample> samples;
+  int failures = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (int k = 0; k < runs; ++k) {
+    const SessionState before = session.state();
+    const RunRequest r = soak_request(base, before.backend, before.max_items, k, max_log);
+    session.submit(r);
+    // The view plays the stages, a new one every frame, while the sort runs and after it.
+    ui.view().playing = true;
+    ui.view().seconds_per_stage = 0;
+    const auto submitted = std::chrono::steady_clock::now();
+    for (int frame = 0;; ++frame) {
+      render_frame(platform, ui, session);
+      platform.present();
+      const SessionState now = session.state();
+      const bool shown = !now.busy && now.request == r && (now.run && now.run->request == r);
+      const bool failed = !now.busy && now.request == r && !now.error.empty();
+      if ((shown && frame >= 8) || failed) {
+        if (failed) {
+          ++failures;
+          std::cerr << "sortscope: soak run " << k << ": " << now.error << "\n";
+        }
+        break;
+      }
+      if (std::chrono::steady_clock::now() - submitted > std::chrono::seconds(int(kHeadlessWaitSeconds))) {
+        ++failures;
+        std::cerr << "sortscope: soak run " << k << " did not finish in " << kHeadlessWaitSeconds << " s\n";
+        break;
+      }
+    }
+    samples.push_back({resident_bytes(), session.state().device_memory_in_use});
+    if ((k + 1) % 100 == 0)
+      std::fprintf(stderr, "sortscope: soak: %d runs, %.0f s, resident %.1f MiB, device in use %.1f MiB\n", k + 1,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                   double(samples.back().resident) / (1 << 20), double(samples.back().device) / (1 << 20));
+  }
+  const size_t window = std::min<size_t>(100, samples.size());
+  auto medians = [&](size_t from) {
+    std::vector<uint64_t> resident, device;
+    for (size_t i = from; i < from + window; ++i) {
+      resident.push_back(samples[i].resident);
+      device.push_back(samples[i].device);
+    }
+    return SoakSample{median_of(resident), median_of(device)};
+  };
+  const SoakSample first = medians(0), last = medians(samples.size() - window);
+  auto grew = [](uint64_t a, uint64_t b) { return b > a + a / 10 + (uint64_t(64) << 20); };
+  std::fprintf(stderr,
+               "sortscope: soak: %zu runs, %d failed; median over the first %zu runs: resident %.1f MiB, device %.1f "
+               "MiB; over the last %zu: resident %.1f MiB, device %.1f MiB\n",
+               samples.size(), failures, window, double(first.resident) / (1 << 20), double(first.device) / (1 << 20),
+               window, double(last.resident) / (1 << 20), double(last.device) / (1 << 20));
+  const bool flat = !grew(first.resident, last.resident) && !grew(first.device, last.device);
+  if (!flat) std::cerr << "sortscope: soak: memory grew\n";
+  return failures == 0 && flat ? 0 : 1;
+}
+
 }  // namespace
 
 int run_gui(const RunRequest& request, const GuiOptions& options) {
@@ -91,13 +201,15 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
       view.seconds_per_stage = options.play_seconds;
     }
     ui::Ui ui(view);
-    const int frames = options.frames > 0 ? options.frames : (options.headless ? kDefaultHeadlessFrames : 0);
+    if (options.soak_runs > 0) status = soak(*platform, ui, session, request, options.soak_runs, options.soak_max_log);
+    // A soak has drawn its frames; otherwise draw the asked number (0: until the window closes).
+    const int frames = options.soak_runs > 0 ? -1 : options.frames > 0 ? options.frames : (options.headless ? kDefaultHeadlessFrames : 0);
     // Timed frames start once the sort is on screen: they measure drawing, not sorting.
     const bool time_frames = options.frame_times && !platform->interactive();
     if (time_frames && !session.wait_until_shown(kHeadlessWaitSeconds, 1))
       std::cerr << "sortscope: the sort did not finish in " << kHeadlessWaitSeconds << " s; frame times include it\n";
     std::vector<double> frame_ms;
-    for (int frame = 0; frames == 0 || frame < frames; ++frame) {
+    for (int frame = 0; frames >= 0 && (frames == 0 || frame < frames); ++frame) {
       if (platform->should_close()) break;
       const bool last = frames > 0 && frame == frames - 1;
       // Offscreen, the picture is the point: let the first sort and a few timed runs finish first

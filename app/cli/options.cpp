@@ -149,6 +149,11 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
       ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scatter", "network", "merge", "throughput"}));
   app.add_flag("--show-help", gui.show_help, "Open with the keyboard shortcuts shown");
   app.add_flag("!--no-live", gui.live, "Do not keep timing runs in the background (the throughput plot stops)");
+  app.add_option("--soak", gui.soak_runs,
+                 "Sort RUNS requests in turn (every algorithm, key type, order, pairs, distribution, n = 2^0 up), "
+                 "stepping the view with live timing; report memory of the first and last 100; exit 1 if it grew")
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--soak-max-log2", gui.soak_max_log, "The soak's largest n is 2^K (default 26)")->check(CLI::Range(0, 30));
   app.add_flag("--frame-times", gui.frame_times,
                "Report the frame times (median, 90th percentile) once the sort is shown; with --headless");
 

@@ -38,6 +38,8 @@ struct GuiOptions {
   bool show_help = false;    // open with the shortcuts overlay
   bool frame_times = false;  // headless: report frame times once the sort is shown
   bool live = true;          // keep timing runs in the background for the throughput plot
+  int soak_runs = 0;         // > 0: sort this many requests in turn, sampling memory (see soak in gui_command.cpp)
+  int soak_max_log = 26;     // the soak's largest n is 2^this
 };
 
 struct BenchOptions {

@@ -190,6 +190,7 @@ void Session::handle_request(const RunRequest& request) {
   state_.busy = false;
   state_.busy_what.clear();
   state_.max_items = backend_->max_items(key_type, request.sort.pairs, 0);
+  state_.device_memory_in_use = backend_->device_memory_in_use();
   if (result.median_ms > 0) {
     history_.push_back({now_seconds(), n / (result.median_ms * 1e-3), result.model_bytes / (result.median_ms * 1e6),
                         request.sort.algorithm, n});

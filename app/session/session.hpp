@@ -64,6 +64,7 @@ struct SessionState {
   std::vector<ThroughputPoint> throughput;
   double copy_gbps = 0;
   uint64_t max_items = 0;    // largest n of the current key type on this backend
+  uint64_t device_memory_in_use = 0;  // after the last run (0 on the CPU backend)
   bool busy = false;
   std::string busy_what;
   std::string error;         // the last request's failure, shown in the window; empty if none

@@ -267,6 +267,12 @@ class CudaBackend final : public Backend {
     return Status::Ok();
   }
 
+  uint64_t device_memory_in_use() const override {
+    size_t free_bytes = 0, total = 0;
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) return 0;
+    return total - free_bytes;
+  }
+
   Status measure_copy_bandwidth(double* gbps) override {
     size_t free_bytes = 0, total = 0;
     SORTSCOPE_RETURN_IF_ERROR(to_status(cudaMemGetInfo(&free_bytes, &total), "reading free memory"));

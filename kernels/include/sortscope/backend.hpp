@@ -100,6 +100,8 @@ class Backend {
 
   // Device-to-device (or host memcpy) bandwidth in GB/s, bytes read plus bytes written.
   virtual Status measure_copy_bandwidth(double* gbps) = 0;
+  // Bytes of the backend's device memory in use (by every process on it); 0 for host memory.
+  virtual uint64_t device_memory_in_use() const { return 0; }
 };
 
 std::unique_ptr<Backend> make_cpu_backend();
