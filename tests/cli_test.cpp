@@ -1,5 +1,6 @@
 // The command line as a user meets it: --help, bench output, and one clear line for each mistake.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -25,7 +26,10 @@ std::string slurp(const std::string& path) {
 }
 
 Result run(const std::string& args) {
-  const std::string err_file = testing::TempDir() + "/sortscope_cli_stderr.txt";
+  // One file per call and process: ctest runs the cases of this file side by side.
+  static int calls = 0;
+  const std::string err_file = testing::TempDir() + "/sortscope_cli_stderr_" + std::to_string(getpid()) + "_" +
+                               std::to_string(calls++) + ".txt";
   const std::string command = std::string(SORTSCOPE_BINARY) + " " + args + " 2>" + err_file;
   Result r{-1, "", ""};
   FILE* p = popen(command.c_str(), "r");
@@ -36,6 +40,7 @@ Result run(const std::string& args) {
   const int status = pclose(p);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.err = slurp(err_file);
+  std::remove(err_file.c_str());
   return r;
 }
 

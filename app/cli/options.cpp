@@ -151,7 +151,8 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   app.add_flag("!--no-live", gui.live, "Do not keep timing runs in the background (the throughput plot stops)");
   app.add_option("--soak", gui.soak_runs,
                  "Sort RUNS requests in turn (every algorithm, key type, order, pairs, distribution, n = 2^0 up), "
-                 "stepping the view with live timing; report memory of the first and last 100; exit 1 if it grew")
+                 "stepping the view with live timing; report memory of the first, middle and last 100 runs; exit 1 "
+                 "if it grew from the middle to the end")
       ->check(CLI::Range(1, 1000000));
   app.add_option("--soak-max-log2", gui.soak_max_log, "The soak's largest n is 2^K (default 26)")->check(CLI::Range(0, 30));
   app.add_flag("--frame-times", gui.frame_times,
