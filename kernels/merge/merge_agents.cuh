@@ -99,6 +99,32 @@ __device__ __forceinline__ void serial_merge(const Key* s_keys, uint32_t a, uint
   }
 }
 
+// A thread's blocked registers (tile slots [first, first + mine)) into shared memory.
+template <int ITEMS, typename Key, typename Value>
+__device__ __forceinline__ void to_shared(Key* s_keys, ValueSlot<Value>* s_values, uint32_t first, uint32_t mine,
+                                          const Key (&key)[ITEMS], const ValueSlot<Value> (&value)[ITEMS]) {
+#pragma unroll
+  for (int e = 0; e < ITEMS; ++e) {
+    if (uint32_t(e) >= mine) break;
+    s_keys[padded<Key, ITEMS>(first + e)] = key[e];
+    if constexpr (kHasValues<Value>) s_values[padded<ValueSlot<Value>, ITEMS>(first + e)] = value[e];
+  }
+}
+
+// Tile slots [0, count) from shared memory to global memory at `at`, coalesced: THREADS threads
+// each storing every THREADS-th slot.
+template <int THREADS, int ITEMS, typename Key, typename Value>
+__device__ __forceinline__ void store_tile(const Key* s_keys, const ValueSlot<Value>* s_values, uint32_t count,
+                                           Key* keys_out, Value* values_out, uint64_t at) {
+#pragma unroll
+  for (int e = 0; e < ITEMS; ++e) {
+    const uint32_t q = e * THREADS + threadIdx.x;
+    if (q >= count) break;
+    keys_out[at + q] = s_keys[padded<Key, ITEMS>(q)];
+    if constexpr (kHasValues<Value>) values_out[at + q] = s_values[padded<ValueSlot<Value>, ITEMS>(q)];
+  }
+}
+
 // One block's tile: loaded, every thread's ITEMS keys sorted in registers (odd-even transposition,
 // stable), then runs merged in shared memory for stages [1, stages), and stored. Thread t owns
 // tile positions [t * ITEMS, (t + 1) * ITEMS).
@@ -172,12 +198,7 @@ __global__ void __launch_bounds__(Policy<Key, Value>::kThreads)
   for (int stage = 1; stage < stages; ++stage) {
     const uint32_t run = uint32_t(ITEMS) << (stage - 1);
     __syncthreads();  // the last stage's reads of shared memory are done
-#pragma unroll
-    for (int e = 0; e < ITEMS; ++e) {
-      if (uint32_t(e) >= mine) break;
-      s_keys[padded<Key, ITEMS>(first + e)] = key[e];
-      if constexpr (kPairs) s_values[padded<V, ITEMS>(first + e)] = value[e];
-    }
+    to_shared<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value);
     __syncthreads();
     if constexpr (TRACE) {
       // The first pair of the first tile: its merge path, before the merge overwrites anything.
@@ -210,20 +231,9 @@ __global__ void __launch_bounds__(Policy<Key, Value>::kThreads)
 
   // Blocked registers to shared memory, then coalesced to global memory.
   __syncthreads();
-#pragma unroll
-  for (int e = 0; e < ITEMS; ++e) {
-    if (uint32_t(e) >= mine) break;
-    s_keys[padded<Key, ITEMS>(first + e)] = key[e];
-    if constexpr (kPairs) s_values[padded<V, ITEMS>(first + e)] = value[e];
-  }
+  to_shared<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value);
   __syncthreads();
-#pragma unroll
-  for (int e = 0; e < ITEMS; ++e) {
-    const uint32_t p = e * P::kThreads + threadIdx.x;
-    if (p >= valid) break;
-    keys_out[tile_base + p] = s_keys[padded<Key, ITEMS>(p)];
-    if constexpr (kPairs) values_out[tile_base + p] = s_values[padded<V, ITEMS>(p)];
-  }
+  store_tile<P::kThreads, ITEMS, Key, Value>(s_keys, s_values, valid, keys_out, values_out, tile_base);
 }
 
 // A global round over runs of `run` keys: the co-rank of every block's first output within its
@@ -311,20 +321,9 @@ __global__ void __launch_bounds__(Policy<Key, Value>::kMergeThreads)
     }
   }
   __syncthreads();
-#pragma unroll
-  for (int e = 0; e < ITEMS; ++e) {
-    if (uint32_t(e) >= mine) break;
-    s_keys[padded<Key, ITEMS>(first + e)] = key[e];
-    if constexpr (kPairs) s_values[padded<V, ITEMS>(first + e)] = value[e];
-  }
+  to_shared<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value);
   __syncthreads();
-#pragma unroll
-  for (int e = 0; e < ITEMS; ++e) {
-    const uint32_t q = e * P::kMergeThreads + threadIdx.x;
-    if (q >= count) break;
-    keys_out[out_begin + q] = s_keys[padded<Key, ITEMS>(q)];
-    if constexpr (kPairs) values_out[out_begin + q] = s_values[padded<V, ITEMS>(q)];
-  }
+  store_tile<P::kMergeThreads, ITEMS, Key, Value>(s_keys, s_values, count, keys_out, values_out, out_begin);
 }
 
 }  // namespace sortscope::merge::device
