@@ -81,7 +81,8 @@ std::string npy_field(const std::string& header, const std::string& key) {
 
 Status parse_npy(const std::string& path, const std::string& file, KeyType k, HostKeys* out) {
   const std::string bad = "'" + path + "' is not a valid .npy file";
-  if (file.size() < 10 || file.compare(0, 6, "\x93NUMPY") != 0) return InvalidArgument(bad + " (no NumPy magic)");
+  if (file.compare(0, 6, "\x93NUMPY") != 0) return InvalidArgument(bad + " (no NumPy magic)");
+  if (file.size() < 10) return InvalidArgument(bad + " (truncated header)");
   const int major = static_cast<unsigned char>(file[6]);
   size_t header_len, header_at;
   if (major == 1) {
@@ -129,22 +130,11 @@ Status parse_npy(const std::string& path, const std::string& file, KeyType k, Ho
   return take_raw(path, file.data() + data_at, need, k, out);
 }
 
-// A file's bytes as they may appear in a message: anything but printable ASCII as \xNN, so a
-// binary file never sends control bytes to the terminal.
-std::string printable(std::string_view bytes) {
-  std::string out;
-  for (const char c : bytes) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) {
-      out += c;
-    } else {
-      static const char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    }
-  }
-  return out;
+// The start of a line that is not a key, as it may appear in a message: printable, and short even
+// when a binary file without a newline makes the whole file one line.
+std::string excerpt(std::string_view line) {
+  constexpr size_t kShown = 40;
+  return line.size() > kShown ? printable(line.substr(0, kShown)) + "..." : printable(line);
 }
 
 // One whole line as a number; from_chars also reads "nan", "inf" and "-0" for float keys.
@@ -170,8 +160,8 @@ Status parse_text_as(const std::string& path, const std::string& file, HostKeys*
     if (line.empty() || line.front() == '#') continue;
     T v;
     if (!parse_number(line, &v))
-      return InvalidArgument("'" + path + "' line " + std::to_string(line_no) + ": '" + printable(line.substr(0, 40)) +
-                             "' is not a " + std::string(info(out->key_type).name) + " key");
+      return InvalidArgument("'" + path + "' line " + std::to_string(line_no) + ": '" + excerpt(line) + "' is not a " +
+                             std::string(info(out->key_type).name) + " key");
     keys.push_back(v);
   }
   out->n = keys.size();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace sortscope {
@@ -37,6 +38,26 @@ inline Status InvalidArgument(std::string m) { return {StatusCode::invalid_argum
 inline Status Unsupported(std::string m) { return {StatusCode::unsupported, std::move(m)}; }
 inline Status OutOfMemory(std::string m) { return {StatusCode::out_of_memory, std::move(m)}; }
 inline Status IoError(std::string m) { return {StatusCode::io_error, std::move(m)}; }
+
+// Text as it may appear in a one-line message: anything but printable ASCII (a newline typed into
+// an argument, a terminal's escape sequence in a file name, the bytes of a binary file) as \xNN,
+// so a message stays one line and sends nothing but text to the terminal.
+inline std::string printable(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out += c;
+    } else {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+  }
+  return out;
+}
 
 }  // namespace sortscope
 
