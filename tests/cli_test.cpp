@@ -136,7 +136,7 @@ TEST(Cli, MistakesGetOneClearLine) {
   expect_one_line_error("bench --dist wobbly", "unknown distribution 'wobbly'", 2);
   expect_one_line_error("bench --keys u16", "unknown key type 'u16'", 2);
   expect_one_line_error("bench --n lots", "--n 'lots' is not a count", 2);
-  expect_one_line_error("bench --radix-bits 11", "--radix-bits must be 1..8", 2);
+  expect_one_line_error("bench --radix-bits 11", "--radix-bits: '11' is not an integer in 0..8", 2);
   expect_one_line_error("bench --end-bit 40", "bits must lie in [0, 32] for 32-bit keys", 2);
   expect_one_line_error("bench --begin-bit 20 --end-bit 10", "--begin-bit 20 --end-bit 10: the range is reversed", 2);
   expect_one_line_error("bench --keys u64 --end-bit -5", "bits must lie in [0, 64]", 2);

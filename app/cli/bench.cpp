@@ -34,6 +34,7 @@ struct Row {
 // What --sweep varies: n (every power of two from A to B) or one parameter (every value).
 struct Sweeps {
   std::vector<uint64_t> ns;
+  std::string ns_text;  // the --sweep that set ns ("n=2^16..2^28"); empty: ns is --n
   std::string param;  // empty: none
   std::vector<int> values;
 };
@@ -49,6 +50,7 @@ Status parse_sweep(const std::string& text, const std::vector<RunRequest>& reque
     const auto lo = parse_count(a), hi = parse_count(b);
     if (!lo || !hi || *lo == 0 || *lo > *hi) return InvalidArgument("--sweep n=A..B needs counts with 0 < A <= B");
     sweeps->ns.clear();
+    sweeps->ns_text = text;
     for (uint64_t n = *lo; n <= *hi; n *= 2) sweeps->ns.push_back(n);
     return Status::Ok();
   }
@@ -60,6 +62,11 @@ Status parse_sweep(const std::string& text, const std::vector<RunRequest>& reque
   if (std::sscanf(a.c_str(), "%d", &lo) != 1 || std::sscanf(b.c_str(), "%d", &hi) != 1 || lo > hi)
     return InvalidArgument("--sweep " + name + "=A..B needs integers A <= B");
   if (!sweeps->param.empty()) return InvalidArgument("--sweep varies one parameter at a time");
+  // Every value must suit every requested algorithm that has the parameter as a choice.
+  for (const RunRequest& r : requests)
+    if (const ParamSpec* p = r.sort.algorithm->param(name); p && p->min < p->max && (lo < p->min || hi > p->max))
+      return InvalidArgument("--sweep " + text + ": " + std::string(r.sort.algorithm->name) + "'s " + name +
+                             " must be in " + std::to_string(p->min) + ".." + std::to_string(p->max));
   sweeps->param = name;
   for (int v = lo; v <= hi; ++v) sweeps->values.push_back(v);
   return Status::Ok();
@@ -154,7 +161,7 @@ Status print_kernel_times(Backend& backend, const SortConfig& config, const Row&
 
 int run_bench(const RunOptions& run, const BenchOptions& bench) {
   auto fail = [](const Status& s, int code) {
-    std::cerr << "sortscope bench: " << s.message() << "\n";
+    std::cerr << "sortscope bench: " << printable(s.message()) << "\n";
     return code;
   };
   std::vector<RunRequest> requests;
@@ -169,7 +176,7 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
   if (choice != BackendChoice::cpu) {
     const Status s = make_cuda_backend(&backend);
     if (!s.ok() && choice == BackendChoice::cuda) return fail(s, 1);
-    if (!s.ok()) std::cerr << "sortscope bench: note: " << s.message() << "; using the CPU backend\n";
+    if (!s.ok()) std::cerr << "sortscope bench: note: " << printable(s.message()) << "; using the CPU backend\n";
   }
   if (!backend) backend = make_cpu_backend();
   for (const RunRequest& r : requests) {
@@ -177,6 +184,29 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
     if (backend->kind() == BackendKind::cpu && !a.runs_on(BackendKind::cpu))
       return fail(InvalidArgument(std::string(a.name) + " needs the CUDA backend, and " +
                                   (choice == BackendChoice::cpu ? "--backend cpu was asked for" : "no GPU is usable")),
+                  1);
+  }
+  // The first data set is made before the copy bandwidth is measured, so that a key file that
+  // cannot be read or a size that does not fit fails at once.
+  const bool from_file = requests.front().data.dist.id == Distribution::file;
+  // What set the size, for messages about it: the key file, --sweep n=A..B or --n.
+  const std::string size_source = from_file                ? "'" + requests.front().data.dist.path + "'"
+                                  : sweeps.ns_text.empty() ? "--n " + run.n
+                                                           : "--sweep " + sweeps.ns_text;
+  auto load = [&](uint64_t n) {
+    DataSpec data = requests.front().data;
+    data.n = n;
+    Status s = backend->set_data(data);
+    if (s.code() == StatusCode::out_of_memory && !from_file) s = OutOfMemory(size_source + ": " + s.message());
+    return s;
+  };
+  if (Status s = load(sweeps.ns.front()); !s.ok()) return fail(s, 1);
+  const uint64_t largest = from_file ? backend->size() : sweeps.ns.back();
+  for (const RunRequest& r : requests) {
+    const AlgorithmDescriptor& a = *r.sort.algorithm;
+    if (a.max_n && largest > a.max_n)
+      return fail(InvalidArgument(size_source + ": " + std::string(a.name) + " sorts at most " + std::to_string(a.max_n) +
+                                  " keys (" + std::string(a.max_n_reason) + ")"),
                   1);
   }
   double copy_gbps = 0;
@@ -189,10 +219,13 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
 
   std::vector<Row> rows;
   bool all_verified = true;
-  for (uint64_t n : sweeps.ns) {
+  for (size_t i = 0; i < sweeps.ns.size(); ++i) {
+    const uint64_t n = sweeps.ns[i];
     DataSpec data = requests.front().data;
     data.n = n;
-    if (Status s = backend->set_data(data); !s.ok()) return fail(s, 1);
+    if (i > 0) {
+      if (Status s = load(n); !s.ok()) return fail(s, 1);
+    }
     const size_t first_row = rows.size();
     for (const RunRequest& request : requests) {
       const AlgorithmDescriptor& algo = *request.sort.algorithm;

@@ -184,7 +184,7 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
   const Status opened = options.headless ? create_headless_platform(platform_options, &platform)
                                          : create_window_platform(platform_options, &platform);
   if (!opened.ok()) {
-    std::cerr << "sortscope: " << opened.message() << "\n";
+    std::cerr << "sortscope: " << printable(opened.message()) << "\n";
     ImGui::DestroyContext();
     return 1;
   }
@@ -233,7 +233,7 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
         Status s = platform->read_frame(&image);
         if (s.ok()) s = write_png(image, options.screenshot);
         if (!s.ok()) {
-          std::cerr << "sortscope: " << s.message() << "\n";
+          std::cerr << "sortscope: " << printable(s.message()) << "\n";
           status = 1;
         }
       }
@@ -241,7 +241,7 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
     }
     const SessionState end = session.state();
     if (time_frames) report_frame_times(frame_ms, end.run ? end.run->n : 0);
-    if (!end.error.empty()) std::cerr << "sortscope: " << end.error << "\n";
+    if (!end.error.empty()) std::cerr << "sortscope: " << printable(end.error) << "\n";
   }
   ImGui_ImplOpenGL3_Shutdown();
   platform.reset();

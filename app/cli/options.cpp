@@ -3,7 +3,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <limits>
+#include <span>
 #include <sstream>
 
 #include "session/parse.hpp"
@@ -37,6 +42,40 @@ std::string catalogue_text() {
   return out.str();
 }
 
+// A number option's rule, said in its message (CLI11's own is "Could not convert: --seed = abc", and
+// an unsigned option would take -1 as 2^64 - 1): "--width: '10' is not an integer in 320..8192".
+template <typename T>
+CLI::Validator number_in(T min, T max) {
+  auto text_of = [](T v) {
+    char buf[32];
+    if constexpr (std::is_floating_point_v<T>) std::snprintf(buf, sizeof buf, "%g", double(v));
+    else std::snprintf(buf, sizeof buf, "%s", std::to_string(v).c_str());
+    return std::string(buf);
+  };
+  const bool up_to_max = max == std::numeric_limits<T>::max();
+  const std::string kind = std::is_floating_point_v<T> ? "a number" : "an integer";
+  // The help shows a range beside the option's type; a whole type needs none.
+  const std::string range = up_to_max ? "" : text_of(min) + ".." + text_of(max);
+  const std::string rule = !up_to_max                                   ? kind + " in " + range
+                           : min == std::numeric_limits<T>::lowest() && std::is_signed_v<T> ? kind
+                           : min == 0                                   ? "a non-negative integer"
+                                                                        : kind + " from " + text_of(min);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        T value{};
+        const char* end = text.data() + text.size();
+        const auto [p, ec] = std::from_chars(text.data(), end, value);
+        if (ec == std::errc() && p == end && value >= min && value <= max) return {};
+        return "'" + text + "' is not " + rule;
+      },
+      range);
+}
+
+template <typename T>
+CLI::Validator any_number() {
+  return number_in(std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max());
+}
+
 void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--algorithm,-a", o.algorithms, "Algorithm(s), comma-separated (see the list below)")
       ->delimiter(',')
@@ -47,13 +86,19 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_flag("--descending", o.descending, "Sort in descending order");
   app.add_option("--dist", o.dist, "Input distribution, entropy-K or file:PATH")->capture_default_str();
   app.add_option("--radix-bits", o.radix_bits, "Digit width of the radix sorts (1..8; 0 = default): --param radix-bits=B")
+      ->check(number_in(0, 8))
       ->capture_default_str();
   app.add_option("--param", o.params, "An algorithm's parameter, NAME=VALUE (repeatable; see the list below)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--backend", o.backend, "auto, cuda or cpu")->capture_default_str();
-  app.add_option("--seed", o.seed, "Seed of the generated input")->capture_default_str();
-  app.add_option("--begin-bit", o.begin_bit, "Lowest key bit to sort on")->capture_default_str();
-  app.add_option("--end-bit", o.end_bit, "One past the highest key bit to sort on (-1 = all)")->capture_default_str();
+  app.add_option("--seed", o.seed, "Seed of the generated input")
+      ->check(number_in<uint64_t>(0, std::numeric_limits<uint64_t>::max()))
+      ->capture_default_str();
+  // The bit range is checked against the key type's width once both are known (to_requests).
+  app.add_option("--begin-bit", o.begin_bit, "Lowest key bit to sort on")->check(any_number<int>())->capture_default_str();
+  app.add_option("--end-bit", o.end_bit, "One past the highest key bit to sort on (-1 = all)")
+      ->check(any_number<int>())
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -62,7 +107,7 @@ Status parse_backend(const std::string& text, BackendChoice* out) {
   if (text == "auto") *out = BackendChoice::automatic;
   else if (text == "cuda") *out = BackendChoice::cuda;
   else if (text == "cpu") *out = BackendChoice::cpu;
-  else return InvalidArgument("unknown backend '" + text + "' (auto, cuda or cpu)");
+  else return InvalidArgument("--backend: unknown backend '" + text + "' (auto, cuda or cpu)");
   return Status::Ok();
 }
 
@@ -73,10 +118,13 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
   if (!n) return InvalidArgument("--n '" + o.n + "' is not a count (write e.g. 1000000 or 2^20)");
   base.data.n = *n;
   const auto keys = parse_key_type(o.keys);
-  if (!keys) return InvalidArgument("unknown key type '" + o.keys + "' (u32, i32, f32, u64, i64 or f64)");
+  if (!keys) return InvalidArgument("--keys: unknown key type '" + o.keys + "' (u32, i32, f32, u64, i64 or f64)");
   base.data.key_type = *keys;
   const auto dist = parse_distribution(o.dist);
-  if (!dist) return InvalidArgument("unknown distribution '" + o.dist + "' (see sortscope --help)");
+  if (!dist && o.dist == "file:") return InvalidArgument("--dist file:PATH needs the path of a key file");
+  if (!dist && o.dist.starts_with("entropy-"))
+    return InvalidArgument("--dist '" + o.dist + "': entropy-K takes K = 1..5 (the AND of K uniform words)");
+  if (!dist) return InvalidArgument("--dist: unknown distribution '" + o.dist + "' (see sortscope --help)");
   base.data.dist = *dist;
   base.data.seed = o.seed;
   base.sort.pairs = o.pairs;
@@ -85,15 +133,22 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
   base.sort.end_bit = o.end_bit;
   if (o.radix_bits < 0 || o.radix_bits > 8) return InvalidArgument("--radix-bits must be 1..8 (or 0 for the default)");
   if (o.radix_bits) set_param(&base.sort, "radix-bits", o.radix_bits);
+  bool radix_bits_from_param = false;
   for (const std::string& text : o.params) {
     const auto setting = parse_param_setting(text);
     if (!setting) return InvalidArgument("--param '" + text + "' is not NAME=VALUE with an integer VALUE");
     set_param(&base.sort, setting->name, setting->value);
+    radix_bits_from_param |= setting->name == "radix-bits";
   }
+  // A message names the flag the setting came from: --radix-bits B is --param radix-bits=B.
+  auto flag_of = [&](const ParamSetting& s) {
+    if (s.name == "radix-bits" && o.radix_bits && !radix_bits_from_param) return "--radix-bits " + std::to_string(s.value);
+    return "--param " + s.name + "=" + std::to_string(s.value);
+  };
   const int width = key_bits(*keys);
   const int end = o.end_bit == -1 ? width : o.end_bit;  // -1 alone means every bit
   const std::string range = "--begin-bit " + std::to_string(o.begin_bit) + " --end-bit " + std::to_string(o.end_bit);
-  if (o.begin_bit < 0 || end < 0 || end > width)
+  if (o.begin_bit < 0 || o.begin_bit > width || end < 0 || end > width)
     return InvalidArgument(range + ": bits must lie in [0, " + std::to_string(width) + "] for " +
                            std::to_string(width) + "-bit keys (--end-bit -1 means all of them)");
   if (o.begin_bit > end)
@@ -106,12 +161,15 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
     if (!a) {
       std::string names;
       for (const AlgorithmDescriptor* i : algorithms()) names += (names.empty() ? "" : ", ") + std::string(i->name);
-      return InvalidArgument("unknown algorithm '" + name + "' (available: " + names + ")");
+      return InvalidArgument("--algorithm: unknown algorithm '" + name + "' (available: " + names + ")");
     }
     RunRequest r = base;
     r.sort.algorithm = a;
-    ParamValues values;
-    SORTSCOPE_RETURN_IF_ERROR(resolve_params(*a, r.sort.params, &values));
+    for (const ParamSetting& s : r.sort.params) {
+      ParamValues values;
+      if (Status st = resolve_params(*a, std::span(&s, 1), &values); !st.ok())
+        return InvalidArgument(flag_of(s) + ": " + st.message());
+    }
     built.push_back(r);
   }
   // A parameter no requested algorithm has is a typo, not a setting to ignore.
@@ -119,7 +177,7 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
     bool known = false;
     for (const RunRequest& r : built) known |= r.sort.algorithm->param(s.name) != nullptr;
     if (!known)
-      return InvalidArgument("--param " + s.name + ": no requested algorithm has a parameter of that name (see sortscope --help)");
+      return InvalidArgument(flag_of(s) + ": no requested algorithm has a parameter " + s.name + " (see sortscope --help)");
   }
   *requests = std::move(built);
   return Status::Ok();
@@ -136,15 +194,16 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   GuiOptions& gui = c.gui;
   add_run_options(app, run);
   app.add_flag("--headless", gui.headless, "Render offscreen (EGL) instead of opening a window");
-  app.add_option("--frames", gui.frames, "Frames to render before exiting (headless default: 60)");
+  app.add_option("--frames", gui.frames, "Frames to render before exiting (headless default: 60)")
+      ->check(number_in(0, std::numeric_limits<int>::max()));
   app.add_option("--screenshot", gui.screenshot, "Write the last frame to this PNG file");
-  app.add_option("--width", gui.width, "Window or image width")->check(CLI::Range(320, 8192));
-  app.add_option("--height", gui.height, "Window or image height")->check(CLI::Range(240, 8192));
-  app.add_option("--ui-scale", gui.ui_scale, "UI scale (fonts and spacing)")->check(CLI::Range(0.5f, 4.0f));
+  app.add_option("--width", gui.width, "Window or image width")->check(number_in(320, 8192));
+  app.add_option("--height", gui.height, "Window or image height")->check(number_in(240, 8192));
+  app.add_option("--ui-scale", gui.ui_scale, "UI scale (fonts and spacing)")->check(number_in(0.5f, 4.0f));
   app.add_option("--stage", gui.stage, "Stage to open at: 0 = input, S = after stage S (default: the sorted output)")
-      ->check(CLI::Range(-1, 1 << 20));
+      ->check(number_in(-1, 1 << 20));
   app.add_option("--play", gui.play_seconds, "Play the stages, SECONDS per stage (0: a new stage every frame)")
-      ->check(CLI::Range(0.0, 60.0));
+      ->check(number_in(0.0, 60.0));
   app.add_option("--focus", gui.focus, "Panel whose phase Explain opens on")
       ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scatter", "network", "merge", "throughput"}));
   app.add_flag("--show-help", gui.show_help, "Open with the keyboard shortcuts shown");
@@ -153,8 +212,8 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
                  "Sort RUNS requests in turn (every algorithm, key type, order, pairs, distribution, n = 2^0 up), "
                  "stepping the view with live timing; report memory of the first, middle and last 100 runs; exit 1 "
                  "if it grew from the middle to the end")
-      ->check(CLI::Range(1, 1000000));
-  app.add_option("--soak-max-log2", gui.soak_max_log, "The soak's largest n is 2^K (default 26)")->check(CLI::Range(0, 30));
+      ->check(number_in(1, 1000000));
+  app.add_option("--soak-max-log2", gui.soak_max_log, "The soak's largest n is 2^K (default 26)")->check(number_in(0, 30));
   app.add_flag("--frame-times", gui.frame_times,
                "Report the frame times (median, 90th percentile) once the sort is shown; with --headless");
 
@@ -162,8 +221,8 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   RunOptions bench_run;
   CLI::App* bench_cmd = app.add_subcommand("bench", "Time algorithms on one input in one process, median of --repeat runs");
   add_run_options(*bench_cmd, bench_run);
-  bench_cmd->add_option("--repeat", bench.repeat, "Timed runs per algorithm")->check(CLI::Range(1, 100000))->capture_default_str();
-  bench_cmd->add_option("--warmup", bench.warmup, "Untimed runs first")->check(CLI::Range(0, 1000))->capture_default_str();
+  bench_cmd->add_option("--repeat", bench.repeat, "Timed runs per algorithm")->check(number_in(1, 100000))->capture_default_str();
+  bench_cmd->add_option("--warmup", bench.warmup, "Untimed runs first")->check(number_in(0, 1000))->capture_default_str();
   bench_cmd->add_option("--format", bench.format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
@@ -186,7 +245,7 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
     return c;
   } catch (const CLI::ParseError& e) {
     // CLI11 says what is wrong; one line, with where to look.
-    err << "sortscope: " << e.what() << " (see sortscope --help)\n";
+    err << "sortscope: " << printable(e.what()) << " (see sortscope --help)\n";
     c.exit_code = 2;
     return c;
   }
@@ -205,12 +264,21 @@ int main(int argc, char** argv) {
   if (c.kind == Command::Kind::bench) return run_bench(c.run, c.bench);
   std::vector<RunRequest> requests;
   if (Status s = to_requests(c.run, &requests); !s.ok()) {
-    std::cerr << "sortscope: " << s.message() << "\n";
+    std::cerr << "sortscope: " << printable(s.message()) << "\n";
     return 2;
   }
   if (requests.size() > 1) {
-    std::cerr << "sortscope: the GUI shows one algorithm at a time; use 'sortscope bench' to compare several\n";
+    std::cerr << "sortscope: --algorithm: the GUI shows one algorithm at a time; use 'sortscope bench' to compare several\n";
     return 2;
+  }
+  // Checked before any frame is drawn, rather than found when the last one is written.
+  if (const auto dir = std::filesystem::path(c.gui.screenshot).parent_path(); !dir.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) {
+      std::cerr << "sortscope: --screenshot '" << printable(c.gui.screenshot) << "': there is no directory '"
+                << printable(dir.string()) << "' to write it in\n";
+      return 2;
+    }
   }
   return run_gui(requests.front(), c.gui);
 }

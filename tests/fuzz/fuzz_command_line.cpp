@@ -29,7 +29,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   namespace cli = sortscope::app::cli;
   const cli::Command c = cli::parse_command_line(int(argv.size()), argv.data(), out, err);
   if (c.kind == cli::Command::Kind::exit) {
-    if (c.exit_code != 0 && err.str().empty()) std::abort();  // a mistake is always explained
+    // A mistake is always explained, in one line of printable text.
+    const std::string e = err.str();
+    if (c.exit_code != 0 && (e.empty() || e.find('\n') != e.size() - 1)) std::abort();
+    for (const char ch : e)
+      if (ch != '\n' && (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f)) std::abort();
     return 0;
   }
   std::vector<sortscope::app::RunRequest> requests;
