@@ -243,6 +243,18 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   } catch (const CLI::CallForVersion&) {
     out << "SortScope 0.1\n";
     return c;
+  } catch (const CLI::ConversionError& e) {
+    // Every option that takes a number has its rule checked first (number_in), so what is left to
+    // fail conversion is a flag given a value: "Could not convert: --pairs = maybe".
+    const std::string what = e.what(), prefix = "Could not convert: ";
+    const size_t eq = what.find(" = ");
+    if (what.starts_with(prefix) && eq != std::string::npos)
+      err << "sortscope: " << printable(what.substr(prefix.size(), eq - prefix.size())) << ": '"
+          << printable(what.substr(eq + 3)) << "' is not true or false (a flag needs no value)\n";
+    else
+      err << "sortscope: " << printable(what) << " (see sortscope --help)\n";
+    c.exit_code = 2;
+    return c;
   } catch (const CLI::ParseError& e) {
     // CLI11 says what is wrong; one line, with where to look.
     err << "sortscope: " << printable(e.what()) << " (see sortscope --help)\n";

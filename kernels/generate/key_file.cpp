@@ -159,9 +159,12 @@ Status parse_text_as(const std::string& path, const std::string& file, HostKeys*
     while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
     if (line.empty() || line.front() == '#') continue;
     T v;
-    if (!parse_number(line, &v))
-      return InvalidArgument("'" + path + "' line " + std::to_string(line_no) + ": '" + excerpt(line) + "' is not a " +
-                             std::string(info(out->key_type).name) + " key");
+    if (!parse_number(line, &v)) {
+      const std::string type(info(out->key_type).name);
+      const char* article = type[0] == 'i' || type[0] == 'f' ? "an " : "a ";  // an i32, an f32, a u32
+      return InvalidArgument("'" + path + "' line " + std::to_string(line_no) + ": '" + excerpt(line) + "' is not " +
+                             article + type + " key");
+    }
     keys.push_back(v);
   }
   out->n = keys.size();
