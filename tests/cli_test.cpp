@@ -1,14 +1,19 @@
 // The command line as a user meets it: --help, bench output, and one clear line for each mistake.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "sortscope/algorithm.hpp"
+#include "sortscope/status.hpp"
 
 namespace {
 
@@ -161,6 +166,261 @@ TEST(Cli, ReadsKeysFromAFile) {
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["results"][0]["n"], 5);
   EXPECT_TRUE(j["results"][0]["verified"].get<bool>());
+}
+
+// --- Every bad input, and its table in tests/BAD_INPUT.md ---
+
+struct BadInput {
+  std::string mistake;            // in a few words, for the table
+  std::vector<std::string> args;  // after the program name
+  std::string names;              // the flag or file its message must name
+};
+
+std::string npy(const std::string& header, const std::string& data) {
+  const std::string h = header + "\n";
+  return std::string("\x93NUMPY\x01\x00", 8) + char(h.size() & 0xff) + char(h.size() >> 8) + h + data;
+}
+
+// The key files the cases read, in the directory they run in: messages name them by relative
+// paths, the same on every machine.
+void write_key_files(const std::filesystem::path& dir) {
+  auto write = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(dir / name, std::ios::binary) << bytes;
+  };
+  write("garbage.txt", "\x01\x02\xfe\xff\x1b[2J garbage \x7f\x80\x9b\n");
+  write("nul.txt", std::string("12\n\0\0\0\x07\n", 8));
+  write("words.txt", "5\n-3\nseven\n");
+  write("big.txt", "4294967296\n");
+  write("long.txt", std::string(100, '7') + "x\n");
+  write("float.txt", "1.5\n2,5\n");
+  write("odd.bin", std::string(7, '\x01'));
+  write("empty.npy", "");
+  write("not-numpy.npy", "just some text\n");
+  write("magic-only.npy", std::string("\x93NUMPY\x01\x00", 8));
+  write("cut-header.npy", std::string("\x93NUMPY\x01\x00\xc8\x00{'descr': '<u4'", 22));
+  write("no-dtype.npy", npy("{'fortran_order': False, 'shape': (2,), }", std::string(8, '\0')));
+  write("f8.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0')));
+  write("fortran.npy", npy("{'descr': '<u4', 'fortran_order': True, 'shape': (2, 1), }", std::string(8, '\0')));
+  write("short-data.npy", npy("{'descr': '<u4', 'fortran_order': False, 'shape': (100,), }", std::string(8, '\0')));
+  write("huge-shape.npy",
+        npy("{'descr': '<u4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", std::string(8, '\0')));
+  std::filesystem::create_directory(dir / "folder.txt");
+}
+
+std::vector<BadInput> bad_inputs() {
+  const std::string cpu = "--backend", c = "cpu";
+  return {
+      // Flags and arguments
+      {"unknown flag", {cpu, c, "--no-such-flag"}, "--no-such-flag"},
+      {"unknown bench flag", {"bench", cpu, c, "--frobnicate"}, "--frobnicate"},
+      {"misspelt command", {cpu, c, "benhc"}, "benhc"},
+      {"stray argument", {"bench", cpu, c, "extra"}, "extra"},
+      {"option without its value", {"bench", cpu, c, "--n"}, "--n"},
+      {"flag given a value", {"bench", cpu, c, "--descending=maybe"}, "--descending"},
+      {"newline inside an argument", {"bench", cpu, c, "--bad\nflag"}, "--bad\\x0aflag"},
+      // Algorithm, distribution, key type, backend
+      {"unknown algorithm", {"bench", cpu, c, "--algorithm", "quicksort-9000"}, "--algorithm"},
+      {"empty algorithm name", {"bench", cpu, c, "--algorithm", ""}, "--algorithm"},
+      {"one unknown in a list", {"bench", cpu, c, "--algorithm", "mg-radix,bogo"}, "--algorithm"},
+      {"two algorithms in the GUI", {cpu, c, "--algorithm", "mg-radix,merge"}, "--algorithm"},
+      {"CUDA-only algorithm on the CPU", {"bench", cpu, c, "--algorithm", "cub-radix"}, "--backend cpu"},
+      {"unknown distribution", {"bench", cpu, c, "--dist", "wobbly"}, "--dist"},
+      {"entropy out of range", {"bench", cpu, c, "--dist", "entropy-9"}, "--dist"},
+      {"file distribution without a path", {"bench", cpu, c, "--dist", "file:"}, "--dist"},
+      {"unknown key type", {"bench", cpu, c, "--keys", "u16"}, "--keys"},
+      {"unknown backend", {"bench", "--backend", "gpu"}, "--backend"},
+      // Sizes and seeds
+      {"negative count", {"bench", cpu, c, "--n", "-1"}, "--n"},
+      {"count in exponent notation", {"bench", cpu, c, "--n", "1e99"}, "--n"},
+      {"count that is a word", {"bench", cpu, c, "--n", "abc"}, "--n"},
+      {"empty count", {"bench", cpu, c, "--n", ""}, "--n"},
+      {"count past 2^64", {"bench", cpu, c, "--n", "99999999999999999999"}, "--n"},
+      {"power of two past 2^40", {"bench", cpu, c, "--n", "2^41"}, "--n"},
+      {"negative power of two", {"bench", cpu, c, "--n", "2^-1"}, "--n"},
+      {"count with a control byte", {"bench", cpu, c, "--n", "12\x1b[2J"}, "--n"},
+      {"more keys than memory", {"bench", cpu, c, "--n", "2^40"}, "--n"},
+      {"largest 64-bit count", {"bench", cpu, c, "--n", "18446744073709551615"}, "--n"},
+      {"more keys than the algorithm sorts", {"bench", cpu, c, "--algorithm", "odd-even", "--n", "2^17"}, "--n"},
+      {"negative seed", {"bench", cpu, c, "--seed", "-1"}, "--seed"},
+      // Bit ranges
+      {"reversed bit range", {"bench", cpu, c, "--begin-bit", "20", "--end-bit", "10"}, "--begin-bit 20 --end-bit 10"},
+      {"end bit past a 32-bit key", {"bench", cpu, c, "--end-bit", "40"}, "--end-bit 40"},
+      {"begin bit past a 32-bit key", {"bench", cpu, c, "--begin-bit", "33"}, "--begin-bit 33"},
+      {"negative begin bit", {"bench", cpu, c, "--begin-bit", "-1"}, "--begin-bit -1"},
+      {"negative end bit other than -1", {"bench", cpu, c, "--keys", "u64", "--end-bit", "-5"}, "--end-bit -5"},
+      {"end bit past a 64-bit key", {"bench", cpu, c, "--keys", "f64", "--end-bit", "65"}, "--end-bit 65"},
+      {"bit that is a word", {"bench", cpu, c, "--begin-bit", "x"}, "--begin-bit"},
+      // Parameters
+      {"radix bits out of range", {"bench", cpu, c, "--radix-bits", "11"}, "--radix-bits"},
+      {"radix bits for an algorithm without them", {"bench", cpu, c, "--algorithm", "std-sort", "--radix-bits", "4"}, "--radix-bits"},
+      {"parameter out of range", {"bench", cpu, c, "--param", "radix-bits=12"}, "--param radix-bits=12"},
+      {"parameter without a value", {"bench", cpu, c, "--param", "radix-bits"}, "--param"},
+      {"parameter without a name", {"bench", cpu, c, "--param", "=3"}, "--param"},
+      {"parameter value that is a word", {"bench", cpu, c, "--param", "radix-bits=abc"}, "--param"},
+      {"parameter value past int", {"bench", cpu, c, "--param", "radix-bits=99999999999"}, "--param"},
+      {"unknown parameter", {"bench", cpu, c, "--param", "tile=3"}, "--param tile"},
+      // bench
+      {"no timed runs", {"bench", cpu, c, "--repeat", "0"}, "--repeat"},
+      {"negative warm-up", {"bench", cpu, c, "--warmup", "-1"}, "--warmup"},
+      {"unknown format", {"bench", cpu, c, "--format", "yaml"}, "--format"},
+      {"sweep without a range", {"bench", cpu, c, "--sweep", "foo"}, "--sweep"},
+      {"reversed size sweep", {"bench", cpu, c, "--sweep", "n=9..2"}, "--sweep"},
+      {"reversed parameter sweep", {"bench", cpu, c, "--sweep", "radix-bits=5..2"}, "--sweep"},
+      {"parameter sweep out of range", {"bench", cpu, c, "--sweep", "radix-bits=0..9"}, "--sweep"},
+      {"sweep of an unknown parameter", {"bench", cpu, c, "--sweep", "tile=1..2"}, "--sweep"},
+      {"two parameter sweeps", {"bench", cpu, c, "--sweep", "radix-bits=1..2", "--sweep", "radix-bits=3..4"}, "--sweep"},
+      // The GUI's options (each fails before a window opens)
+      {"window too narrow", {cpu, c, "--width", "10"}, "--width"},
+      {"height that is a word", {cpu, c, "--height", "abc"}, "--height"},
+      {"UI scale too large", {cpu, c, "--ui-scale", "9"}, "--ui-scale"},
+      {"stage below -1", {cpu, c, "--stage", "-5"}, "--stage"},
+      {"play slower than a minute a stage", {cpu, c, "--play", "100"}, "--play"},
+      {"unknown panel", {cpu, c, "--focus", "nowhere"}, "--focus"},
+      {"negative frame count", {cpu, c, "--frames", "-1"}, "--frames"},
+      {"screenshot into a missing directory", {cpu, c, "--screenshot", "no-such-dir/shot.png"}, "--screenshot"},
+      {"soak of no runs", {cpu, c, "--soak", "0"}, "--soak"},
+      {"soak past 2^30 keys", {cpu, c, "--soak-max-log2", "31"}, "--soak-max-log2"},
+      // Key files (text, raw binary, .npy)
+      {"missing file", {"bench", cpu, c, "--dist", "file:missing.txt"}, "missing.txt"},
+      {"control bytes in the file name", {"bench", cpu, c, "--dist", "file:\x1b[31mred.txt"}, "\\x1b[31mred.txt"},
+      {"a directory", {"bench", cpu, c, "--dist", "file:folder.txt"}, "folder.txt"},
+      {"text file of binary garbage", {"bench", cpu, c, "--dist", "file:garbage.txt"}, "garbage.txt"},
+      {"text file with NUL bytes", {"bench", cpu, c, "--dist", "file:nul.txt"}, "nul.txt"},
+      {"word among i32 keys", {"bench", cpu, c, "--keys", "i32", "--dist", "file:words.txt"}, "words.txt"},
+      {"u32 key past 2^32", {"bench", cpu, c, "--dist", "file:big.txt"}, "big.txt"},
+      {"line longer than its excerpt", {"bench", cpu, c, "--dist", "file:long.txt"}, "long.txt"},
+      {"decimal comma in f32 keys", {"bench", cpu, c, "--keys", "f32", "--dist", "file:float.txt"}, "float.txt"},
+      {"raw file cut inside a key", {"bench", cpu, c, "--dist", "file:odd.bin"}, "odd.bin"},
+      {"empty .npy", {"bench", cpu, c, "--dist", "file:empty.npy"}, "empty.npy"},
+      {".npy without NumPy's magic", {"bench", cpu, c, "--dist", "file:not-numpy.npy"}, "not-numpy.npy"},
+      {".npy of only its magic", {"bench", cpu, c, "--dist", "file:magic-only.npy"}, "magic-only.npy"},
+      {".npy cut inside its header", {"bench", cpu, c, "--dist", "file:cut-header.npy"}, "cut-header.npy"},
+      {".npy without a dtype", {"bench", cpu, c, "--dist", "file:no-dtype.npy"}, "no-dtype.npy"},
+      {".npy of another dtype", {"bench", cpu, c, "--dist", "file:f8.npy"}, "f8.npy"},
+      {"Fortran-ordered .npy", {"bench", cpu, c, "--dist", "file:fortran.npy"}, "fortran.npy"},
+      {".npy cut inside its data", {"bench", cpu, c, "--dist", "file:short-data.npy"}, "short-data.npy"},
+      {".npy whose shape overflows", {"bench", cpu, c, "--dist", "file:huge-shape.npy"}, "huge-shape.npy"},
+  };
+}
+
+struct Outcome {
+  int exit_code = -1;  // -1: killed by a signal
+  int signal = 0;
+  std::string out, err;
+};
+
+// Runs the binary on exactly these arguments (no shell between) in `dir`.
+Outcome run_in(const std::filesystem::path& dir, const std::vector<std::string>& args) {
+  std::vector<char*> argv{const_cast<char*>(SORTSCOPE_BINARY)};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const std::string out_file = (dir / "stdout").string(), err_file = (dir / "stderr").string();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (chdir(dir.c_str()) != 0) _exit(126);
+    const int in = open("/dev/null", O_RDONLY);
+    const int out = open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (in < 0 || out < 0 || err < 0) _exit(126);
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(err, 2);
+    setenv("LC_ALL", "C", 1);  // strerror's words, the same on every machine
+    alarm(60);                 // a mistake fails at once; a case that does not is killed, not waited on
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  Outcome o;
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid) return o;
+  if (WIFEXITED(status)) o.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) o.signal = WTERMSIG(status);
+  o.out = slurp(out_file);
+  o.err = slurp(err_file);
+  return o;
+}
+
+// An argument as a shell would need it typed.
+std::string shell_word(const std::string& arg) {
+  const bool plain = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                           "0123456789-_=.,:/^+") == std::string::npos;
+  if (plain) return arg;
+  if (sortscope::printable(arg) == arg && arg.find('\'') == std::string::npos) return "'" + arg + "'";
+  std::string word = "$'";
+  for (const char ch : arg) {
+    if (ch == '\\' || ch == '\'') word += '\\';
+    word += sortscope::printable(std::string(1, ch));
+  }
+  return word + "'";
+}
+
+// A table cell shown as code: pipes escaped for the table, and a backtick inside fenced by two.
+std::string code_cell(const std::string& text) {
+  std::string escaped;
+  for (const char ch : text) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
+  return text.find('`') == std::string::npos ? "`" + escaped + "`" : "`` " + escaped + " ``";
+}
+
+// What a message says on any machine: the memory a count is checked against is this machine's.
+std::string normalised(std::string message, const std::string& dir) {
+  for (size_t at; (at = message.find(dir)) != std::string::npos;) message.replace(at, dir.size(), "TMP");
+  static const std::regex memory(R"(memory \(at most \d+\))");
+  return std::regex_replace(message, memory, "memory (at most MAX)");
+}
+
+TEST(Cli, EveryBadInputIsOneLineAndInTheTable) {
+  const std::filesystem::path dir =
+      std::filesystem::path(testing::TempDir()) / ("sortscope_bad_input_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  write_key_files(dir);
+
+  std::ostringstream table;
+  table << "# Bad input\n\n"
+           "Every mistake the command line is tested with, its exit code and its message: one line on stderr that\n"
+           "names the flag or file and the rule, with bytes that are not printable text written as `\\xNN`.\n"
+           "Written by `Cli.EveryBadInputIsOneLineAndInTheTable` (`tests/cli_test.cpp`), which fails when this file\n"
+           "differs from what it ran; after changing a message, rewrite it with\n"
+           "`SORTSCOPE_UPDATE_BAD_INPUT=1 ctest --test-dir build -R Cli.EveryBadInput`. The key files are made by\n"
+           "the test in an empty directory the commands run in; MAX is the number of keys this machine's memory\n"
+           "holds. Exit code 2 is a malformed command line, 1 a request that cannot be carried out.\n\n"
+           "| mistake | command | exit | message |\n"
+           "|---|---|---|---|\n";
+  const std::vector<BadInput> cases = bad_inputs();
+  for (const BadInput& c : cases) {
+    std::string command = "sortscope";
+    for (const std::string& a : c.args) command += " " + shell_word(a);
+    const Outcome o = run_in(dir, c.args);
+    std::string err = o.err;
+    if (!err.empty() && err.back() == '\n') err.pop_back();
+    EXPECT_EQ(o.signal, 0) << command << "\n" << o.err;
+    EXPECT_NE(o.exit_code, 0) << command;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << command << "\n" << o.err;
+    EXPECT_EQ(sortscope::printable(err), err) << command << ": bytes that are not text in\n" << o.err;
+    EXPECT_TRUE(err.starts_with("sortscope")) << command << "\n" << o.err;
+    EXPECT_NE(err.find(c.names), std::string::npos) << command << ": the message does not name " << c.names << "\n" << o.err;
+    EXPECT_EQ(o.out, "") << command << ": a mistake prints nothing on stdout";
+    const std::string exit = o.signal ? "signal " + std::to_string(o.signal) : std::to_string(o.exit_code);
+    table << "| " << c.mistake << " | " << code_cell(command) << " | " << exit << " | "
+          << code_cell(normalised(sortscope::printable(err), dir.string())) << " |\n";
+  }
+  EXPECT_GE(cases.size(), 40u);
+  std::filesystem::remove_all(dir);
+
+  const std::string checked_in = slurp(SORTSCOPE_BAD_INPUT_TABLE);
+  if (const char* update = std::getenv("SORTSCOPE_UPDATE_BAD_INPUT"); update && std::string(update) == "1") {
+    std::ofstream(SORTSCOPE_BAD_INPUT_TABLE, std::ios::binary) << table.str();
+    std::cout << "wrote " << SORTSCOPE_BAD_INPUT_TABLE << "\n";
+    return;
+  }
+  if (checked_in != table.str()) {
+    const std::string fresh = (std::filesystem::path(testing::TempDir()) / "BAD_INPUT.md").string();
+    std::ofstream(fresh, std::ios::binary) << table.str();
+    ADD_FAILURE() << SORTSCOPE_BAD_INPUT_TABLE << " differs from the messages the cases give; see\n  diff "
+                  << SORTSCOPE_BAD_INPUT_TABLE << " " << fresh
+                  << "\nand, if the new messages are right, rewrite it with\n"
+                     "  SORTSCOPE_UPDATE_BAD_INPUT=1 ctest --test-dir BUILD_DIR -R Cli.EveryBadInput";
+  }
 }
 
 }  // namespace
