@@ -47,19 +47,21 @@ std::string catalogue_text() {
 template <typename T>
 CLI::Validator number_in(T min, T max) {
   auto text_of = [](T v) {
-    char buf[32];
-    if constexpr (std::is_floating_point_v<T>) std::snprintf(buf, sizeof buf, "%g", double(v));
-    else std::snprintf(buf, sizeof buf, "%s", std::to_string(v).c_str());
-    return std::string(buf);
+    if constexpr (std::is_floating_point_v<T>) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g", double(v));
+      return std::string(buf);
+    } else {
+      return std::to_string(v);
+    }
   };
+  // The help shows the range beside the option's type; a range up to the type's largest needs none.
   const bool up_to_max = max == std::numeric_limits<T>::max();
-  const std::string kind = std::is_floating_point_v<T> ? "a number" : "an integer";
-  // The help shows a range beside the option's type; a whole type needs none.
   const std::string range = up_to_max ? "" : text_of(min) + ".." + text_of(max);
-  const std::string rule = !up_to_max                                   ? kind + " in " + range
-                           : min == std::numeric_limits<T>::lowest() && std::is_signed_v<T> ? kind
-                           : min == 0                                   ? "a non-negative integer"
-                                                                        : kind + " from " + text_of(min);
+  std::string rule = std::is_floating_point_v<T> ? "a number" : "an integer";
+  if (!up_to_max) rule += " in " + range;
+  else if (min == 0) rule = "a non-negative integer";
+  else if (min != std::numeric_limits<T>::lowest()) rule += " from " + text_of(min);
   return CLI::Validator(
       [=](std::string& text) -> std::string {
         T value{};
