@@ -14,11 +14,13 @@ namespace {
 
 const AlgorithmDescriptor* bitonic_sort() { return test::algo("bitonic"); }
 
-// Tiny and odd sizes, powers of two and their neighbours, around the single launch's limit and the
-// tile, and several tiles with a partial last one (global steps).
+// Tiny and odd sizes, powers of two and their neighbours, every network size the single launch
+// shapes apart (2^10 to 2^13 wires), around its limit and the tile, and several tiles with a
+// partial last one (global steps).
 std::vector<uint64_t> sizes() {
   const uint64_t single = bitonic::kSingleLaunchItems, tile = bitonic::kTileItems;
-  return {0, 1, 2, 3, 5, 31, 32, 33, 1000, 1024, single - 1, single, single + 1, 2 * tile, 3 * tile + 7};
+  return {0, 1, 2, 3, 5, 31, 32, 33, 1000, 1024, 1025, 2049, 4096, 5000, single - 1, single, single + 1,
+          2 * tile, 3 * tile + 7};
 }
 
 void run_matrix(Backend& backend) {

@@ -1,13 +1,16 @@
 // Bitonic sort on CUDA (PMPP 13.8). A block holds a tile of keys, each thread a run of them in
 // registers: steps whose comparators stay inside a thread run in registers, inside a warp through
 // shuffles, inside the tile through shared memory, with block barriers only. Up to
-// kSingleLaunchItems keys the whole network is one launch of one block; beyond, tiles are sorted
-// in one launch, and each later level runs its steps that cross tiles as one global pass each,
-// then finishes every tile in one more shared-memory launch.
+// kSingleLaunchItems keys the whole network is one launch: of one block, or, timed on a GPU that
+// has them, of a cluster of blocks whose longest steps exchange through distributed shared
+// memory. Beyond, tiles are sorted in one launch, and each later level runs its steps that cross
+// tiles as one global pass each, then finishes every tile in one more shared-memory launch.
 #include <algorithm>
 #include <bit>
 #include <type_traits>
 #include <vector>
+
+#include <cooperative_groups.h>
 
 #include "bitonic/bitonic.hpp"
 #include "bitonic/bitonic_policy.hpp"
@@ -62,7 +65,14 @@ struct Direction {
   bool all_up;
   __device__ Direction(int level_, uint64_t n, int levels)
       : level(level_), flip(uint32_t(n >> level_) & 1), all_up(level_ == levels) {}
+  // Every comparator ascending: what keys are in memory, before the first level and after the last.
+  __device__ static Direction ascending() { return Direction(0, 0, 0); }
   __device__ bool up(uint32_t wire) const { return all_up || ((wire >> level) & 1) == flip; }
+  // All ones on a wire whose comparators descend, else zero.
+  template <typename Bits>
+  __device__ Bits mask(uint32_t wire) const {
+    return up(wire) ? Bits(0) : ~Bits(0);
+  }
 };
 
 // Whether key a goes before key b: one unsigned compare of network bits over whole keys (WHOLE),
@@ -94,12 +104,20 @@ constexpr size_t padded_bytes(uint64_t items) {
 // One block's tile: loads it, runs a range of the network's steps on it, stores it. Thread t holds
 // tile positions [t * ITEMS, (t + 1) * ITEMS) in registers whenever a step's pairs stay inside a
 // warp; longer steps run on the tile in shared memory.
+//
+// Over whole keys (WHOLE) the tile holds each key XOR-ed with its level's direction mask, all ones
+// on the wires whose comparators descend. Complementing reverses the unsigned order, so in what the
+// tile holds every comparator of the level ascends: a compare-exchange of keys is one min and one
+// max, with no direction to work out per comparator, and the masks change once per level, not once
+// per step.
 template <typename Bits, typename Value, int ITEMS, bool TRACE, bool WHOLE>
 struct TileAgent {
   using V = ValueSlot<Value>;
   static constexpr bool kPairs = kHasValues<Value>;
   static constexpr uint32_t kWarpItems = 32 * ITEMS;
   static constexpr int kItemsLog = std::countr_zero(unsigned(ITEMS));
+  // Keys alone over whole keys, with no swaps to count: every compare-exchange is a min and a max.
+  static constexpr bool kMinMax = WHOLE && !kPairs && !TRACE;
 
   const NetworkArgs<Bits, Value>& a;
   Bits* s_keys;
@@ -109,6 +127,7 @@ struct TileAgent {
   uint32_t thread;
   uint32_t first_wire;  // low 32 bits of this thread's first wire (all a direction needs)
   bool in_registers = false;
+  Direction held = Direction::ascending();  // the level whose masks the keys carry (WHOLE)
   Bits key[ITEMS];
   V value[ITEMS];
 
@@ -117,11 +136,40 @@ struct TileAgent {
         s_keys(reinterpret_cast<Bits*>(shared)),
         s_values(reinterpret_cast<V*>(shared + padded_bytes<Bits>(tile))),
         tile_base(uint64_t(blockIdx.x) * tile),
-        valid(uint32_t(std::min<uint64_t>(tile, args.n - uint64_t(blockIdx.x) * tile))),
+        valid(uint32_t(tile_base < args.n ? std::min<uint64_t>(tile, args.n - tile_base) : 0)),
         thread(threadIdx.x),
         first_wire(uint32_t(tile_base) + threadIdx.x * ITEMS) {}
 
   __device__ uint32_t tile() const { return blockDim.x * ITEMS; }
+
+  static __device__ __forceinline__ Bits smaller(Bits x, Bits y) { return y < x ? y : x; }
+  static __device__ __forceinline__ Bits larger(Bits x, Bits y) { return y < x ? x : y; }
+
+  // The mask of register e under level d. A thread's run starts at a multiple of ITEMS, so below
+  // level log2(ITEMS) the level's bit of its wire is that of e, and from there on one merge block
+  // holds the whole run.
+  __device__ Bits mask_of(const Direction& d, int e) const {
+    return d.template mask<Bits>(d.level >= kItemsLog ? first_wire : uint32_t(e));
+  }
+
+  // The keys in registers trade the masks of the level they carry for those of `to`: one mask for
+  // the whole run once both levels span it, one per register before.
+  __device__ void reorient(const Direction& to) {
+    if constexpr (WHOLE) {
+      if (held.level >= kItemsLog && to.level >= kItemsLog) {
+        const Bits change = held.template mask<Bits>(first_wire) ^ to.template mask<Bits>(first_wire);
+#pragma unroll
+        for (int e = 0; e < ITEMS; ++e) key[e] ^= change;
+      } else {
+#pragma unroll
+        for (int e = 0; e < ITEMS; ++e) key[e] ^= mask_of(held, e) ^ mask_of(to, e);
+      }
+      held = to;
+    }
+  }
+
+  // Whether the comparator on `wire` ascends in what the tile holds: always over whole keys.
+  __device__ bool up(const Direction& dir, uint32_t wire) const { return WHOLE || dir.up(wire); }
 
   // Coalesced from global memory into shared memory, as network bits; wires past n get the
   // largest network bits, which no comparator of theirs moves. Every load is issued before any is
@@ -167,7 +215,7 @@ struct TileAgent {
     in_registers = false;
   }
 
-  // Coalesced back to global memory, as raw keys.
+  // Coalesced back to global memory, as raw keys (run has taken the masks off).
   __device__ void store() {
     if (in_registers) to_shared();
     for (uint32_t p = thread; p < valid; p += blockDim.x) {
@@ -180,13 +228,18 @@ struct TileAgent {
   // (UNIFORM), the thread's whole run lies in one block and shares its direction.
   template <int J, bool UNIFORM>
   __device__ uint32_t register_pass(const Direction& dir) {
-    const bool run_up = dir.up(first_wire);
+    const bool run_up = up(dir, first_wire);
     uint32_t swapped = 0;
 #pragma unroll
     for (int e = 0; e < ITEMS; ++e) {
       if (e & J) continue;
       const Bits lo = key[e], hi = key[e + J];
-      const bool s = swaps<WHOLE>(a.order, lo, hi, UNIFORM ? run_up : dir.up(first_wire + e));
+      if constexpr (kMinMax) {
+        key[e] = smaller(lo, hi);
+        key[e + J] = larger(lo, hi);
+        continue;
+      }
+      const bool s = swaps<WHOLE>(a.order, lo, hi, UNIFORM ? run_up : up(dir, first_wire + e));
       key[e] = s ? hi : lo;
       key[e + J] = s ? lo : hi;
       if constexpr (kPairs) {
@@ -215,11 +268,15 @@ struct TileAgent {
   __device__ uint32_t shuffle_step(uint32_t distance, const Direction& dir) {
     const uint32_t lane_mask = distance / ITEMS;
     const bool lower = (threadIdx.x & lane_mask) == 0;
-    const bool keep_first = lower == dir.up(first_wire);  // the whole run lies in one merge block
+    const bool keep_first = lower == up(dir, first_wire);  // the whole run lies in one merge block
     uint32_t swapped = 0;
 #pragma unroll
     for (int e = 0; e < ITEMS; ++e) {
       const Bits mine = key[e], other = __shfl_xor_sync(~0u, mine, lane_mask);
+      if constexpr (kMinMax) {
+        key[e] = keep_first ? smaller(mine, other) : larger(mine, other);
+        continue;
+      }
       const bool take = keep_first ? before<WHOLE>(a.order, other, mine) : before<WHOLE>(a.order, mine, other);
       key[e] = take ? other : mine;
       if constexpr (kPairs) {
@@ -241,7 +298,7 @@ struct TileAgent {
       const uint32_t i = ((c >> distance_log) << (distance_log + 1)) | (c & (distance - 1));
       const uint32_t l = i + distance;
       const Bits lo = s_keys[padded<Bits>(i)], hi = s_keys[padded<Bits>(l)];
-      if (!swaps<WHOLE>(a.order, lo, hi, dir.up(uint32_t(tile_base) + i))) continue;
+      if (!swaps<WHOLE>(a.order, lo, hi, up(dir, uint32_t(tile_base) + i))) continue;
       s_keys[padded<Bits>(i)] = hi;
       s_keys[padded<Bits>(l)] = lo;
       if constexpr (kPairs) {
@@ -265,32 +322,109 @@ struct TileAgent {
       if (in_registers) {
 #pragma unroll
         for (int e = 0; e < ITEMS; ++e)
-          if (thread * ITEMS + e < valid) slot[thread * ITEMS + e] = a.order.to_raw(key[e]);
+          if (thread * ITEMS + e < valid) slot[thread * ITEMS + e] = a.order.to_raw(key[e] ^ unmask(e));
       } else {
-        for (uint32_t p = thread; p < valid; p += blockDim.x) slot[p] = a.order.to_raw(s_keys[padded<Bits>(p)]);
+        for (uint32_t p = thread; p < valid; p += blockDim.x)
+          slot[p] = a.order.to_raw(s_keys[padded<Bits>(p)] ^ (WHOLE ? held.template mask<Bits>(uint32_t(tile_base) + p) : Bits(0)));
         __syncthreads();  // the copy reads keys the next step moves
       }
     }
   }
+  __device__ Bits unmask(int e) const { return WHOLE ? mask_of(held, e) : Bits(0); }
 
-  // Levels [level_begin, level_end], each from its longest step inside a tile of 2^tile_log wires
-  // down to distance 1.
-  __device__ void run(int level_begin, int level_end, int tile_log) {
-    for (int level = level_begin; level <= level_end; ++level) {
-      const Direction dir(level, a.n, a.levels);
-      for (int d = std::min(level, tile_log) - 1; d >= 0; --d) {
-        const uint32_t distance = 1u << d;
-        uint32_t swapped;
-        if (distance >= kWarpItems) {
-          if (in_registers) to_shared();
-          swapped = shared_step(d, dir);
-        } else {
-          if (!in_registers) to_registers();
-          swapped = distance >= ITEMS ? shuffle_step(distance, dir) : register_step(distance, dir);
-        }
-        observe(step_index(level, d), swapped);
+  // Distance >= the tile, in a cluster of blocks: the partner wire is the same slot of another
+  // block's tile, read from that block's shared memory. The comparator's merge block spans whole
+  // tiles, so the block's direction is one; both blocks see the same pair and take the same
+  // decision, as lanes do in a shuffle. Two cluster barriers: the tiles are published before any
+  // block reads, and read before any block writes again.
+  __device__ void cluster_step(int distance_log, const Direction& dir) {
+#if __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    if (!in_registers) to_registers();
+#pragma unroll
+    for (int e = 0; e < ITEMS; ++e) {
+      s_keys[padded<Bits>(thread * ITEMS + e)] = key[e];
+      if constexpr (kPairs) s_values[padded<V>(thread * ITEMS + e)] = value[e];
+    }
+    cluster.sync();
+    const uint32_t distance = 1u << distance_log;
+    const unsigned partner = cluster.block_rank() ^ (distance / tile());
+    const Bits* their_keys = cluster.map_shared_rank(s_keys, partner);
+    const bool lower = (first_wire & distance) == 0;
+    const bool keep_first = lower == up(dir, first_wire);
+#pragma unroll
+    for (int e = 0; e < ITEMS; ++e) {
+      const Bits mine = key[e], other = their_keys[padded<Bits>(thread * ITEMS + e)];
+      if constexpr (kMinMax) {
+        key[e] = keep_first ? smaller(mine, other) : larger(mine, other);
+        continue;
+      }
+      const bool take = keep_first ? before<WHOLE>(a.order, other, mine) : before<WHOLE>(a.order, mine, other);
+      key[e] = take ? other : mine;
+      if constexpr (kPairs) {
+        if (take) value[e] = cluster.map_shared_rank(s_values, partner)[padded<V>(thread * ITEMS + e)];
       }
     }
+    cluster.sync();
+#else
+    __trap();  // clusters need compute capability 9.0; the host never launches this below it
+#endif
+  }
+
+  // The masks of the level about to run, taken on in registers.
+  __device__ __forceinline__ void begin_level(const Direction& dir) {
+    if constexpr (WHOLE) {
+      if (!in_registers) to_registers();
+      reorient(dir);
+    }
+  }
+
+  // One step, distance 2^d: across the cluster's tiles (CLUSTER, d >= tile_log), inside the tile in
+  // shared memory, inside a warp, inside a thread.
+  template <bool CLUSTER>
+  __device__ __forceinline__ void step(int level, int d, int tile_log, const Direction& dir) {
+    const uint32_t distance = 1u << d;
+    uint32_t swapped = 0;
+    if (CLUSTER && d >= tile_log) {
+      cluster_step(d, dir);
+    } else if (distance >= kWarpItems) {
+      if (in_registers) to_shared();
+      swapped = shared_step(d, dir);
+    } else {
+      if (!in_registers) to_registers();
+      swapped = distance >= ITEMS ? shuffle_step(distance, dir) : register_step(distance, dir);
+    }
+    observe(step_index(level, d), swapped);
+  }
+
+  // Levels [level_begin, level_end], each from its longest step inside a span of 2^span_log wires
+  // (the tile, or the cluster's tiles) down to distance 1. Every level ends in registers
+  // (distance 1), where the masks change.
+  template <bool CLUSTER = false>
+  __device__ void run(int level_begin, int level_end, int tile_log, int span_log) {
+#pragma unroll 1
+    for (int level = level_begin; level <= level_end; ++level) {
+      const Direction dir(level, a.n, a.levels);
+      begin_level(dir);
+#pragma unroll 1
+      for (int d = std::min(level, span_log) - 1; d >= 0; --d) step<CLUSTER>(level, d, tile_log, dir);
+    }
+    reorient(Direction::ascending());
+  }
+
+  // The whole network of 2^LEVELS wires with every step known at compile time: no loop and no
+  // dispatch per step, which at small n is most of a step's latency.
+  template <int LEVELS, int TILE_LOG, bool CLUSTER>
+  __device__ void run_unrolled() {
+#pragma unroll
+    for (int level = 1; level <= LEVELS; ++level) {
+      const Direction dir(level, a.n, LEVELS);
+      begin_level(dir);
+#pragma unroll
+      for (int d = level - 1; d >= 0; --d) step<CLUSTER>(level, d, TILE_LOG, dir);
+    }
+    reorient(Direction::ascending());
   }
 };
 
@@ -302,7 +436,19 @@ __global__ void __launch_bounds__(std::min(1024, int(kTileItems) / ITEMS))
   extern __shared__ __align__(16) unsigned char shared[];
   TileAgent<Bits, Value, ITEMS, TRACE, WHOLE> agent(a, shared, blockDim.x * ITEMS);
   agent.load(keys, values);
-  agent.run(level_begin, level_end, tile_log);
+  agent.run(level_begin, level_end, tile_log, tile_log);
+  agent.store();
+}
+
+// The whole network of 2^LEVELS wires in one launch, unrolled: one block, or a cluster of blocks
+// with tiles of 2^TILE_LOG wires (CLUSTER). Timed runs of keys alone.
+template <typename Bits, bool WHOLE, int ITEMS, int LEVELS, int TILE_LOG, bool CLUSTER>
+__global__ void __launch_bounds__(1024)
+    unrolled_network_kernel(NetworkArgs<Bits, KeysOnly> a, const Bits* keys) {
+  extern __shared__ __align__(16) unsigned char shared[];
+  TileAgent<Bits, KeysOnly, ITEMS, false, WHOLE> agent(a, shared, blockDim.x * ITEMS);
+  agent.load(keys, nullptr);
+  agent.template run_unrolled<LEVELS, TILE_LOG, CLUSTER>();
   agent.store();
 }
 
@@ -382,6 +528,56 @@ cudaError_t launch_tiles(const device::NetworkArgs<Bits, Value>& a, const RadixS
   return cudaGetLastError();
 }
 
+// The network of 2^LEVELS wires over keys alone, unrolled, in one launch of BLOCKS blocks (a
+// cluster when more than one), ITEMS keys per thread.
+template <typename Bits, bool WHOLE, int ITEMS, int LEVELS, int BLOCKS>
+cudaError_t launch_unrolled(const device::NetworkArgs<Bits, device::KeysOnly>& a, const RadixSortArgs& args,
+                            cudaStream_t stream) {
+  constexpr int kTileLog = LEVELS - std::countr_zero(unsigned(BLOCKS));
+  constexpr uint64_t kBlockItems = std::max<uint64_t>(uint64_t(1) << kTileLog, min_block_items(ITEMS));
+  static_assert(kBlockItems / ITEMS <= 1024);
+  constexpr auto kernel = device::unrolled_network_kernel<Bits, WHOLE, ITEMS, LEVELS, kTileLog, (BLOCKS > 1)>;
+  constexpr int kShared = int(device::padded_bytes<Bits>(kBlockItems));
+  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<kernel>(kShared));
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(BLOCKS);
+  config.blockDim = dim3(uint32_t(kBlockItems / ITEMS));
+  config.dynamicSmemBytes = size_t(kShared);
+  config.stream = stream;
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = BLOCKS;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  config.attrs = &cluster;
+  config.numAttrs = BLOCKS > 1 ? 1 : 0;
+  SORTSCOPE_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, a, static_cast<const Bits*>(args.keys_in)));
+  return cudaGetLastError();
+}
+
+// Whether the current device launches clusters of blocks (compute capability 9.0 on).
+bool clusters_available() {
+  int device = 0, supported = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return false;
+  return cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, device) == cudaSuccess && supported != 0;
+}
+
+// A timed sort of keys alone over whole keys, 2^10 to 2^13 wires: the unrolled network. Up to 2^11
+// wires one block of 4 keys a thread; above, a cluster of 4 blocks of 2 keys a thread, which
+// spreads a step's latency over four SMs (H100, 2^12 keys: 13.8 us against 24.4 us for one block,
+// kernels/PERFORMANCE.md). cudaErrorNotReady: not this path.
+template <typename Bits, bool WHOLE>
+cudaError_t launch_small_network(const device::NetworkArgs<Bits, device::KeysOnly>& a, const RadixSortArgs& args,
+                                 cudaStream_t stream) {
+  switch (a.levels) {
+    case 10: return launch_unrolled<Bits, WHOLE, 4, 10, 1>(a, args, stream);
+    case 11: return launch_unrolled<Bits, WHOLE, 4, 11, 1>(a, args, stream);
+    case 12: return clusters_available() ? launch_unrolled<Bits, WHOLE, 2, 12, 4>(a, args, stream) : cudaErrorNotReady;
+    case 13: return clusters_available() ? launch_unrolled<Bits, WHOLE, 2, 13, 4>(a, args, stream) : cudaErrorNotReady;
+    default: return cudaErrorNotReady;
+  }
+}
+
 template <typename Bits, typename Value, bool TRACE, bool WHOLE>
 cudaError_t run_network(const detail::RadixSortCall& c, const NetworkOrder<Bits>& order) {
   using Policy = device::TilePolicy<Bits, Value>;
@@ -415,11 +611,13 @@ cudaError_t run_network(const detail::RadixSortCall& c, const NetworkOrder<Bits>
     cuda::ScopedKernelTimer timer(recorder, n <= kSingleLaunchItems ? "network in shared memory" : "sort tiles", moved,
                                   0, c.stream);
     const int level_end = std::min(a.levels, tile_log);
-    // One block holds the whole network: fewer keys per thread give it more warps to hide each
-    // step's latency with (a timed run only; a traced one keeps the tiles' shape).
+    // A timed run of a small network takes a shape of its own (a traced one keeps the tiles'):
+    // unrolled for keys alone, else one block with fewer keys per thread, which gives it more
+    // warps to hide each step's latency with.
     cudaError_t launched = cudaErrorNotReady;
+    if constexpr (!TRACE && !kPairs && WHOLE) launched = launch_small_network<Bits, WHOLE>(a, args, c.stream);
     if constexpr (!TRACE && Policy::kItems > 8) {
-      if (n <= kSingleLaunchItems)
+      if (launched == cudaErrorNotReady && n <= kSingleLaunchItems)
         launched = tile <= 4096 ? launch_tiles<Bits, Value, TRACE, WHOLE, 4>(a, args, blocks, tile, 1, level_end, c.stream)
                                 : launch_tiles<Bits, Value, TRACE, WHOLE, 8>(a, args, blocks, tile, 1, level_end, c.stream);
     }

@@ -65,7 +65,9 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
       {"Shared memory first",
        "A block holds a tile of keys, each thread a run of them in registers: steps between a thread's own keys "
        "need no exchange, steps within a warp use shuffles, longer steps inside the tile use shared memory with a "
-       "barrier each. Up to " + number(kSingleLaunchItems) + " keys the whole sort is one launch of one block. "
+       "barrier each. Up to " + number(kSingleLaunchItems) + " keys the whole sort is one launch of one block; "
+       "timed on a GPU with thread block clusters (Hopper on), above 2048 keys it is one launch of a cluster of four "
+       "blocks on four SMs, whose longest steps read the partner keys straight from another block's shared memory. "
        "Beyond, blocks sort their tiles of " + number(kTileItems) + " keys, and every later level compares keys in "
        "different tiles with one pass over global memory per step, until the distance fits a tile and one launch "
        "finishes the level in shared memory.",

@@ -95,8 +95,8 @@ NetworkOrder<Bits> make_network_order(bool is_signed, bool is_float, bool descen
 
 // --- tiles ---
 
-// Up to this many keys one block sorts them all, every step in shared memory and registers: one
-// launch, no global memory between steps.
+// Up to this many keys one launch sorts them all, every step in registers and shared memory (one
+// block's, or a cluster's): no global memory between steps.
 constexpr uint64_t kSingleLaunchItems = uint64_t(1) << 13;
 // Beyond it, blocks sort tiles of this many keys, and every later level merges across tiles with
 // one global pass per step whose distance reaches past a tile, then finishes each tile in shared
