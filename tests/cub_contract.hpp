@@ -1,6 +1,7 @@
 // CUB's contract for DeviceRadixSort, kept by both of our radix sorts: temp storage at any byte
 // offset into an allocation of the reported size (CUB aligns internally, and its own tests offset
-// the pointer), and, stricter than CUB, bit ranges outside [0, key bits] or reversed rejected with
+// the pointer), values wherever their own alignment allows (a struct of two 32-bit fields at 4 mod
+// 8), and, stricter than CUB, bit ranges outside [0, key bits] or reversed rejected with
 // cudaErrorInvalidValue while begin == end leaves the keys as they are.
 #pragma once
 
@@ -8,8 +9,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <vector>
+
+#include "sortscope/double_buffer.hpp"
 
 #include "generate/distributions.hpp"
 #include "test_support.hpp"
@@ -88,8 +92,82 @@ void expect_bit_ranges_checked() {
   cudaFree(d_out);
 }
 
+// Values whose alignment is below their width.
+struct TwoWords {
+  uint32_t index, check;
+};
+struct FourBytes {
+  uint8_t byte[4];
+};
+inline TwoWords value_of(uint32_t i, TwoWords*) { return {i, ~i}; }
+inline FourBytes value_of(uint32_t i, FourBytes*) { return {{uint8_t(i), uint8_t(i >> 8), uint8_t(i >> 16), uint8_t(i >> 24)}}; }
+
+// Sorts pairs whose values start OFFSET bytes into their allocations, with both forms of the call,
+// and checks every value arrived with its key, in stable order.
+template <typename Api, typename Key, typename Value>
+void expect_unaligned_values_sort(size_t offset) {
+  const int n = 70001;
+  std::vector<Key> h_keys(n);
+  for (int i = 0; i < n; ++i) h_keys[i] = Key(gen::mix64(uint64_t(i) * 31 + sizeof(Value)) % 1000);
+  std::vector<Value> h_values(n);
+  for (int i = 0; i < n; ++i) h_values[i] = value_of(uint32_t(i), static_cast<Value*>(nullptr));
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return h_keys[a] < h_keys[b]; });
+  const auto expect_sorted = [&](const Key* d_keys, const Value* d_values, const char* form) {
+    std::vector<Key> got_keys(n);
+    std::vector<Value> got_values(n);
+    ASSERT_EQ(cudaMemcpy(got_keys.data(), d_keys, n * sizeof(Key), cudaMemcpyDeviceToHost), cudaSuccess) << form;
+    ASSERT_EQ(cudaMemcpy(got_values.data(), d_values, n * sizeof(Value), cudaMemcpyDeviceToHost), cudaSuccess) << form;
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(got_keys[i], h_keys[order[i]]) << form << ", key " << i;
+      ASSERT_EQ(std::memcmp(&got_values[i], &h_values[order[i]], sizeof(Value)), 0)
+          << form << ", " << sizeof(Value) << "-byte value " << i << " at +" << offset;
+    }
+  };
+  Key *d_keys_in, *d_keys_out;
+  char *raw_in, *raw_out;
+  ASSERT_EQ(cudaMalloc(&d_keys_in, n * sizeof(Key)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_keys_out, n * sizeof(Key)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&raw_in, n * sizeof(Value) + offset), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&raw_out, n * sizeof(Value) + offset), cudaSuccess);
+  Value* d_values_in = reinterpret_cast<Value*>(raw_in + offset);
+  Value* d_values_out = reinterpret_cast<Value*>(raw_out + offset);
+  cudaMemcpy(d_keys_in, h_keys.data(), n * sizeof(Key), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_values_in, h_values.data(), n * sizeof(Value), cudaMemcpyHostToDevice);
+  size_t bytes = 0;
+  ASSERT_EQ(Api::SortPairs(nullptr, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n), cudaSuccess);
+  void* temp = nullptr;
+  ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
+  ASSERT_EQ(Api::SortPairs(temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << sizeof(Value) << "-byte values at +" << offset;
+  expect_sorted(d_keys_out, d_values_out, "pointers");
+  // The DoubleBuffer form, where the sorted values end in whichever buffer the selector names.
+  cudaMemcpy(d_keys_in, h_keys.data(), n * sizeof(Key), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_values_in, h_values.data(), n * sizeof(Value), cudaMemcpyHostToDevice);
+  DoubleBuffer<Key> keys(d_keys_in, d_keys_out);
+  DoubleBuffer<Value> values(d_values_in, d_values_out);
+  size_t db_bytes = 0;
+  ASSERT_EQ(Api::SortPairs(nullptr, db_bytes, keys, values, n), cudaSuccess);
+  ASSERT_LE(db_bytes, bytes);
+  ASSERT_EQ(Api::SortPairs(temp, bytes, keys, values, n), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << sizeof(Value) << "-byte values at +" << offset << ", DoubleBuffer";
+  EXPECT_EQ(keys.selector, values.selector);
+  expect_sorted(keys.Current(), values.Current(), "DoubleBuffer");
+  cudaFree(temp);
+  cudaFree(d_keys_in);
+  cudaFree(d_keys_out);
+  cudaFree(raw_in);
+  cudaFree(raw_out);
+}
+
 template <typename Api>
 void expect_cub_contract() {
+  expect_unaligned_values_sort<Api, uint32_t, TwoWords>(4);
+  expect_unaligned_values_sort<Api, uint64_t, TwoWords>(4);
+  expect_unaligned_values_sort<Api, uint32_t, TwoWords>(0);
+  expect_unaligned_values_sort<Api, uint32_t, FourBytes>(1);
+  expect_unaligned_values_sort<Api, double, FourBytes>(3);
   expect_any_temp_offset_sorts<Api, uint32_t>();
   expect_any_temp_offset_sorts<Api, uint64_t>();
   expect_any_temp_offset_sorts<Api, double>();

@@ -138,6 +138,45 @@ TEST(DeviceMergeSortApi, SortsPairsStablyWithValuesOfAnyType) {
   }
 }
 
+// Values where their own alignment allows and no wider one: a struct of two 32-bit fields (8 bytes,
+// 4-byte aligned) at 4 mod 8, in and out.
+struct TwoWords {
+  uint32_t index, check;
+  bool operator==(const TwoWords&) const = default;
+};
+
+TEST(DeviceMergeSortApi, SortsValuesAlignedOnlyToTheirFields) {
+  REQUIRE_GPU();
+  const size_t n = 100003;
+  const std::vector<int> keys = random_keys(n, 11);
+  std::vector<TwoWords> values(n);
+  for (size_t i = 0; i < n; ++i) values[i] = {uint32_t(i), ~uint32_t(i)};
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return DescendingByMagnitude{}(keys[a], keys[b]); });
+  char *raw_in = nullptr, *raw_out = nullptr;
+  ASSERT_EQ(cudaMalloc(&raw_in, n * sizeof(TwoWords) + 4), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&raw_out, n * sizeof(TwoWords) + 4), cudaSuccess);
+  auto* v_in = reinterpret_cast<TwoWords*>(raw_in + 4);
+  auto* v_out = reinterpret_cast<TwoWords*>(raw_out + 4);
+  ASSERT_EQ(cudaMemcpy(v_in, values.data(), n * sizeof(TwoWords), cudaMemcpyHostToDevice), cudaSuccess);
+  DeviceArray<int> k_in(keys), k_out{std::vector<int>(n)};
+  size_t bytes = 0;
+  ASSERT_EQ(merge::DeviceMergeSort::SortPairsCopy(nullptr, bytes, k_in.data, v_in, k_out.data, v_out, n,
+                                                  DescendingByMagnitude{}),
+            cudaSuccess);
+  Temp temp(bytes);
+  ASSERT_EQ(merge::DeviceMergeSort::SortPairsCopy(temp.ptr, temp.bytes, k_in.data, v_in, k_out.data, v_out, n,
+                                                  DescendingByMagnitude{}),
+            cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<TwoWords> got(n);
+  ASSERT_EQ(cudaMemcpy(got.data(), v_out, n * sizeof(TwoWords), cudaMemcpyDeviceToHost), cudaSuccess);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], values[order[i]]) << "value " << i;
+  cudaFree(raw_in);
+  cudaFree(raw_out);
+}
+
 TEST(DeviceMergeSortApi, RejectsWhatCubLeavesUndefined) {
   REQUIRE_GPU();
   size_t bytes = 0;

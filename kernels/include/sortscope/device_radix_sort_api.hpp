@@ -49,6 +49,23 @@ using RadixSortDispatch = cudaError_t (*)(const RadixSortCall&);
 // size it reported; ours reports this much slack and starts its regions on a 256-byte boundary.
 constexpr size_t kTempStorageAlign = 256;
 
+constexpr size_t round_up_to_temp_align(size_t bytes) {
+  return (bytes + kTempStorageAlign - 1) / kTempStorageAlign * kTempStorageAlign;
+}
+
+// The kernels move a value as one word of its width. A value type aligned to less than its size (a
+// struct of two 32-bit fields is 8 bytes wide, 4-byte aligned) may sit where that word cannot be
+// loaded, which faults and ends the CUDA context. For such types the size query adds two staging
+// buffers, and a sort whose value pointers are not aligned to the width sorts aligned copies.
+template <typename ValueT>
+struct ValuesMayBeUnaligned : std::bool_constant<(alignof(ValueT) < sizeof(ValueT))> {};
+template <>
+struct ValuesMayBeUnaligned<void> : std::false_type {};
+template <typename ValueT>
+constexpr bool kValuesMayBeUnaligned = ValuesMayBeUnaligned<ValueT>::value;
+
+inline bool aligned_to(const void* p, size_t width) { return reinterpret_cast<uintptr_t>(p) % width == 0; }
+
 template <typename KeyT, typename ValueT, typename NumItemsT>
 cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, size_t& temp_storage_bytes,
                             const KeyT* keys_in, KeyT* keys_out, const ValueT* values_in, ValueT* values_out,
@@ -80,17 +97,45 @@ cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, si
   c.key_selector = key_selector;
   c.value_selector = value_selector;
   c.options = options;
+  size_t staging_bytes = 0;  // one staging buffer of values
+  if constexpr (kValuesMayBeUnaligned<ValueT>) staging_bytes = round_up_to_temp_align(c.args.n * sizeof(ValueT));
   if (d_temp_storage == nullptr) {
     c.temp_storage_bytes = &temp_storage_bytes;
     const cudaError_t e = dispatch(c);
-    if (e == cudaSuccess) temp_storage_bytes += kTempStorageAlign - 1;
+    if (e == cudaSuccess) temp_storage_bytes += kTempStorageAlign - 1 + 2 * staging_bytes;
     return e;
   }
   const uintptr_t at = reinterpret_cast<uintptr_t>(d_temp_storage);
   const size_t skip = (kTempStorageAlign - at % kTempStorageAlign) % kTempStorageAlign;
   if (temp_storage_bytes < skip) return cudaErrorInvalidValue;
   size_t aligned_bytes = temp_storage_bytes - skip;
-  c.d_temp_storage = static_cast<char*>(d_temp_storage) + skip;
+  char* temp = static_cast<char*>(d_temp_storage) + skip;
+  if constexpr (kValuesMayBeUnaligned<ValueT>) {
+    if (!aligned_to(values_in, sizeof(ValueT)) || !aligned_to(values_out, sizeof(ValueT))) {
+      // Sort aligned copies: the values in, sorted between two staging buffers, then copied back
+      // to where the caller's output (or, for a DoubleBuffer, its selector) says.
+      if (aligned_bytes < 2 * staging_bytes) return cudaErrorInvalidValue;
+      ValueT* staged[2] = {reinterpret_cast<ValueT*>(temp), reinterpret_cast<ValueT*>(temp + staging_bytes)};
+      aligned_bytes -= 2 * staging_bytes;
+      c.d_temp_storage = temp + 2 * staging_bytes;
+      c.temp_storage_bytes = &aligned_bytes;
+      c.args.values_in = staged[0];
+      c.args.values_out = staged[1];
+      const size_t bytes = c.args.n * sizeof(ValueT);
+      int staged_selector = 0;
+      if (value_selector) c.value_selector = &staged_selector;
+      cudaError_t e = bytes ? cudaMemcpyAsync(staged[0], values_in, bytes, cudaMemcpyDeviceToDevice, stream) : cudaSuccess;
+      if (e == cudaSuccess) e = dispatch(c);
+      if (e != cudaSuccess) return e;
+      // Without a DoubleBuffer the sorted values are in staged[1]; with one, the selector flipped
+      // as the keys' did when they ended in the alternate buffer.
+      ValueT* sorted = value_selector ? staged[staged_selector] : staged[1];
+      ValueT* destination = value_selector && staged_selector == 0 ? const_cast<ValueT*>(values_in) : values_out;
+      if (value_selector) *value_selector ^= staged_selector;
+      return bytes ? cudaMemcpyAsync(destination, sorted, bytes, cudaMemcpyDeviceToDevice, stream) : cudaSuccess;
+    }
+  }
+  c.d_temp_storage = temp;
   c.temp_storage_bytes = &aligned_bytes;
   return dispatch(c);
 }
