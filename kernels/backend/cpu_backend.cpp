@@ -7,6 +7,7 @@
 #include <fstream>
 #include <numeric>
 
+#include "backend/fault_injection.hpp"
 #include "common/parallel_for.hpp"
 #include "common/radix_checks.hpp"
 #include "sortscope/backend.hpp"
@@ -75,6 +76,8 @@ class CpuBackend final : public Backend {
       if (spec.n > max_items(spec.key_type, false, 0))
         return OutOfMemory(std::to_string(spec.n) + " keys do not fit in host memory (at most " +
                            std::to_string(max_items(spec.key_type, false, 0)) + ")");
+      if (faults::allocation_fails())
+        return OutOfMemory(faults::injected_allocation_message("allocating " + std::to_string(spec.n) + " keys"));
       SORTSCOPE_RETURN_IF_ERROR(generate_host(spec, keys.get()));
     }
     input_ = std::move(keys);
@@ -89,7 +92,19 @@ class CpuBackend final : public Backend {
   uint64_t size() const override { return input_ ? input_->n : 0; }
   KeyType key_type() const override { return input_ ? input_->key_type : KeyType::u32; }
 
+  // A sort's own scratch (inside the algorithms) and the snapshots are allocated as it goes: when
+  // memory runs out there, the run fails and the backend stays as it was.
   Status run(const SortConfig& config, const RunOptions& options, RunResult* result) override {
+    try {
+      return run_or_throw(config, options, result);
+    } catch (const std::bad_alloc&) {
+      *result = RunResult{};
+      return OutOfMemory("not enough host memory to sort " + std::to_string(size()) + " keys with " +
+                         std::string(config.algorithm->name));
+    }
+  }
+
+  Status run_or_throw(const SortConfig& config, const RunOptions& options, RunResult* result) {
     if (!input_) return InvalidArgument("no data set");
     const AlgorithmDescriptor& algo = *config.algorithm;
     if (!algo.cpu) return Unsupported(std::string(algo.name) + " runs only on the CUDA backend");
@@ -101,6 +116,8 @@ class CpuBackend final : public Backend {
                              std::string(algo.max_n_reason) + ")");
     *result = RunResult{};
     result->model_bytes = algo.model_bytes(shape);
+    if (faults::allocation_fails())
+      return OutOfMemory(faults::injected_allocation_message("allocating the output of " + std::to_string(n) + " keys"));
     try {
       output_.key_type = input_->key_type;
       output_.n = n;
@@ -151,6 +168,8 @@ class CpuBackend final : public Backend {
       const SnapshotPlan plan = SnapshotPlan::within(algo.stage_count(shape), input_->bytes.size(),
                                                      std::min(options.snapshot_budget, snapshot_room()));
       if (plan.kept() > 0) {
+        if (faults::allocation_fails())
+          return OutOfMemory(faults::injected_allocation_message("allocating the stage snapshots"));
         snapshots = std::make_shared<HostSnapshots>(input_);
         observer = [&](int stage, const void* keys) {
           if (plan.keeps(stage)) snapshots->add(stage, keys);

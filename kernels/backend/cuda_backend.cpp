@@ -1,8 +1,11 @@
 // The CUDA backend: data sets generated and kept in device memory, sorts timed with CUDA events on
 // one stream, outputs verified on the device. Host-only algorithms run on a host copy.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <mutex>
 
+#include "backend/fault_injection.hpp"
 #include "backend/verify_cuda.hpp"
 #include "common/radix_checks.hpp"
 #include "generate/generate_cuda.hpp"
@@ -13,13 +16,26 @@
 namespace sortscope {
 namespace {
 
+// Set once a CUDA call failed with a sticky error: the process's context is gone, and no CUDA
+// backend is made again (cuda_available says why).
+std::atomic<bool> device_lost{false};
+std::mutex device_lost_mutex;
+std::string device_lost_detail;
+
 // Turns a CUDA error into a Status whose message starts with `what`.
 Status to_status(cudaError_t e, const std::string& what) {
   if (e == cudaSuccess) return Status::Ok();
-  cudaGetLastError();  // clear a sticky launch error so the next call starts clean
+  cudaGetLastError();  // clear an error that is not sticky so the next call starts clean
   const std::string detail = what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
   if (e == cudaErrorMemoryAllocation) return OutOfMemory(detail);
   if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) return {StatusCode::no_device, detail};
+  // A sticky error (a kernel that faulted or trapped) survives the clearing, and every later call
+  // in this process fails with it.
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    std::lock_guard lock(device_lost_mutex);
+    if (!device_lost.exchange(true)) device_lost_detail = detail;
+    return {StatusCode::device_lost, std::string(kGpuStoppedWorking) + detail};
+  }
   return {StatusCode::cuda_error, detail};
 }
 
@@ -28,6 +44,8 @@ class DeviceArray {
  public:
   static Status make(size_t bytes, std::shared_ptr<DeviceArray>* out) {
     auto a = std::shared_ptr<DeviceArray>(new DeviceArray);
+    if (bytes && faults::allocation_fails())
+      return OutOfMemory(faults::injected_allocation_message("cudaMalloc of " + std::to_string(bytes) + " bytes"));
     if (bytes)
       SORTSCOPE_RETURN_IF_ERROR(
           to_status(cudaMalloc(&a->ptr_, bytes), "cudaMalloc of " + std::to_string(bytes) + " bytes"));
@@ -149,6 +167,10 @@ class CudaBackend final : public Backend {
 
   Status run(const SortConfig& config, const RunOptions& options, RunResult* result) override {
     if (!input_) return InvalidArgument("no data set");
+    if (faults::take_device_fault()) {
+      SORTSCOPE_RETURN_IF_ERROR(to_status(cuda::launch_trap(stream_), "launching the injected fault"));
+      SORTSCOPE_RETURN_IF_ERROR(to_status(cudaStreamSynchronize(stream_), "the injected fault"));
+    }
     const AlgorithmDescriptor& algo = *config.algorithm;
     if (!algo.cuda) return run_on_host(config, options, result);
     SortShape shape;
@@ -410,6 +432,11 @@ Status make_cuda_backend(std::unique_ptr<Backend>* out) {
 }
 
 bool cuda_available(std::string* why_not) {
+  if (device_lost) {
+    std::lock_guard lock(device_lost_mutex);
+    if (why_not) *why_not = "the GPU stopped working earlier in this run (" + device_lost_detail + "); restart to use it";
+    return false;
+  }
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0) {

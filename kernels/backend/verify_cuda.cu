@@ -102,4 +102,13 @@ cudaError_t verify_sorted(const RadixSortArgs& a, VerifyCounts* counts, cudaStre
   return e;
 }
 
+namespace {
+__global__ void trap_kernel() { __trap(); }
+}  // namespace
+
+cudaError_t launch_trap(cudaStream_t stream) {
+  trap_kernel<<<1, 1, 0, stream>>>();
+  return cudaGetLastError();
+}
+
 }  // namespace sortscope::cuda

@@ -19,4 +19,8 @@ struct VerifyCounts {
 // Checks args.keys_out (and args.values_out, input positions) against args.keys_in on the device.
 cudaError_t verify_sorted(const RadixSortArgs& args, VerifyCounts* counts, cudaStream_t stream);
 
+// Launches a kernel that traps: the injected device fault (inject_device_fault), a sticky error
+// like any real fault in a kernel.
+cudaError_t launch_trap(cudaStream_t stream);
+
 }  // namespace sortscope::cuda

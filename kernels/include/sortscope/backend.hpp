@@ -112,6 +112,13 @@ Status make_cuda_backend(std::unique_ptr<Backend>* out);
 // Whether this build has a CUDA backend and a usable device; `why_not` says what is missing.
 bool cuda_available(std::string* why_not = nullptr);
 
+// Fault injection, for tests and for trying the app's recovery by hand (SORTSCOPE_INJECT_FAULT in
+// the README): the k-th allocation any backend makes from now on fails as if memory had run out
+// (k = 0 disarms it), and the CUDA backend's next run first launches a kernel that traps, a sticky
+// error that ends the process's use of the GPU.
+void inject_allocation_failure(uint64_t k);
+void inject_device_fault();
+
 // The value `config` gives its algorithm's parameter `spec`: the setting of that name, else the default.
 int param_value(const SortConfig& config, const ParamSpec& spec);
 // Sets (or replaces) the setting of parameter `name`.

@@ -14,6 +14,7 @@ enum class StatusCode {
   unsupported,       // this algorithm or key type is not available on this backend
   no_device,         // the CUDA backend was asked for but no usable GPU exists
   cuda_error,        // a CUDA call failed
+  device_lost,       // a CUDA call failed with a sticky error: this process cannot use the GPU again
   io_error,          // a file could not be read or written
   verification_failed,
 };
@@ -38,6 +39,8 @@ inline Status InvalidArgument(std::string m) { return {StatusCode::invalid_argum
 inline Status Unsupported(std::string m) { return {StatusCode::unsupported, std::move(m)}; }
 inline Status OutOfMemory(std::string m) { return {StatusCode::out_of_memory, std::move(m)}; }
 inline Status IoError(std::string m) { return {StatusCode::io_error, std::move(m)}; }
+// How a device_lost message begins; what follows is the CUDA call and its error.
+constexpr std::string_view kGpuStoppedWorking = "the GPU stopped working: ";
 
 // Text as it may appear in a one-line message: anything but printable ASCII (a newline typed into
 // an argument, a terminal's escape sequence in a file name, the bytes of a binary file) as \xNN,
