@@ -30,12 +30,14 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-Result run(const std::string& args) {
+// Runs sortscope with `args`, and with `environment` (VAR=VALUE ...) set for it alone.
+Result run(const std::string& args, const std::string& environment = "") {
   // One file per call and process: ctest runs the cases of this file side by side.
   static int calls = 0;
   const std::string err_file = testing::TempDir() + "/sortscope_cli_stderr_" + std::to_string(getpid()) + "_" +
                                std::to_string(calls++) + ".txt";
-  const std::string command = std::string(SORTSCOPE_BINARY) + " " + args + " 2>" + err_file;
+  const std::string command = (environment.empty() ? "" : "env " + environment + " ") + std::string(SORTSCOPE_BINARY) +
+                              " " + args + " 2>" + err_file;
   Result r{-1, "", ""};
   FILE* p = popen(command.c_str(), "r");
   if (!p) return r;
@@ -110,6 +112,20 @@ TEST(Cli, ParamsSetAndSweepAnyAlgorithmParameter) {
   const Result odd = run("bench --backend cpu --algorithm odd-even --n 2^17");
   EXPECT_NE(odd.exit_code, 0);
   EXPECT_NE(odd.err.find("at most 65536 keys"), std::string::npos) << odd.err;
+}
+
+TEST(Cli, InjectedFaultsEndTheRunWithOneLineAndNonZero) {
+  // The first allocation (the data set) and the second (the run's output).
+  for (const char* k : {"1", "2"}) {
+    const Result b = run(std::string("bench --backend cpu --algorithm mg-radix --n 2^12 --pairs --repeat 1 --warmup 0"),
+                         std::string("SORTSCOPE_INJECT_FAULT=allocation:") + k);
+    EXPECT_EQ(b.exit_code, 1) << "allocation " << k << ": " << b.err;
+    EXPECT_NE(b.err.find("injected"), std::string::npos) << "allocation " << k << ": " << b.err;
+    EXPECT_EQ(lines(b.err), 1) << b.err;
+  }
+  const Result bad = run("bench --backend cpu --n 2^10", "SORTSCOPE_INJECT_FAULT=allocation:0");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("SORTSCOPE_INJECT_FAULT='allocation:0'"), std::string::npos) << bad.err;
 }
 
 TEST(Cli, BenchSweepsSizesAndRadixBits) {

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "ui/layout.hpp"
@@ -159,7 +161,8 @@ TEST(Gui, HelpOverlayListsTheShortcuts) {
 TEST(Gui, BadInputShowsAMessageAndTheFrameStillRenders) {
   const std::string png = testing::TempDir() + "/sortscope_gui_error.png";
   std::remove(png.c_str());
-  EXPECT_EQ(run_sortscope("--headless --frames 4 --backend cpu --dist file:/nonexistent/keys.bin --screenshot " + png), 0);
+  // A headless run that failed exits 1, and its last frame shows why.
+  EXPECT_EQ(run_sortscope("--headless --frames 4 --backend cpu --dist file:/nonexistent/keys.bin --screenshot " + png), 1);
   Picture p;
   ASSERT_TRUE(load(png, &p));
   // The error is drawn in red text in the controls panel.
@@ -170,6 +173,21 @@ TEST(Gui, BadInputShowsAMessageAndTheFrameStillRenders) {
       red += c[0] > 200 && c[1] < 140 && c[2] < 140;
     }
   EXPECT_GT(red, 50) << "no error message visible";
+}
+
+TEST(Gui, OutOfMemoryOffersTheNThatFits) {
+  const std::string png = testing::TempDir() + "/sortscope_gui_oom.png";
+  const std::string log = testing::TempDir() + "/sortscope_gui_oom.txt";
+  std::remove(png.c_str());
+  EXPECT_EQ(run_sortscope("--headless --frames 4 --backend cpu --n 2^40 --width 1280 --height 800 --screenshot " + png +
+                          " 2> " + log),
+            1);
+  std::ifstream in(log);
+  const std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(err.find("do not fit"), std::string::npos) << err;
+  EXPECT_NE(err.find(" fits)"), std::string::npos) << "no --n that fits: " << err;
+  Picture p;
+  ASSERT_TRUE(load(png, &p)) << "the frame still renders";
 }
 
 }  // namespace

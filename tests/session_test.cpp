@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "session/session.hpp"
 #include "session/stages.hpp"
@@ -115,6 +117,116 @@ TEST(Session, AutomaticBackendFallsBackToTheCpuWithANote) {
   EXPECT_EQ(s.backend, BackendKind::cpu);
   EXPECT_NE(s.backend_note.find("CPU backend"), std::string::npos);
   EXPECT_TRUE(s.run && s.run->verified);
+}
+
+TEST(Session, OutOfMemoryOffersTheLargestNThatFits) {
+  Session::Options o;
+  o.initial = cpu_request("gaussian", uint64_t(1) << 40);
+  o.initial.sort.pairs = true;
+  o.live = false;
+  Session session(o);
+  ASSERT_TRUE(session.wait_until_shown(60));
+  const SessionState s = session.state();
+  EXPECT_NE(s.error.find("do not fit"), std::string::npos) << s.error;
+  ASSERT_TRUE(s.offer);
+  RunRequest expected = o.initial;
+  expected.data.n = s.max_items;
+  EXPECT_EQ(s.offer->request, expected) << "the same request at the largest n, nothing else changed";
+  EXPECT_NE(s.offer->label.find("keys that fit"), std::string::npos) << s.offer->label;
+  // A request that fits clears the error and its offer.
+  session.submit(cpu_request("uniform", 1000));
+  ASSERT_TRUE(session.wait_until_shown(60));
+  EXPECT_EQ(session.state().error, "");
+  EXPECT_FALSE(session.state().offer);
+}
+
+// Fails the k-th allocation of a request, for every k the request makes, then checks the session
+// still sorts: nothing half-made stays behind.
+void expect_allocation_failures_leave_it_usable(BackendChoice backend) {
+  RunRequest r = cpu_request("uniform", 5000);
+  r.backend = backend;
+  r.sort.pairs = true;
+  Session::Options o;
+  o.initial = r;
+  o.live = false;
+  Session session(o);
+  ASSERT_TRUE(session.wait_until_shown(120));
+  ASSERT_EQ(session.state().error, "");
+  const uint64_t memory_before = session.state().device_memory_in_use;
+  int failed = 0;
+  for (uint64_t k = 1; k <= 8; ++k) {
+    RunRequest next = r;
+    next.data.n = 5000 + k;  // a new data set: its allocation and the run's
+    next.data.seed = k;
+    inject_allocation_failure(k);
+    session.submit(next);
+    ASSERT_TRUE(session.wait_until_shown(120));
+    const SessionState s = session.state();
+    if (!s.error.empty()) {
+      ++failed;
+      EXPECT_NE(s.error.find("injected"), std::string::npos) << "k = " << k << ": " << s.error;
+    }
+    inject_allocation_failure(0);
+    RunRequest after = next;
+    after.data.n += 100;
+    session.submit(after);
+    ASSERT_TRUE(session.wait_until_shown(120));
+    const SessionState recovered = session.state();
+    EXPECT_EQ(recovered.error, "") << "after failing allocation " << k;
+    ASSERT_TRUE(recovered.run);
+    EXPECT_EQ(recovered.run->n, after.data.n);
+    EXPECT_TRUE(recovered.run->verified) << recovered.run->verify_detail;
+  }
+  EXPECT_GE(failed, 2) << "the injected failures hit the data set and the run";
+  if (memory_before) {
+    const uint64_t memory_after = session.state().device_memory_in_use;
+    EXPECT_LT(memory_after, memory_before + (uint64_t(64) << 20)) << "device memory grew";
+  }
+}
+
+TEST(Session, AnAllocationThatFailsLeavesItUsable) { expect_allocation_failures_leave_it_usable(BackendChoice::cpu); }
+
+TEST(SessionGpu, AnAllocationThatFailsLeavesItUsable) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  expect_allocation_failures_leave_it_usable(BackendChoice::cuda);
+}
+
+// A kernel that traps ends the process's CUDA context, so the scenario runs in a child process of
+// its own; it exits 0 when every step went as it should and says which did not otherwise.
+int device_fault_scenario() {
+  auto fail = [](const std::string& why) {
+    std::fprintf(stderr, "%s\n", why.c_str());
+    return 1;
+  };
+  RunRequest r = cpu_request("uniform", 100000);
+  r.backend = BackendChoice::cuda;
+  Session::Options o;
+  o.initial = r;
+  o.live = true;
+  Session session(o);
+  if (!session.wait_until_shown(120, 2) || !session.state().run) return fail("the first GPU sort did not run");
+  inject_device_fault();
+  RunRequest next = r;
+  next.data.n = 100001;
+  session.submit(next);
+  if (!session.wait_until_shown(120)) return fail("no answer after the fault");
+  const SessionState s = session.state();
+  if (s.error.find("GPU stopped working") == std::string::npos) return fail("the error does not say so: " + s.error);
+  if (s.run) return fail("a run from the lost GPU is still shown");
+  if (!s.offer || s.offer->request.backend != BackendChoice::cpu) return fail("no offer of the CPU backend");
+  session.submit(s.offer->request);
+  if (!session.wait_until_shown(120)) return fail("the CPU backend did not answer");
+  const SessionState cpu = session.state();
+  if (!cpu.error.empty()) return fail("the CPU run failed: " + cpu.error);
+  if (cpu.backend != BackendKind::cpu || !cpu.run || !cpu.run->verified || cpu.run->n != next.data.n)
+    return fail("the CPU run is not the offered one, or not verified");
+  return 0;
+}
+
+TEST(SessionGpu, AGpuThatStopsWorkingOffersTheCpuBackend) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // the child starts afresh, with CUDA untouched
+  EXPECT_EXIT(std::exit(device_fault_scenario()), testing::ExitedWithCode(0), "");
 }
 
 RunRecord run_with_stages(int stages) {

@@ -241,7 +241,14 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
     }
     const SessionState end = session.state();
     if (time_frames) report_frame_times(frame_ms, end.run ? end.run->n : 0);
-    if (!end.error.empty()) std::cerr << "sortscope: " << printable(end.error) << "\n";
+    if (!end.error.empty()) {
+      // Offscreen there is no button to press: name the flag that does what it offers.
+      std::string hint;
+      if (end.offer && end.offer->request.backend != request.backend) hint = " (--backend cpu runs it)";
+      else if (end.offer) hint = " (--n " + std::to_string(end.offer->request.data.n) + " fits)";
+      std::cerr << "sortscope: " << printable(end.error) << hint << "\n";
+      if (!platform->interactive()) status = 1;
+    }
   }
   ImGui_ImplOpenGL3_Shutdown();
   platform.reset();

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <charconv>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include <sstream>
 
 #include "session/parse.hpp"
+#include "sortscope/backend.hpp"
 
 namespace sortscope::app::cli {
 namespace {
@@ -272,9 +274,39 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   return c;
 }
 
+namespace {
+
+// SORTSCOPE_INJECT_FAULT arms a failure, to see the app recover from it: "allocation:K" fails the
+// K-th allocation of a backend, "device" makes the GPU's next sort trap (a sticky CUDA error).
+Status arm_injected_fault(std::string_view spec) {
+  if (spec == "device") {
+    inject_device_fault();
+    return Status::Ok();
+  }
+  constexpr std::string_view kAllocation = "allocation:";
+  if (spec.substr(0, kAllocation.size()) == kAllocation) {
+    const std::string k(spec.substr(kAllocation.size()));
+    char* end = nullptr;
+    const unsigned long long count = std::strtoull(k.c_str(), &end, 10);
+    if (!k.empty() && *end == 0 && count > 0 && k[0] != '-') {
+      inject_allocation_failure(count);
+      return Status::Ok();
+    }
+  }
+  return InvalidArgument("SORTSCOPE_INJECT_FAULT='" + printable(spec) + "' is neither 'allocation:K' (K >= 1) nor 'device'");
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   const Command c = parse_command_line(argc, argv, std::cout, std::cerr);
   if (c.kind == Command::Kind::exit) return c.exit_code;
+  if (const char* spec = std::getenv("SORTSCOPE_INJECT_FAULT"); spec && *spec) {
+    if (Status s = arm_injected_fault(spec); !s.ok()) {
+      std::cerr << "sortscope: " << s.message() << "\n";
+      return 2;
+    }
+  }
   if (c.kind == Command::Kind::bench) return run_bench(c.run, c.bench);
   std::vector<RunRequest> requests;
   if (Status s = to_requests(c.run, &requests); !s.ok()) {

@@ -134,16 +134,68 @@ Status Session::ensure_backend(BackendChoice choice) {
   return Status::Ok();
 }
 
+namespace {
+
+// A count with its thousands grouped, as the controls write counts: 1,211,125,145.
+std::string grouped(uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+// Shows the failure and what gets past it. Whatever the failed request allocated is gone with it:
+// the backend frees a buffer before it grows one and keeps nothing of a run that failed.
+void Session::report_failure(const RunRequest& request, const Status& status) {
+  std::string message = status.message();
+  std::optional<Offer> offer;
+  // The limit the controls quote holds even when this request was over it.
+  const uint64_t max_items = backend_ ? backend_->max_items(request.data.key_type, request.sort.pairs, 0) : 0;
+  if (status.code() == StatusCode::out_of_memory && max_items > 0 && max_items < request.data.n &&
+      request.data.dist.id != Distribution::file) {
+    RunRequest fits = request;
+    fits.data.n = max_items;
+    offer = Offer{"Sort the " + grouped(max_items) + " keys that fit", fits};
+  }
+  if (status.code() == StatusCode::no_device && request.backend == BackendChoice::cuda) {
+    RunRequest on_cpu = request;
+    on_cpu.backend = BackendChoice::cpu;
+    offer = Offer{"Sort on the CPU backend", on_cpu};
+  }
+  const bool device_lost = status.code() == StatusCode::device_lost;
+  if (device_lost) {
+    // The CUDA context is gone for good: drop the backend (and with it every buffer) and show
+    // nothing it computed, since none of it can be verified any more.
+    backend_.reset();
+    loaded_data_.reset();
+    current_.reset();
+    std::string detail = status.message();
+    if (detail.starts_with(kGpuStoppedWorking)) detail.erase(0, kGpuStoppedWorking.size());
+    message = "The GPU stopped working (" + detail +
+              ") and cannot be used again until SortScope restarts. Nothing it computed is shown.";
+    RunRequest on_cpu = request;
+    on_cpu.backend = BackendChoice::cpu;
+    offer = Offer{"Continue on the CPU backend", on_cpu};
+  }
+  std::lock_guard lock(mutex_);
+  state_.error = message;
+  state_.offer = offer;
+  if (max_items) state_.max_items = max_items;
+  if (device_lost) {
+    state_.run.reset();
+    state_.device_name += " (stopped working)";
+    history_.clear();
+  }
+  state_.busy = false;
+  state_.busy_what.clear();
+}
+
 void Session::handle_request(const RunRequest& request) {
-  auto fail = [&](const Status& s) {
-    // The limit the controls quote holds even when this request was over it.
-    const uint64_t max_items = backend_ ? backend_->max_items(request.data.key_type, request.sort.pairs, 0) : 0;
-    std::lock_guard lock(mutex_);
-    state_.error = s.message();
-    if (max_items) state_.max_items = max_items;
-    state_.busy = false;
-    state_.busy_what.clear();
-  };
+  auto fail = [&](const Status& s) { report_failure(request, s); };
   set_busy("starting the backend");
   if (Status s = ensure_backend(request.backend); !s.ok()) return fail(s);
 
@@ -187,6 +239,7 @@ void Session::handle_request(const RunRequest& request) {
   std::lock_guard lock(mutex_);
   state_.run = std::move(record);
   state_.error.clear();
+  state_.offer.reset();
   state_.busy = false;
   state_.busy_what.clear();
   state_.max_items = backend_->max_items(key_type, request.sort.pairs, 0);
@@ -210,7 +263,10 @@ void Session::live_run() {
   // Batch short sorts so each point is a median of several runs over ~20 ms of work.
   options.repeat = std::clamp(int(20.0 / last_ms), 1, 25);
   RunResult result;
-  if (!backend_->run(request.sort, options, &result).ok() || result.median_ms <= 0) return;
+  const Status s = backend_->run(request.sort, options, &result);
+  // A timing run that fails is skipped, unless the GPU is gone: then the session says so.
+  if (s.code() == StatusCode::device_lost) return report_failure(request, s);
+  if (!s.ok() || result.median_ms <= 0) return;
   const uint64_t n = backend_->size();
   std::lock_guard lock(mutex_);
   history_.push_back({now_seconds(), n / (result.median_ms * 1e-3), result.model_bytes / (result.median_ms * 1e6),

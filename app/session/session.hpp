@@ -53,6 +53,14 @@ struct ThroughputPoint {
   uint64_t n = 0;
 };
 
+// What one click (or Enter) does about the last failure: the largest n that fits when memory ran
+// out, the CPU backend when the GPU stopped working.
+struct Offer {
+  std::string label;
+  RunRequest request;
+  bool operator==(const Offer&) const = default;
+};
+
 // A copy of everything the UI shows, taken under the session's lock.
 struct SessionState {
   BackendKind backend = BackendKind::cpu;
@@ -68,6 +76,7 @@ struct SessionState {
   bool busy = false;
   std::string busy_what;
   std::string error;         // the last request's failure, shown in the window; empty if none
+  std::optional<Offer> offer;  // with an error: the request that gets past it, if there is one
   bool live = true;
 };
 
@@ -98,6 +107,7 @@ class Session {
  private:
   void worker_loop();
   void handle_request(const RunRequest& request);
+  void report_failure(const RunRequest& request, const Status& status);
   void live_run();
   Status ensure_backend(BackendChoice choice);
   void set_busy(const std::string& what);

@@ -27,6 +27,7 @@ constexpr const char* kShortcuts[][2] = {
     {"Home, End", "the input / the sorted output"},
     {"0 .. 9", "jump to that stage (0 = input, S = after stage S)"},
     {"+, -", "play faster / slower"},
+    {"Enter", "after an error: take what it offers (the n that fits, the CPU backend)"},
     {"F1 or H", "show / hide this help"},
     {"Esc", "close this help"},
 };
@@ -118,6 +119,9 @@ void Ui::draw(Session& session) {
   const SessionState state = session.state();
   UiFrame frame{session, state, view_, *resources_, ImGui::GetTime()};
   handle_shortcuts(state);
+  // Enter takes what an error offers: the largest n that fits, or the CPU backend.
+  if (state.offer && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false))
+    session.submit(state.offer->request);
   advance_playback(state);
 
   // The panels of the sections the shown run's trace has; a run without a trace keeps the radix
