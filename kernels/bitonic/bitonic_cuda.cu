@@ -261,6 +261,20 @@ struct TileAgent {
     return 0;
   }
 
+  // Of this thread's key e and its partner's `other`, keeps the pair's first in network order
+  // (keep_first) or its second; true when that is the partner's. Keys alone, untraced, it is one
+  // min or max, and nobody asks.
+  __device__ __forceinline__ bool keep(int e, Bits other, bool keep_first) {
+    const Bits mine = key[e];
+    if constexpr (kMinMax) {
+      key[e] = keep_first ? smaller(mine, other) : larger(mine, other);
+      return false;
+    }
+    const bool take = keep_first ? before<WHOLE>(a.order, other, mine) : before<WHOLE>(a.order, mine, other);
+    key[e] = take ? other : mine;
+    return take;
+  }
+
   // ITEMS <= distance < 32 * ITEMS: the partner wire is the same register of another lane. Both
   // lanes see the same pair and take the same decision; the lower one counts it. A lane keeps the
   // pair's first key in network order when it holds the lower wire of an ascending comparator or
@@ -272,13 +286,7 @@ struct TileAgent {
     uint32_t swapped = 0;
 #pragma unroll
     for (int e = 0; e < ITEMS; ++e) {
-      const Bits mine = key[e], other = __shfl_xor_sync(~0u, mine, lane_mask);
-      if constexpr (kMinMax) {
-        key[e] = keep_first ? smaller(mine, other) : larger(mine, other);
-        continue;
-      }
-      const bool take = keep_first ? before<WHOLE>(a.order, other, mine) : before<WHOLE>(a.order, mine, other);
-      key[e] = take ? other : mine;
+      const bool take = keep(e, __shfl_xor_sync(~0u, key[e], lane_mask), keep_first);
       if constexpr (kPairs) {
         const V theirs = __shfl_xor_sync(~0u, value[e], lane_mask);
         value[e] = take ? theirs : value[e];
@@ -355,13 +363,7 @@ struct TileAgent {
     const bool keep_first = lower == up(dir, first_wire);
 #pragma unroll
     for (int e = 0; e < ITEMS; ++e) {
-      const Bits mine = key[e], other = their_keys[padded<Bits>(thread * ITEMS + e)];
-      if constexpr (kMinMax) {
-        key[e] = keep_first ? smaller(mine, other) : larger(mine, other);
-        continue;
-      }
-      const bool take = keep_first ? before<WHOLE>(a.order, other, mine) : before<WHOLE>(a.order, mine, other);
-      key[e] = take ? other : mine;
+      const bool take = keep(e, their_keys[padded<Bits>(thread * ITEMS + e)], keep_first);
       if constexpr (kPairs) {
         if (take) value[e] = cluster.map_shared_rank(s_values, partner)[padded<V>(thread * ITEMS + e)];
       }
