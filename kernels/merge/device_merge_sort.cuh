@@ -57,6 +57,30 @@ struct TempLayout {
   size_t total() const { return keys + values + a_offsets + co_ranks + paths + kAlign - 1; }
 };
 
+// Launches `kernel` to start while the kernel before it on the stream finishes (programmatic
+// dependent launch, compute capability 9.0 on; elsewhere an ordinary launch). The kernel waits for
+// the one before it before reading its output (device::wait_for_previous_kernel).
+template <typename... Params, typename... Args>
+cudaError_t launch_after_previous(void (*kernel)(Params...), uint32_t blocks, uint32_t threads, size_t shared,
+                                  cudaStream_t stream, Args... args) {
+  static const bool supported = [] {
+    int device = 0, major = 0;
+    return cudaGetDevice(&device) == cudaSuccess &&
+           cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9;
+  }();
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(threads);
+  config.dynamicSmemBytes = shared;
+  config.stream = stream;
+  cudaLaunchAttribute early{};
+  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &early;
+  config.numAttrs = supported ? 1 : 0;
+  return cudaLaunchKernelEx(&config, kernel, Params(args)...);
+}
+
 template <typename Key, typename Value, typename Less, bool TRACE>
 cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* keys_in, Key* keys_out,
                  const Value* values_in, Value* values_out, uint64_t num_items, Less less, cudaStream_t stream,
@@ -138,9 +162,9 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
     {
       cuda::ScopedKernelTimer timer(recorder, "co-rank", 0, stage, stream);
       constexpr int kPartitionThreads = 128;
-      device::partition_kernel<<<(blocks + kPartitionThreads - 1) / kPartitionThreads, kPartitionThreads, 0, stream>>>(
-          from, n, run, P::kMergeTile, blocks, a_offsets, less);
-      SORTSCOPE_CUDA_TRY(cudaGetLastError());
+      SORTSCOPE_CUDA_TRY(launch_after_previous(device::partition_kernel<Key, Less>,
+                                               (blocks + kPartitionThreads - 1) / kPartitionThreads, kPartitionThreads,
+                                               0, stream, from, n, run, uint32_t(P::kMergeTile), blocks, a_offsets, less));
     }
     if (recorder) {
       std::vector<uint32_t> host_offsets(blocks), host_path(kPathPoints + 1);
@@ -153,9 +177,10 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
     }
     {
       cuda::ScopedKernelTimer timer(recorder, "merge", moved, stage, stream);
-      merge<<<blocks, P::kMergeThreads, merge_shared, stream>>>(from, reinterpret_cast<const Value*>(values[at]), keys[1 - at],
-                                                    reinterpret_cast<Value*>(values[1 - at]), n, run, a_offsets, less);
-      SORTSCOPE_CUDA_TRY(cudaGetLastError());
+      SORTSCOPE_CUDA_TRY(launch_after_previous(merge, blocks, P::kMergeThreads, size_t(merge_shared), stream, from,
+                                               reinterpret_cast<const Value*>(values[at]), keys[1 - at],
+                                               reinterpret_cast<Value*>(values[1 - at]), n, run,
+                                               static_cast<const uint32_t*>(a_offsets), less));
     }
     at = 1 - at;
     if (out.snapshot_stride && (stage + 1) % out.snapshot_stride == 0)

@@ -128,6 +128,21 @@ __device__ __forceinline__ void store_tile(const Key* s_keys, const ValueSlot<Va
 // One block's tile: loaded, every thread's ITEMS keys sorted in registers (odd-even transposition,
 // stable), then runs merged in shared memory for stages [1, stages), and stored. Thread t owns
 // tile positions [t * ITEMS, (t + 1) * ITEMS).
+// Programmatic dependent launch (compute capability 9.0 on): a round's kernels are launched to
+// start while the kernel before them finishes, so the GPU does not idle between launches. Each
+// waits here before it reads what the one before wrote, and lets the next start once its own
+// reads are issued.
+__device__ __forceinline__ void wait_for_previous_kernel() {
+#if __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+#endif
+}
+__device__ __forceinline__ void let_next_kernel_start() {
+#if __CUDA_ARCH__ >= 900
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
 template <typename Key, typename Value, typename Less, bool TRACE>
 __global__ void __launch_bounds__(Policy<Key, Value>::kThreads)
     tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
@@ -155,6 +170,7 @@ __global__ void __launch_bounds__(Policy<Key, Value>::kThreads)
     if constexpr (kPairs)
       if (p < valid) value[e] = values_in[tile_base + p];
   }
+  let_next_kernel_start();
 #pragma unroll
   for (int e = 0; e < ITEMS; ++e) {
     const uint32_t p = e * P::kThreads + threadIdx.x;
@@ -243,6 +259,8 @@ __global__ void __launch_bounds__(Policy<Key, Value>::kThreads)
 template <typename Key, typename Less>
 __global__ void partition_kernel(const Key* keys, uint32_t n, uint64_t run, uint32_t tile, uint32_t blocks,
                                  uint32_t* a_offsets, Less less) {
+  wait_for_previous_kernel();
+  let_next_kernel_start();
   const uint32_t block = blockIdx.x * blockDim.x + threadIdx.x;
   if (block >= blocks) return;
   const uint64_t out = uint64_t(block) * tile;
@@ -277,6 +295,7 @@ __global__ void __launch_bounds__(Policy<Key, Value>::kMergeThreads)
   Key* s_keys = reinterpret_cast<Key*>(shared);
   V* s_values = reinterpret_cast<V*>(shared + padded_bytes<Key, ITEMS>(P::kMergeTile));
 
+  wait_for_previous_kernel();
   const uint64_t out_begin = uint64_t(blockIdx.x) * P::kMergeTile;
   const RunPair p = run_pair(out_begin, run, n);
   const uint64_t out_end = min(out_begin + P::kMergeTile, p.b_end);
@@ -297,6 +316,7 @@ __global__ void __launch_bounds__(Policy<Key, Value>::kMergeThreads)
     if constexpr (kPairs)
       if (q < count) value[e] = values_in[from];
   }
+  let_next_kernel_start();
 #pragma unroll
   for (int e = 0; e < ITEMS; ++e) {
     const uint32_t q = e * P::kMergeThreads + threadIdx.x;
