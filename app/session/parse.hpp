@@ -1,9 +1,11 @@
-// Parsing of user-typed values shared by the command line and the controls panel.
+// Counts as users type them (shared by the command line and the controls panel) and as the app
+// writes them back.
 #pragma once
 
 #include <charconv>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace sortscope::app {
@@ -23,6 +25,17 @@ inline std::optional<uint64_t> parse_count(std::string_view text) {
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
   if (ec != std::errc() || p != text.data() + text.size() || text.empty()) return std::nullopt;
   return n;
+}
+
+// A count with its thousands grouped: 1,211,125,145.
+inline std::string grouped_count(uint64_t n) {
+  const std::string digits = std::to_string(n);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
 }
 
 }  // namespace sortscope::app

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "session/parse.hpp"
+
 namespace sortscope::app {
 
 std::string_view backend_choice_name(BackendChoice c) {
@@ -134,20 +136,6 @@ Status Session::ensure_backend(BackendChoice choice) {
   return Status::Ok();
 }
 
-namespace {
-
-// A count with its thousands grouped, as the controls write counts: 1,211,125,145.
-std::string grouped(uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-}  // namespace
-
 // Shows the failure and what gets past it. Whatever the failed request allocated is gone with it:
 // the backend frees a buffer before it grows one and keeps nothing of a run that failed.
 void Session::report_failure(const RunRequest& request, const Status& status) {
@@ -159,13 +147,15 @@ void Session::report_failure(const RunRequest& request, const Status& status) {
       request.data.dist.id != Distribution::file) {
     RunRequest fits = request;
     fits.data.n = max_items;
-    offer = Offer{"Sort the " + grouped(max_items) + " keys that fit", fits};
+    offer = Offer{"Sort the " + grouped_count(max_items) + " keys that fit", fits};
   }
-  if (status.code() == StatusCode::no_device && request.backend == BackendChoice::cuda) {
+  auto offer_cpu = [&](std::string label) {
     RunRequest on_cpu = request;
     on_cpu.backend = BackendChoice::cpu;
-    offer = Offer{"Sort on the CPU backend", on_cpu};
-  }
+    offer = Offer{std::move(label), on_cpu};
+  };
+  if (status.code() == StatusCode::no_device && request.backend == BackendChoice::cuda)
+    offer_cpu("Sort on the CPU backend");
   const bool device_lost = status.code() == StatusCode::device_lost;
   if (device_lost) {
     // The CUDA context is gone for good: drop the backend (and with it every buffer) and show
@@ -177,9 +167,7 @@ void Session::report_failure(const RunRequest& request, const Status& status) {
     if (detail.starts_with(kGpuStoppedWorking)) detail.erase(0, kGpuStoppedWorking.size());
     message = "The GPU stopped working (" + detail +
               ") and cannot be used again until SortScope restarts. Nothing it computed is shown.";
-    RunRequest on_cpu = request;
-    on_cpu.backend = BackendChoice::cpu;
-    offer = Offer{"Continue on the CPU backend", on_cpu};
+    offer_cpu("Continue on the CPU backend");
   }
   std::lock_guard lock(mutex_);
   state_.error = message;

@@ -5,14 +5,12 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "session/parse.hpp"
+
 namespace sortscope::app::ui {
 
 std::string format_count(uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
+  std::string out = grouped_count(n);
   if (n && (n & (n - 1)) == 0) {
     int k = 0;
     while ((uint64_t(1) << k) != n) ++k;

@@ -557,13 +557,6 @@ cudaError_t launch_unrolled(const device::NetworkArgs<Bits, device::KeysOnly>& a
   return cudaGetLastError();
 }
 
-// Whether the current device launches clusters of blocks (compute capability 9.0 on).
-bool clusters_available() {
-  int device = 0, supported = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) return false;
-  return cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, device) == cudaSuccess && supported != 0;
-}
-
 // A timed sort of keys alone over whole keys, 2^10 to 2^13 wires: the unrolled network. Up to 2^11
 // wires one block of 4 keys a thread; above, a cluster of 4 blocks of 2 keys a thread, which
 // spreads a step's latency over four SMs (H100, 2^12 keys: 13.8 us against 24.4 us for one block,
@@ -571,11 +564,12 @@ bool clusters_available() {
 template <typename Bits, bool WHOLE>
 cudaError_t launch_small_network(const device::NetworkArgs<Bits, device::KeysOnly>& a, const RadixSortArgs& args,
                                  cudaStream_t stream) {
+  const bool clusters = sortscope::device::compute_capability_9();
   switch (a.levels) {
     case 10: return launch_unrolled<Bits, WHOLE, 4, 10, 1>(a, args, stream);
     case 11: return launch_unrolled<Bits, WHOLE, 4, 11, 1>(a, args, stream);
-    case 12: return clusters_available() ? launch_unrolled<Bits, WHOLE, 2, 12, 4>(a, args, stream) : cudaErrorNotReady;
-    case 13: return clusters_available() ? launch_unrolled<Bits, WHOLE, 2, 13, 4>(a, args, stream) : cudaErrorNotReady;
+    case 12: return clusters ? launch_unrolled<Bits, WHOLE, 2, 12, 4>(a, args, stream) : cudaErrorNotReady;
+    case 13: return clusters ? launch_unrolled<Bits, WHOLE, 2, 13, 4>(a, args, stream) : cudaErrorNotReady;
     default: return cudaErrorNotReady;
   }
 }

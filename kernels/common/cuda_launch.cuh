@@ -18,6 +18,17 @@ cudaError_t allow_shared_bytes(int bytes) {
   return result;
 }
 
+// Whether the current device has compute capability 9.0 or later, read once: thread block
+// clusters and programmatic dependent launch begin there.
+inline bool compute_capability_9() {
+  static const bool yes = [] {
+    int device = 0, major = 0;
+    return cudaGetDevice(&device) == cudaSuccess &&
+           cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9;
+  }();
+  return yes;
+}
+
 // Streaming multiprocessors of the current device, read once.
 inline int sm_count() {
   static const int count = [] {

@@ -63,11 +63,6 @@ struct TempLayout {
 template <typename... Params, typename... Args>
 cudaError_t launch_after_previous(void (*kernel)(Params...), uint32_t blocks, uint32_t threads, size_t shared,
                                   cudaStream_t stream, Args... args) {
-  static const bool supported = [] {
-    int device = 0, major = 0;
-    return cudaGetDevice(&device) == cudaSuccess &&
-           cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9;
-  }();
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(blocks);
   config.blockDim = dim3(threads);
@@ -77,7 +72,7 @@ cudaError_t launch_after_previous(void (*kernel)(Params...), uint32_t blocks, ui
   early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   early.val.programmaticStreamSerializationAllowed = 1;
   config.attrs = &early;
-  config.numAttrs = supported ? 1 : 0;
+  config.numAttrs = sortscope::device::compute_capability_9() ? 1 : 0;
   return cudaLaunchKernelEx(&config, kernel, Params(args)...);
 }
 
