@@ -91,10 +91,10 @@ std::string fmt(const char* f, double v) {
 }
 
 void print_table(const std::vector<Row>& rows) {
-  std::printf("%-10s %-4s %12s %5s %-14s %11s %12s %9s %7s %8s  %s\n", "algorithm", "keys", "n", "pairs", "params",
+  std::printf("%-20s %-4s %12s %5s %-24s %11s %12s %9s %7s %8s  %s\n", "algorithm", "keys", "n", "pairs", "params",
               "median ms", "keys/s", "GB/s", "% copy", "vs cub", "verified");
   for (const Row& r : rows) {
-    std::printf("%-10s %-4s %12llu %5s %-14s %11.4f %12s %9.1f %7.1f %8s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
+    std::printf("%-20s %-4s %12llu %5s %-24s %11.4f %12s %9.1f %7.1f %8s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
                 static_cast<unsigned long long>(r.n), r.pairs ? "yes" : "no", params_text(r.params).c_str(), r.median_ms,
                 (fmt("%.3f", r.keys_per_s / 1e9) + " G").c_str(), r.gbps, r.pct_copy,
                 r.ratio_to_cub > 0 ? fmt("%.3fx", r.ratio_to_cub).c_str() : "-", r.verified ? "yes" : ("NO: " + r.verify_detail).c_str());

@@ -59,23 +59,29 @@ void meter_row(const char* label, double average, double ideal, ImU32 color) {
 
 constexpr const char* kMeterHeading = "Coalescing: 128-byte segments per warp store";
 
-std::string meter_caption(const CoalescingStats& c) {
-  char caption[160];
-  std::snprintf(caption, sizeof caption, "%s warp stores; the exchange saves %.0f%% of the write transactions",
-                format_count(c.warp_stores).c_str(),
-                100.0 * (1.0 - double(c.segments_exchanged) / double(std::max<uint64_t>(c.segments_direct, 1))));
+std::string meter_caption(const CoalescingStats& c, ScatterStore store) {
+  char caption[200];
+  const double saved = 100.0 * (1.0 - double(c.segments_exchanged) / double(std::max<uint64_t>(c.segments_direct, 1)));
+  if (store == ScatterStore::direct)
+    std::snprintf(caption, sizeof caption,
+                  "%s warp stores, each thread writing its own keys; a local sort first would save %.0f%% of the "
+                  "write transactions",
+                  format_count(c.warp_stores).c_str(), saved);
+  else
+    std::snprintf(caption, sizeof caption, "%s warp stores; the exchange saves %.0f%% of the write transactions",
+                  format_count(c.warp_stores).c_str(), saved);
   return caption;
 }
 
 // The meter's height at this width, measured as it will wrap, so the plot above takes exactly the rest.
-float meter_height(const RadixSection& p, float width) {
+float meter_height(const RadixSection& p, ScatterStore store, float width) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float heading = ImGui::CalcTextSize(kMeterHeading, nullptr, false, width).y + style.ItemSpacing.y;
   const float separator = 2 * style.ItemSpacing.y;
   if (p.coalescing.warp_stores == 0) return separator + heading + line;
   const float row = line + ImGui::GetTextLineHeight() + 2 + style.ItemSpacing.y;
-  const float caption = ImGui::CalcTextSize(meter_caption(p.coalescing).c_str(), nullptr, false, width).y + style.ItemSpacing.y;
+  const float caption = ImGui::CalcTextSize(meter_caption(p.coalescing, store).c_str(), nullptr, false, width).y + style.ItemSpacing.y;
   return separator + heading + 2 * row + caption;
 }
 
@@ -88,15 +94,21 @@ void coalescing_meter(const RadixSection& p, const RunRecord& run) {
   help_marker(
       "Every warp store of the scatter, and how many distinct 128-byte memory segments its 32 addresses "
       "fell in. Each segment touched is one memory transaction, so fewer is better: the white tick is the "
-      "best possible (consecutive keys). 'Direct' is the same pass if each thread wrote the keys it loaded "
-      "straight to their destinations, without the exchange through shared memory (PMPP 13.4).");
+      "best possible (consecutive keys). 'Direct' is each thread writing the keys it loaded straight to their "
+      "destinations; 'with the exchange' is the tile put in digit order in shared memory first, so that "
+      "consecutive threads write consecutive places (PMPP 13.4). The row marked 'this run' is what the "
+      "kernels did; the other is the same pass written the other way.");
   if (c.warp_stores == 0) {
     ImGui::TextDisabled(p.skipped ? "Pass skipped: no key moved." : "No stores recorded for this pass.");
     return;
   }
-  meter_row("with the exchange", c.average_exchanged(), ideal, IM_COL32(110, 200, 120, 255));
-  meter_row("direct (no exchange)", c.average_direct(), ideal, IM_COL32(235, 120, 90, 255));
-  disabled_text_wrapped("%s", meter_caption(c).c_str());
+  // Both rows always: the one that ran, and what the other way of writing would have cost.
+  const ScatterStore store = run.trace->scatter_store;
+  meter_row(store == ScatterStore::exchanged ? "with the exchange (this run)" : "with an exchange (not run)",
+            c.average_exchanged(), ideal, IM_COL32(110, 200, 120, 255));
+  meter_row(store == ScatterStore::direct ? "direct (this run)" : "direct (no exchange)", c.average_direct(), ideal,
+            IM_COL32(235, 120, 90, 255));
+  disabled_text_wrapped("%s", meter_caption(c, store).c_str());
 }
 
 }  // namespace
@@ -127,7 +139,7 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
 
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float meter_h = meter_height(p, avail.x);
+  const float meter_h = meter_height(p, t.scatter_store, avail.x);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float plot_h = std::max(40.0f, avail.y - meter_h);
   const ImVec2 p0(origin.x + 4, origin.y + line), p1(origin.x + avail.x - 4, origin.y + plot_h - line);

@@ -35,6 +35,7 @@ std::string first_difference(const SortTrace& a, const SortTrace& b) {
   field("grid_blocks", a.grid_blocks, b.grid_blocks);
   field("tiles_per_row", a.tiles_per_row, b.tiles_per_row);
   field("table_rows", int(a.table_rows), int(b.table_rows));
+  field("scatter_store", int(a.scatter_store), int(b.scatter_store));
   field("scatter_stride", a.scatter_stride, b.scatter_stride);
   field("stages", a.stages.size(), b.stages.size());
   if (out.tellp() != 0) return out.str();

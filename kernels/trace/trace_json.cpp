@@ -120,6 +120,7 @@ void to_json(nlohmann::json& j, const SortTrace& t) {
        {"radix_bits", t.radix_bits}, {"begin_bit", t.begin_bit}, {"end_bit", t.end_bit},
        {"tile_items", t.tile_items}, {"grid_blocks", t.grid_blocks}, {"tiles_per_row", t.tiles_per_row},
        {"table_rows", t.table_rows == TableRows::tiles ? "tiles" : "blocks"},
+       {"scatter_store", t.scatter_store == ScatterStore::direct ? "direct" : "exchanged"},
        {"scatter_stride", t.scatter_stride},
        {"stages", t.stages}};
 }
@@ -137,6 +138,8 @@ void from_json(const nlohmann::json& j, SortTrace& t) {
   j.at("grid_blocks").get_to(t.grid_blocks);
   if (j.contains("tiles_per_row")) j.at("tiles_per_row").get_to(t.tiles_per_row);
   if (j.contains("table_rows")) t.table_rows = j.at("table_rows") == "tiles" ? TableRows::tiles : TableRows::blocks;
+  if (j.contains("scatter_store"))
+    t.scatter_store = j.at("scatter_store") == "direct" ? ScatterStore::direct : ScatterStore::exchanged;
   j.at("scatter_stride").get_to(t.scatter_stride);
   j.at("stages").get_to(t.stages);
 }

@@ -61,6 +61,11 @@ enum class ScanOrder { digit_major };
 // SortTrace::tiles_per_row consecutive tiles (one-sweep, whose tiles each look back).
 enum class TableRows { blocks, tiles };
 
+// How a radix pass writes its keys: through the exchange (the tile is put in digit order in shared
+// memory first, so consecutive threads write consecutive slots), or directly (each thread writes
+// the keys it loaded). The coalescing meter measures both; this says which one the kernels ran.
+enum class ScatterStore { exchanged, direct };
+
 // A radix pass: its digit histogram, the tiles x digits scan table, sampled scatter, coalescing and
 // (one-sweep) look-back.
 struct RadixSection {
@@ -193,6 +198,7 @@ struct SortTrace {
   uint32_t grid_blocks = 0;     // thread blocks launched per pass
   uint64_t tiles_per_row = 1;   // tiles summed into one row of the scan table
   TableRows table_rows = TableRows::blocks;
+  ScatterStore scatter_store = ScatterStore::exchanged;
   uint64_t scatter_stride = 1;  // sampling period of ScatterSample::src
   std::vector<StageTrace> stages;
 
