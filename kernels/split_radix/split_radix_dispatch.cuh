@@ -31,6 +31,9 @@ __global__ void __launch_bounds__(kMaxBlockThreads)
   count_tile_digits(warp_counts, keys, n, cfg, key, digit, tile_counts, trace);
 }
 
+// The kernels that do not depend on the key width: each width's translation unit keeps its own copy.
+namespace {
+
 __global__ void __launch_bounds__(kTransposeThreads)
     transpose_kernel(const uint32_t* tile_counts, uint32_t* table, uint64_t tiles, uint32_t digits) {
   __shared__ uint32_t square[kTransposeSide][kTransposeSide + 1];
@@ -45,6 +48,8 @@ __global__ void __launch_bounds__(kScanThreads)
   scan_digit_row(storage, last_block, table, tiles, digits, digit_totals, digit_base, blocks_done, digit, trace);
 }
 
+}  // namespace
+
 template <typename Bits, typename Value, bool TRACE, int SLOTS>
 __global__ void __launch_bounds__(kMaxBlockThreads)
     rank_and_permute_kernel(const Bits* keys_in, Bits* keys_out, const Value* values_in, Value* values_out,
@@ -56,6 +61,8 @@ __global__ void __launch_bounds__(kMaxBlockThreads)
   Agent(cfg, key, digit, storage, dynamic).run(keys_in, keys_out, values_in, values_out, n, table, digit_base, tiles,
                                                trace);
 }
+
+namespace {
 
 // Traced runs: a pass that need not run because the key-range map left every key's digit at 0
 // (or there are no keys) is recorded as skipped: one bucket holding every key, each row's keys in it.
@@ -75,6 +82,8 @@ __global__ void record_skipped_pass_kernel(cuda::TraceDeviceView trace, int pass
     }
   }
 }
+
+}  // namespace
 
 }  // namespace device
 
