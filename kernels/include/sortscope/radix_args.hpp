@@ -32,7 +32,7 @@ struct RadixSortArgs {
 using StageObserver = std::function<void(int stage, const void* keys)>;
 
 // An algorithm's parameters resolved for one run, in the order of its descriptor's ParamSpecs.
-constexpr int kMaxParams = 4;
+constexpr int kMaxParams = 5;
 using ParamValues = std::array<int, kMaxParams>;
 
 }  // namespace sortscope

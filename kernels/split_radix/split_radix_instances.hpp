@@ -1,0 +1,26 @@
+// The precompiled split-radix instances, one function per key width (each in its own translation
+// unit): keys only, 4- or 8-byte values x traced or not x four register widths for Q.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "sortscope/device_radix_sort_api.hpp"
+#include "split_radix/split_radix_policy.hpp"
+
+namespace sortscope::split_radix {
+
+// The sort with every parameter given (the registry's entry point); `dispatch` runs the defaults.
+cudaError_t dispatch_with(const detail::RadixSortCall& call, const Config& config);
+
+namespace instances {
+
+template <typename Bits>
+cudaError_t sort_width(const detail::RadixSortCall& call, const Config& config);
+
+extern template cudaError_t sort_width<uint32_t>(const detail::RadixSortCall& call, const Config& config);
+extern template cudaError_t sort_width<uint64_t>(const detail::RadixSortCall& call, const Config& config);
+
+}  // namespace instances
+}  // namespace sortscope::split_radix
