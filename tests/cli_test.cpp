@@ -1,6 +1,8 @@
 // The command line as a user meets it: --help, bench output, and one clear line for each mistake.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+
+#include <map>
 #include <unistd.h>
 #include <sys/wait.h>
 
@@ -87,6 +89,42 @@ TEST(Cli, BenchJsonHasOneVerifiedRowPerAlgorithm) {
   EXPECT_EQ(j["results"][0]["algorithm"], "mg-radix");
   EXPECT_EQ(j["results"][0]["radix_bits"], 4);
   EXPECT_EQ(j["results"][0]["params"]["radix-bits"], 4);
+}
+
+// The ladder: every rung that runs on the CPU, verified, in climbing order, with bytes per key that
+// fall as the rungs climb and the store pattern of each: scattered for the naive and counting rungs,
+// coalesced for the local sorts.
+TEST(Cli, BenchLadderClimbsEveryRung) {
+  const Result r = run("bench --backend cpu --ladder --n 2^16 --repeat 1 --warmup 0 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  std::map<std::string, nlohmann::json> step;
+  std::vector<std::string> order;
+  for (const auto& s : j["steps"]) {
+    step[s["algorithm"]] = s;
+    order.push_back(s["algorithm"]);
+  }
+  ASSERT_GE(order.size(), 7u);
+  EXPECT_EQ(order.front(), "pmpp-radix-naive");
+  EXPECT_EQ(order.back(), "cub-radix");
+  EXPECT_FALSE(step["cub-radix"]["ran"].get<bool>()) << "CUB needs the CUDA backend";
+  for (const char* name : {"pmpp-radix-naive", "pmpp-radix-coalesced", "pmpp-radix-multibit", "pmpp-radix-coarsened",
+                           "counting-radix", "mg-radix", "onesweep"}) {
+    const nlohmann::json& s = step[name];
+    ASSERT_TRUE(s["ran"].get<bool>()) << name;
+    EXPECT_TRUE(s["verified"].get<bool>()) << name;
+    EXPECT_GT(s["segments_per_store"].get<double>(), 0) << name;
+    EXPECT_FALSE(s["change"].get<std::string>().empty()) << name;
+  }
+  auto bytes = [&](const char* name) { return step[name]["bytes_per_key"].get<double>(); };
+  EXPECT_GT(bytes("pmpp-radix-naive"), bytes("pmpp-radix-coalesced"));
+  EXPECT_GT(bytes("pmpp-radix-coalesced"), bytes("pmpp-radix-multibit"));
+  EXPECT_GT(bytes("pmpp-radix-multibit"), bytes("pmpp-radix-coarsened"));
+  auto segments = [&](const char* name) { return step[name]["segments_per_store"].get<double>(); };
+  EXPECT_GT(segments("counting-radix"), 2 * segments("pmpp-radix-coarsened"));
+  const Result both = run("bench --backend cpu --ladder --algorithm mg-radix --n 2^10");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--ladder"), std::string::npos) << both.err;
 }
 
 TEST(Cli, ParamsSetAndSweepAnyAlgorithmParameter) {

@@ -147,6 +147,20 @@ TEST(Gui, MergeSortDrawsItsMergePath) {
   EXPECT_GT(stats(p, layout.explain).drawn, 0.03) << "Explain shows no text";
 }
 
+// --ladder climbs every rung on the data set and the Ladder view takes the pictures' place: its
+// keys/s bars (blue) are drawn, one per rung that ran.
+TEST(Gui, LadderViewShowsEveryRung) {
+  const std::string png = testing::TempDir() + "/sortscope_ladder.png";
+  std::remove(png.c_str());
+  ASSERT_EQ(run_sortscope("--headless --frames 4 --backend cpu --n 2^14 --ladder --width 1600 --height 900 --screenshot " + png), 0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p)) << "no screenshot written";
+  const auto layout = sortscope::app::ui::fixed_layout(1600, 900, 1.0f, sortscope::kRadixSection, true);
+  EXPECT_FALSE(layout.array.visible());
+  EXPECT_GT(stats(p, layout.ladder).drawn, 0.03) << "the Ladder view looks empty";
+  EXPECT_GT(count_colour(p, layout.ladder, 90, 170, 235), 7 * 200) << "fewer keys/s bars than rungs that ran";
+}
+
 TEST(Gui, HelpOverlayListsTheShortcuts) {
   const std::string png = testing::TempDir() + "/sortscope_gui_help.png";
   std::remove(png.c_str());

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/options.hpp"
+#include "session/ladder.hpp"
 #include "session/parse.hpp"
 
 namespace sortscope::app::cli {
@@ -157,6 +158,62 @@ Status print_kernel_times(Backend& backend, const SortConfig& config, const Row&
   return Status::Ok();
 }
 
+
+// The ladder: one row per step, and under it what the step changed.
+void print_ladder(const LadderResult& ladder, const std::string& format) {
+  if (format == "json") {
+    nlohmann::json j;
+    j["device"] = ladder.device;
+    j["backend"] = std::string(backend_name(ladder.backend));
+    j["key_type"] = std::string(info(ladder.key_type).name);
+    j["n"] = ladder.n;
+    j["copy_gbps"] = ladder.copy_gbps;
+    j["steps"] = nlohmann::json::array();
+    for (const LadderRow& r : ladder.rows) {
+      nlohmann::json x = {{"algorithm", r.algorithm}, {"change", r.change}, {"ran", r.ran}};
+      if (!r.ran) x["not_run"] = r.not_run;
+      x["params"] = nlohmann::json::object();
+      for (const ParamSetting& p : r.params) x["params"][p.name] = p.value;
+      if (r.ran)
+        x.update({{"median_ms", r.median_ms}, {"keys_per_s", r.keys_per_s}, {"bytes_per_key", r.bytes_per_key},
+                  {"gbps", r.gbps}, {"pct_copy", r.pct_copy}, {"segments_per_store", r.segments_per_store},
+                  {"ideal_segments", r.ideal_segments}, {"verified", r.verified},
+                  {"ratio_to_cub", r.ratio_to_reference > 0 ? nlohmann::json(r.ratio_to_reference) : nlohmann::json(nullptr)}});
+      j["steps"].push_back(x);
+    }
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  if (format == "csv") {
+    std::printf("algorithm,n,median_ms,keys_per_s,bytes_per_key,gbps,pct_copy,segments_per_store,ratio_to_cub,verified,params,change\n");
+    for (const LadderRow& r : ladder.rows)
+      if (r.ran)
+        std::printf("%s,%llu,%.6f,%.6g,%.2f,%.3f,%.3f,%.3f,%.4f,%d,\"%s\",\"%s\"\n", r.algorithm.c_str(),
+                    static_cast<unsigned long long>(ladder.n), r.median_ms, r.keys_per_s, r.bytes_per_key, r.gbps,
+                    r.pct_copy, r.segments_per_store, r.ratio_to_reference, r.verified, params_text(r.params).c_str(),
+                    r.change.c_str());
+    return;
+  }
+  std::printf("%-20s %-32s %11s %10s %8s %9s %7s %10s %8s  %s\n", "step", "params", "median ms", "keys/s", "B/key",
+              "GB/s", "% copy", "seg/store", "vs cub", "verified");
+  for (const LadderRow& r : ladder.rows) {
+    if (!r.ran) {
+      std::printf("%-20s %-32s %s\n", r.algorithm.c_str(), params_text(r.params).c_str(), ("not run: " + r.not_run).c_str());
+    } else {
+      std::printf("%-20s %-32s %11.4f %10s %8.1f %9.1f %7.1f %10s %8s  %s\n", r.algorithm.c_str(),
+                  params_text(r.params).c_str(), r.median_ms, (fmt("%.3f", r.keys_per_s / 1e9) + " G").c_str(),
+                  r.bytes_per_key, r.gbps, r.pct_copy,
+                  r.segments_per_store > 0 ? fmt("%.2f", r.segments_per_store).c_str() : "-",
+                  r.ratio_to_reference > 0 ? fmt("%.3fx", r.ratio_to_reference).c_str() : "-",
+                  r.verified ? "yes" : ("NO: " + r.verify_detail).c_str());
+    }
+    std::printf("%-20s   %s\n", "", r.change.c_str());
+  }
+  if (!ladder.rows.empty())
+    std::printf("# seg/store: 128-byte segments per warp store of the scatter (%.0f is 32 consecutive keys)\n",
+                ladder.rows.front().ideal_segments);
+}
+
 }  // namespace
 
 int run_bench(const RunOptions& run, const BenchOptions& bench) {
@@ -216,6 +273,22 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
                 backend->device_name().c_str(), std::string(backend_name(backend->kind())).c_str(), copy_gbps,
                 requests.front().data.dist.name().c_str(), static_cast<unsigned long long>(requests.front().data.seed),
                 bench.repeat, bench.warmup);
+
+  if (bench.ladder) {
+    LadderOptions options;
+    options.base = requests.front().sort;
+    options.warmup = bench.warmup;
+    options.repeat = bench.repeat;
+    options.copy_gbps = copy_gbps;
+    LadderResult ladder;
+    if (Status s = run_ladder(*backend, options, &ladder); !s.ok()) return fail(s, 1);
+    print_ladder(ladder, bench.format);
+    if (!ladder.all_verified()) {
+      std::cerr << "sortscope bench: some outputs failed verification\n";
+      return 1;
+    }
+    return 0;
+  }
 
   std::vector<Row> rows;
   bool all_verified = true;

@@ -202,6 +202,8 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
     view.stage = options.stage;
     view.focus = view_named(options.focus);
     view.show_help = options.show_help;
+    view.show_ladder = options.ladder;
+    if (options.ladder) session.climb_ladder();
     if (options.play_seconds >= 0) {
       view.playing = true;
       view.seconds_per_stage = options.play_seconds;

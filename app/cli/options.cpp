@@ -208,6 +208,7 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
       ->check(number_in(-1, 1 << 20));
   app.add_option("--play", gui.play_seconds, "Play the stages, SECONDS per stage (0: a new stage every frame)")
       ->check(number_in(0.0, 60.0));
+  app.add_flag("--ladder", gui.ladder, "Climb the radix ladder on the data set at once and open the Ladder view");
   app.add_option("--focus", gui.focus, "Panel whose phase Explain opens on")
       ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scatter", "network", "merge", "throughput"}));
   app.add_flag("--show-help", gui.show_help, "Open with the keyboard shortcuts shown");
@@ -233,6 +234,12 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   bench_cmd->add_option("--sweep", bench.sweeps, "n=2^A..2^B (every power of two) or NAME=A..B for any --param NAME")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   bench_cmd->add_flag("--kernels", bench.kernels, "Also run each traced algorithm once and print its per-kernel times");
+  bench_cmd
+      ->add_flag("--ladder", bench.ladder,
+                 "Climb the radix ladder on one input: every rung of PMPP 13.3-13.6, then split-radix, mg-radix, "
+                 "onesweep and cub-radix, each at its defaults, with bytes per key and segments per warp store")
+      ->excludes(bench_cmd->get_option("--algorithm"))
+      ->excludes(bench_cmd->get_option("--sweep"));
   bench_cmd->footer(catalogue_text());
 
   c.kind = Command::Kind::exit;

@@ -36,6 +36,7 @@ struct GuiOptions {
   double play_seconds = -1;  // >= 0: play the stages, this long per stage (0: a stage per frame)
   std::string focus;         // the panel whose phase Explain opens on
   bool show_help = false;    // open with the shortcuts overlay
+  bool ladder = false;       // climb the radix ladder on the data set at once and show the Ladder view
   bool frame_times = false;  // headless: report frame times once the sort is shown
   bool live = true;          // keep timing runs in the background for the throughput plot
   int soak_runs = 0;         // > 0: sort this many requests in turn, sampling memory (see soak in gui_command.cpp)
@@ -48,6 +49,7 @@ struct BenchOptions {
   std::string format = "table";
   std::vector<std::string> sweeps;  // "n=2^16..2^28", or any parameter: "radix-bits=1..8"
   bool kernels = false;             // print per-kernel times of one traced run
+  bool ladder = false;              // run the radix ladder's steps instead of --algorithm
 };
 
 // One fully checked request per algorithm, or the first problem as a one-line message.

@@ -60,6 +60,14 @@ void Session::set_live(bool live) {
   changed_.notify_all();
 }
 
+void Session::climb_ladder() {
+  {
+    std::lock_guard lock(mutex_);
+    ++ladders_requested_;
+  }
+  changed_.notify_all();
+}
+
 SessionState Session::state() const {
   std::lock_guard lock(mutex_);
   SessionState s = state_;
@@ -71,7 +79,8 @@ bool Session::wait_until_shown(double timeout_s, size_t throughput_points) const
   std::unique_lock lock(mutex_);
   // A failed request has no timed runs to wait for.
   return changed_.wait_for(lock, std::chrono::duration<double>(timeout_s), [&] {
-    return requests_done_ == requests_submitted_ && (history_.size() >= throughput_points || !state_.error.empty());
+    return requests_done_ == requests_submitted_ && ladders_done_ == ladders_requested_ &&
+           (history_.size() >= throughput_points || !state_.error.empty());
   });
 }
 
@@ -88,18 +97,25 @@ void Session::set_busy(const std::string& what) {
 void Session::worker_loop() {
   for (;;) {
     std::optional<RunRequest> request;
-    bool live = false;
+    bool live = false, ladder = false;
     {
       std::unique_lock lock(mutex_);
-      changed_.wait_for(lock, std::chrono::milliseconds(100), [&] { return stop_ || pending_.has_value(); });
+      changed_.wait_for(lock, std::chrono::milliseconds(100),
+                        [&] { return stop_ || pending_.has_value() || ladders_done_ < ladders_requested_; });
       if (stop_) return;
       request.swap(pending_);
       live = state_.live;
+      ladder = !request && ladders_done_ < ladders_requested_;
     }
     if (request) {
       handle_request(*request);
       std::lock_guard lock(mutex_);
       ++requests_done_;
+      changed_.notify_all();
+    } else if (ladder) {
+      run_ladder_steps();
+      std::lock_guard lock(mutex_);
+      ladders_done_ = ladders_requested_;
       changed_.notify_all();
     } else if (live && current_) {
       live_run();
@@ -237,6 +253,28 @@ void Session::handle_request(const RunRequest& request) {
                         request.sort.algorithm, n});
     while (history_.size() > options_.history_points) history_.pop_front();
   }
+}
+
+// The ladder runs on the shown request's data set, with its pairs, order and bit range.
+void Session::run_ladder_steps() {
+  if (!backend_ || !current_) return;
+  const RunRequest request = *current_;
+  LadderOptions options;
+  options.base = request.sort;
+  {
+    std::lock_guard lock(mutex_);
+    options.copy_gbps = state_.copy_gbps;
+  }
+  options.progress = [&](size_t, std::string_view name) {
+    set_busy("climbing the ladder: " + std::string(name) + " on " + grouped_count(backend_->size()) + " keys");
+  };
+  LadderResult result;
+  const Status s = run_ladder(*backend_, options, &result);
+  if (!s.ok()) return report_failure(request, s);
+  std::lock_guard lock(mutex_);
+  state_.ladder = std::make_shared<const LadderResult>(std::move(result));
+  state_.busy = false;
+  state_.busy_what.clear();
 }
 
 void Session::live_run() {

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "session/ladder.hpp"
 #include "sortscope/backend.hpp"
 
 namespace sortscope::app {
@@ -78,6 +79,7 @@ struct SessionState {
   std::string error;         // the last request's failure, shown in the window; empty if none
   std::optional<Offer> offer;  // with an error: the request that gets past it, if there is one
   bool live = true;
+  std::shared_ptr<const LadderResult> ladder;  // the last climb of the radix ladder, if any
 };
 
 class Session {
@@ -97,6 +99,8 @@ class Session {
   void submit(const RunRequest& request);
   void rerun();
   void set_live(bool live);
+  // Non-blocking: after the current request, runs every step of the radix ladder on its data set.
+  void climb_ladder();
 
   SessionState state() const;
 
@@ -109,6 +113,7 @@ class Session {
   void handle_request(const RunRequest& request);
   void report_failure(const RunRequest& request, const Status& status);
   void live_run();
+  void run_ladder_steps();
   Status ensure_backend(BackendChoice choice);
   void set_busy(const std::string& what);
   double now_seconds() const;
@@ -121,6 +126,8 @@ class Session {
   std::optional<RunRequest> pending_;
   uint64_t requests_submitted_ = 0;
   uint64_t requests_done_ = 0;
+  uint64_t ladders_requested_ = 0;
+  uint64_t ladders_done_ = 0;
   bool stop_ = false;
   SessionState state_;
   std::deque<ThroughputPoint> history_;

@@ -226,6 +226,12 @@ void draw_controls_panel(UiFrame& f, bool* open) {
   help_marker("Keep re-running the untraced sort to plot its throughput.");
   ImGui::SameLine();
   if (ImGui::Button("Help (F1)")) f.view.show_help = !f.view.show_help;
+  if (ImGui::Button(f.view.show_ladder ? "Back to the sort (L)" : "Radix ladder (L)")) {
+    f.view.show_ladder = !f.view.show_ladder;
+    if (f.view.show_ladder && !s.ladder) f.session.climb_ladder();
+  }
+  help_marker("Every rung of PMPP 13's radix sort on this input, then split-radix, mg-radix, one-sweep and CUB: "
+              "keys/s, bytes per key and segments per warp store, side by side.");
   ImGui::Separator();
 
   if (s.busy) ImGui::TextColored(kWarn, "Working: %s...", s.busy_what.c_str());

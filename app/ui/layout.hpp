@@ -19,15 +19,21 @@ struct PanelRect {
 
 // A panel the run has no data for keeps an empty rectangle and is not drawn.
 struct Layout {
-  PanelRect controls, array, explain, histogram, scan_table, scatter, network, merge, throughput;
+  PanelRect controls, array, explain, histogram, scan_table, scatter, network, merge, throughput, ladder;
 };
 
 // `sections`: the TraceSection flags of the shown run; each section brings its panels to the bottom
-// row, beside throughput.
-inline Layout fixed_layout(float width, float height, float ui_scale, unsigned sections = kRadixSection) {
+// row, beside throughput. With `ladder`, the Ladder view takes everything right of the controls.
+inline Layout fixed_layout(float width, float height, float ui_scale, unsigned sections = kRadixSection,
+                           bool ladder = false) {
   Layout l;
   const float left = std::min(std::max(400.0f * ui_scale, width * 0.22f), width * 0.45f);
   const float right = width - left;
+  if (ladder) {
+    l.controls = {0, 0, left, height};
+    l.ladder = {left, 0, right, height};
+    return l;
+  }
   // Larger text needs the bottom row's small panels more than the array view needs its height.
   const float top = height * std::clamp(0.52f - 0.2f * (ui_scale - 1.0f), 0.38f, 0.52f), bottom = height - top;
   l.controls = {0, 0, left, height};

@@ -27,6 +27,7 @@ constexpr const char* kShortcuts[][2] = {
     {"Home, End", "the input / the sorted output"},
     {"0 .. 9", "jump to that stage (0 = input, S = after stage S)"},
     {"+, -", "play faster / slower"},
+    {"L", "the Ladder view: every radix rung on this input / back"},
     {"Enter", "after an error: take what it offers (the n that fits, the CPU backend)"},
     {"F1 or H", "show / hide this help"},
     {"Esc", "close this help"},
@@ -79,10 +80,11 @@ void Ui::handle_shortcuts(const SessionState& state) {
   auto pressed = [](ImGuiKey key, bool repeat) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), repeat); };
   // Keys ImGui 1.86 does not name: GLFW's codes, which its GLFW backend uses as indices.
   auto pressed_code = [](int glfw_key) { return ImGui::IsKeyPressed(glfw_key, false); };
-  constexpr int kGlfwKey0 = 48, kGlfwKeyH = 72, kGlfwKeyF1 = 290, kGlfwKeyMinus = 45, kGlfwKeyEqual = 61,
+  constexpr int kGlfwKey0 = 48, kGlfwKeyH = 72, kGlfwKeyL = 76, kGlfwKeyF1 = 290, kGlfwKeyMinus = 45, kGlfwKeyEqual = 61,
                 kGlfwKeypadSubtract = 333, kGlfwKeypadAdd = 334;
   if (pressed_code(kGlfwKeyF1) || pressed_code(kGlfwKeyH)) view.show_help = !view.show_help;
   if (pressed(ImGuiKey_Escape, false)) view.show_help = false;
+  if (pressed_code(kGlfwKeyL)) view.show_ladder = !view.show_ladder;
   if (pressed_code(kGlfwKeyEqual) || pressed_code(kGlfwKeypadAdd)) view.seconds_per_stage = std::max(0.2, view.seconds_per_stage / 1.5);
   if (pressed_code(kGlfwKeyMinus) || pressed_code(kGlfwKeypadSubtract)) view.seconds_per_stage = std::min(4.0, view.seconds_per_stage * 1.5);
   if (!state.run) return;
@@ -128,7 +130,7 @@ void Ui::draw(Session& session) {
   // panels, which then say why they are empty.
   const unsigned sections = state.run && state.run->trace ? state.run->trace->sections() : kRadixSection;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const Layout layout = fixed_layout(display.x, display.y, view_.ui_scale, sections);
+  const Layout layout = fixed_layout(display.x, display.y, view_.ui_scale, sections, view_.show_ladder);
   using DrawPanel = void (*)(UiFrame&, bool*);
   const std::pair<const PanelRect*, DrawPanel> panels[] = {
       {&layout.controls, draw_controls_panel},     {&layout.array, draw_array_panel},
@@ -141,6 +143,10 @@ void Ui::draw(Session& session) {
     if (!rect->visible()) continue;
     set_panel_rect(*rect);
     draw_panel(frame, nullptr);
+  }
+  if (layout.ladder.visible()) {
+    set_panel_rect(layout.ladder);
+    draw_ladder_panel(frame, &view_.show_ladder);
   }
   if (view_.show_help) draw_help_overlay(frame);
 

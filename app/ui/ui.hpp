@@ -51,6 +51,7 @@ void draw_scatter_panel(UiFrame& frame, bool* open);
 void draw_explain_panel(UiFrame& frame, bool* open);
 void draw_network_panel(UiFrame& frame, bool* open);
 void draw_merge_panel(UiFrame& frame, bool* open);
+void draw_ladder_panel(UiFrame& frame, bool* open);
 // The keyboard shortcuts, over everything while ViewState::show_help is set.
 void draw_help_overlay(UiFrame& frame);
 

@@ -15,6 +15,7 @@ struct ViewState {
   float ui_scale = 1.0f;
   bool scan_table_offsets = false;  // the scan table shows the exclusive scan, not the counts
   bool show_help = false;
+  bool show_ladder = false;  // the Ladder view takes the pictures' place
   PhaseView focus = PhaseView::none;  // the view the mouse was last over: Explain highlights its phase
 };
 

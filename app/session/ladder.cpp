@@ -1,0 +1,103 @@
+// Climbing the radix ladder: each step timed untraced, then traced once for its store pattern.
+#include "session/ladder.hpp"
+
+#include <algorithm>
+
+namespace sortscope::app {
+
+namespace {
+
+constexpr LadderStep kSteps[] = {
+    {"pmpp-radix-naive", "the start: one bit per pass, one thread per key, a scan of all n bits, scattered writes"},
+    {"pmpp-radix-coalesced", "each block sorts its tile by the bit in shared memory first: writes coalesce, and a "
+                             "tiles x 2 table replaces the n-flag scan"},
+    {"pmpp-radix-multibit", "r bits per pass from r local splits: 32 / r passes instead of 32"},
+    {"pmpp-radix-coarsened", "several keys per thread: longer bucket runs, a table with fewer rows"},
+    {"counting-radix", "the same counts with no local sort, each thread writing its own keys: what coalescing buys"},
+    {"split-radix", "seed 003's four kernels: Q keys per thread count, a transpose, a scan, lgH splits per tile"},
+    {"mg-radix", "reduce-then-scan: count first, then rank and scatter in one kernel; no sorted tile written between"},
+    {"onesweep", "every digit's histogram in one read, then one kernel per pass with decoupled look-back"},
+    {"cub-radix", "NVIDIA CUB's DeviceRadixSort, the reference"},
+};
+
+// The scatter's segments per warp store, over every pass that moved keys, for the store that ran.
+double segments_per_store(const SortTrace& trace) {
+  uint64_t stores = 0, segments = 0;
+  for (const StageTrace& stage : trace.stages) {
+    if (!stage.radix || stage.radix->skipped) continue;
+    const CoalescingStats& c = stage.radix->coalescing;
+    stores += c.warp_stores;
+    segments += trace.scatter_store == ScatterStore::direct ? c.segments_direct : c.segments_exchanged;
+  }
+  return stores ? double(segments) / double(stores) : 0;
+}
+
+}  // namespace
+
+std::span<const LadderStep> ladder_steps() { return kSteps; }
+
+bool LadderResult::all_verified() const {
+  return std::all_of(rows.begin(), rows.end(), [](const LadderRow& r) { return !r.ran || r.verified; });
+}
+
+Status run_ladder(Backend& backend, const LadderOptions& options, LadderResult* out) {
+  LadderResult result;
+  result.device = backend.device_name();
+  result.backend = backend.kind();
+  result.key_type = backend.key_type();
+  result.n = backend.size();
+  result.copy_gbps = options.copy_gbps;
+  const uint64_t n = result.n;
+  double reference_keys_per_s = 0;
+  for (size_t i = 0; i < std::size(kSteps); ++i) {
+    const LadderStep& step = kSteps[i];
+    const AlgorithmDescriptor* algo = find_algorithm(step.algorithm);
+    if (!algo) continue;
+    LadderRow row;
+    row.algorithm = std::string(step.algorithm);
+    row.change = std::string(step.change);
+    SortConfig config = options.base;
+    config.algorithm = algo;
+    config.params.clear();
+    for (const ParamSpec& p : algo->params) row.params.push_back({std::string(p.name), p.default_value});
+    if (!algo->runs_on(backend.kind())) {
+      row.not_run = "needs the CUDA backend";
+      result.rows.push_back(std::move(row));
+      continue;
+    }
+    if (options.progress) options.progress(i, step.algorithm);
+    RunOptions timed;
+    timed.warmup = options.warmup;
+    timed.repeat = options.repeat;
+    RunResult r;
+    SORTSCOPE_RETURN_IF_ERROR(backend.run(config, timed, &r));
+    row.ran = true;
+    row.median_ms = r.median_ms;
+    row.verified = r.verified;
+    row.verify_detail = r.verify_detail;
+    if (r.median_ms > 0) {
+      row.keys_per_s = double(n) / (r.median_ms * 1e-3);
+      row.gbps = double(r.model_bytes) / (r.median_ms * 1e6);
+    }
+    row.bytes_per_key = n ? double(r.model_bytes) / double(n) : 0;
+    row.pct_copy = options.copy_gbps > 0 ? 100.0 * row.gbps / options.copy_gbps : 0;
+    row.ideal_segments = 32.0 * info(result.key_type).bytes / kSegmentBytes;
+    if (algo->traced()) {
+      RunOptions traced;
+      traced.trace = true;
+      traced.verify = false;
+      RunResult t;
+      SORTSCOPE_RETURN_IF_ERROR(backend.run(config, traced, &t));
+      if (t.trace) row.segments_per_store = segments_per_store(*t.trace);
+    }
+    if (algo->reference) reference_keys_per_s = row.keys_per_s;
+    result.rows.push_back(std::move(row));
+  }
+  if (reference_keys_per_s > 0)
+    for (LadderRow& row : result.rows)
+      if (row.ran) row.ratio_to_reference = row.keys_per_s / reference_keys_per_s;
+  *out = std::move(result);
+  return Status::Ok();
+}
+
+}  // namespace sortscope::app
