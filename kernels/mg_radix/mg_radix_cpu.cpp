@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "common/coalescing.hpp"
+#include "common/cpu_twin.hpp"
 #include "common/even_share.hpp"
 #include "common/parallel_for.hpp"
 #include "common/radix_checks.hpp"
@@ -15,18 +16,8 @@
 namespace sortscope::cpu {
 namespace {
 
-struct KeysOnly {};
-
-class PhaseClock {
- public:
-  PhaseClock() : start_(std::chrono::steady_clock::now()) {}
-  double ms() const {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_;
-};
+using cpu_twin::KeysOnly;
+using cpu_twin::PhaseClock;
 
 template <typename Bits, typename Value>
 Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
@@ -173,16 +164,7 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
 
 Status mg_radix_sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
   SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, mg_radix::kMinRadixBits, mg_radix::kMaxRadixBits));
-  try {
-    const bool wide = info(a.key_type).bytes == 8;
-    switch (a.value_bytes) {
-      case 0: return wide ? sort<uint64_t, KeysOnly>(a, trace, observer) : sort<uint32_t, KeysOnly>(a, trace, observer);
-      case 4: return wide ? sort<uint64_t, uint32_t>(a, trace, observer) : sort<uint32_t, uint32_t>(a, trace, observer);
-      default: return wide ? sort<uint64_t, uint64_t>(a, trace, observer) : sort<uint32_t, uint64_t>(a, trace, observer);
-    }
-  } catch (const std::bad_alloc&) {
-    return OutOfMemory("not enough host memory to sort " + std::to_string(a.n) + " keys");
-  }
+  return cpu_twin::by_width(a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, trace, observer); });
 }
 
 }  // namespace sortscope::cpu

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/coalescing.hpp"
+#include "common/cpu_twin.hpp"
 #include "common/parallel_for.hpp"
 #include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
@@ -39,18 +40,8 @@ SortTrace trace_header(const RadixSortArgs& a, const Shape& shape) {
 
 namespace {
 
-struct KeysOnly {};
-
-class PhaseClock {
- public:
-  PhaseClock() : start_(std::chrono::steady_clock::now()) {}
-  double ms() const {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_;
-};
+using cpu_twin::KeysOnly;
+using cpu_twin::PhaseClock;
 
 // The grid-wide exclusive scan in the kernels' three steps: each kScanTile block's sum, the scan of
 // those sums, then each block's entries from its sum's offset. Returns the total.
@@ -223,16 +214,7 @@ Status sort(const RadixSortArgs& a, const Shape& shape, SortTrace* trace, const 
 
 Status sort_cpu(const RadixSortArgs& a, const Shape& shape, SortTrace* trace, const StageObserver* observer) {
   SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, 1, kMaxRadixBits));
-  try {
-    const bool wide = info(a.key_type).bytes == 8;
-    switch (a.value_bytes) {
-      case 0: return wide ? sort<uint64_t, KeysOnly>(a, shape, trace, observer) : sort<uint32_t, KeysOnly>(a, shape, trace, observer);
-      case 4: return wide ? sort<uint64_t, uint32_t>(a, shape, trace, observer) : sort<uint32_t, uint32_t>(a, shape, trace, observer);
-      default: return wide ? sort<uint64_t, uint64_t>(a, shape, trace, observer) : sort<uint32_t, uint64_t>(a, shape, trace, observer);
-    }
-  } catch (const std::bad_alloc&) {
-    return OutOfMemory("not enough host memory to sort " + std::to_string(a.n) + " keys");
-  }
+  return cpu_twin::by_width(a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, shape, trace, observer); });
 }
 
 }  // namespace sortscope::pmpp_radix

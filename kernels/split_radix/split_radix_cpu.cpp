@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/coalescing.hpp"
+#include "common/cpu_twin.hpp"
 #include "common/parallel_for.hpp"
 #include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
@@ -17,17 +18,8 @@
 namespace sortscope::split_radix {
 namespace {
 
-struct KeysOnly {};
-
-class PhaseClock {
- public:
-  double ms() const {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
+using cpu_twin::KeysOnly;
+using cpu_twin::PhaseClock;
 
 // The trace of a pass that need not run: one bucket (digit 0) holds every key.
 RadixSection skipped_pass(int p, int shift, int bits, uint64_t n, uint32_t rows, uint64_t row_items) {
@@ -213,16 +205,7 @@ Status sort(const RadixSortArgs& a, const Config& cfg, SortTrace* trace, const S
 Status cpu_sort(const RadixSortArgs& a, const Config& config, SortTrace* trace, const StageObserver* observer) {
   SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, kMinRadixBits, kMaxRadixBits));
   if (const std::string e = config_error(config); !e.empty()) return InvalidArgument(e);
-  try {
-    const bool wide = info(a.key_type).bytes == 8;
-    switch (a.value_bytes) {
-      case 0: return wide ? sort<uint64_t, KeysOnly>(a, config, trace, observer) : sort<uint32_t, KeysOnly>(a, config, trace, observer);
-      case 4: return wide ? sort<uint64_t, uint32_t>(a, config, trace, observer) : sort<uint32_t, uint32_t>(a, config, trace, observer);
-      default: return wide ? sort<uint64_t, uint64_t>(a, config, trace, observer) : sort<uint32_t, uint64_t>(a, config, trace, observer);
-    }
-  } catch (const std::bad_alloc&) {
-    return OutOfMemory("not enough host memory to sort " + std::to_string(a.n) + " keys");
-  }
+  return cpu_twin::by_width(a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, config, trace, observer); });
 }
 
 }  // namespace sortscope::split_radix
