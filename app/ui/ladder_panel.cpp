@@ -12,6 +12,12 @@
 namespace sortscope::app::ui {
 namespace {
 
+std::string fmt_number(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
 // A bar from the left of the cell, its length the rate on a log scale between `lo` and `hi`.
 void rate_bar(double keys_per_s, double lo, double hi, bool reference) {
   const float line = ImGui::GetTextLineHeight();
@@ -29,7 +35,9 @@ void rate_bar(double keys_per_s, double lo, double hi, bool reference) {
   ImGui::Dummy(ImVec2(width, line));
 }
 
-void ladder_table(const LadderResult& ladder) {
+// One step a row: its name and keys/s bar, then its numbers and what it changed, wrapped under the
+// bar. No table columns, so nothing is squeezed at large UI scales.
+void ladder_rows(const LadderResult& ladder) {
   double lo = 0, hi = 0;
   for (const LadderRow& r : ladder.rows)
     if (r.ran && r.keys_per_s > 0) {
@@ -37,44 +45,31 @@ void ladder_table(const LadderResult& ladder) {
       hi = std::max(hi, r.keys_per_s);
     }
   lo /= 2;  // the slowest rung keeps a visible bar
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_PadOuterX |
-                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable("ladder", 5, flags)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("pmpp-radix-coarsened").x);
-  ImGui::TableSetupColumn("keys/s (log scale)", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-  ImGui::TableSetupColumn("B/key", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("B/key 0000").x);
-  ImGui::TableSetupColumn("seg/store", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("seg/store").x);
-  ImGui::TableSetupColumn("vs CUB", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("vs CUB 0.000x").x);
-  ImGui::TableHeadersRow();
+  ImGui::BeginChild("ladder rows");
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float name_w = ImGui::CalcTextSize("pmpp-radix-coarsened").x + 2 * ImGui::GetStyle().ItemSpacing.x;
+  // On a narrow panel the bar goes under the name rather than beside it.
+  const bool beside = name_w < width * 0.4f;
+  const float indent = beside ? name_w : 0;
   for (const LadderRow& r : ladder.rows) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.algorithm.c_str());
-    ImGui::TableNextColumn();
-    if (r.ran) rate_bar(r.keys_per_s, lo, hi, r.algorithm == "cub-radix");
-    else ImGui::TextDisabled("not run: %s", r.not_run.c_str());
-    ImGui::TableNextColumn();
-    if (r.ran) ImGui::Text("%.0f", r.bytes_per_key);
-    ImGui::TableNextColumn();
-    if (r.ran && r.segments_per_store > 0) ImGui::Text("%.1f", r.segments_per_store);
-    else if (r.ran) ImGui::TextDisabled("-");
-    ImGui::TableNextColumn();
-    if (r.ratio_to_reference > 0) ImGui::Text("%.3fx", r.ratio_to_reference);
-    else ImGui::TextDisabled("-");
-    if (r.ran && !r.verified) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "NOT SORTED: %s", r.verify_detail.c_str());
+    if (beside) ImGui::SameLine(name_w);
+    if (indent > 0) ImGui::Indent(indent);
+    if (r.ran) {
+      rate_bar(r.keys_per_s, lo, hi, r.algorithm == "cub-radix");
+      std::string numbers = fmt_number("%.0f B/key", r.bytes_per_key);
+      if (r.segments_per_store > 0) numbers += fmt_number(",  %.1f segments per warp store", r.segments_per_store);
+      if (r.ratio_to_reference > 0) numbers += fmt_number(",  %.3fx CUB", r.ratio_to_reference);
+      ImGui::TextWrapped("%s", numbers.c_str());
+      if (!r.verified) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "NOT SORTED: %s", r.verify_detail.c_str());
+    } else {
+      ImGui::TextDisabled("not run: %s", r.not_run.c_str());
     }
-    // What changed, across the row under it.
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TableNextColumn();
     disabled_text_wrapped("%s", r.change.c_str());
+    if (indent > 0) ImGui::Unindent(indent);
+    ImGui::Separator();
   }
-  ImGui::EndTable();
+  ImGui::EndChild();
 }
 
 }  // namespace
@@ -107,7 +102,7 @@ void draw_ladder_panel(UiFrame& f, bool* open) {
       "B/key x keys/s is its memory traffic (never above the copy bandwidth). seg/store: 128-byte segments one "
       "warp's store of the scatter touches, from a traced run; 32 consecutive keys need the fewest.");
   ImGui::Separator();
-  ladder_table(l);
+  ladder_rows(l);
   ImGui::End();
 }
 
