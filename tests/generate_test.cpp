@@ -130,6 +130,25 @@ TEST_F(KeyFiles, ReadsRawNpyAndText) {
   EXPECT_EQ(text.as<float>()[4], 1000.0f);
 }
 
+// The textbook's keys as a teacher types them: several on a line, by spaces or commas, with comments.
+TEST_F(KeyFiles, TextTakesSeveralKeysALineBySpacesOrCommas) {
+  write(path("book.txt"), "170 45 75 90 # PMPP's example\n802,24, 2,\t66\n\n");
+  HostKeys keys;
+  ASSERT_OK(load_key_file(path("book.txt"), KeyType::u32, &keys));
+  EXPECT_EQ(std::vector<uint32_t>(keys.as<uint32_t>(), keys.as<uint32_t>() + keys.n),
+            (std::vector<uint32_t>{170, 45, 75, 90, 802, 24, 2, 66}));
+  write(path("bad_token.txt"), "1, 2\n3, x4, 5\n");
+  const Status s = load_key_file(path("bad_token.txt"), KeyType::i32, &keys);
+  EXPECT_NE(s.message().find("line 2: 'x4' is not an i32 key"), std::string::npos) << s.message();
+  // Float keys: commas separate keys beside a decimal point or a space; "2,5" alone is a decimal comma.
+  write(path("floats.txt"), "1.5,2.5, -3\n4, 5\n");
+  ASSERT_OK(load_key_file(path("floats.txt"), KeyType::f64, &keys));
+  EXPECT_EQ(keys.n, 5u);
+  write(path("comma.txt"), "1 2,5\n");
+  EXPECT_NE(load_key_file(path("comma.txt"), KeyType::f32, &keys).message().find("'2,5' looks like a decimal comma"),
+            std::string::npos);
+}
+
 TEST_F(KeyFiles, BadFilesGetOneClearMessage) {
   HostKeys keys;
   Status s = load_key_file(path("missing.bin"), KeyType::u32, &keys);

@@ -106,7 +106,7 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
       d.data.dist.path = r.path_text;
       changed = true;
     }
-    help_marker("Raw little-endian keys (.bin), a NumPy .npy file, or text with one key per line. Press Enter to load.");
+    help_marker("Raw little-endian keys (.bin), a NumPy .npy file, or text with keys separated by spaces, commas or newlines. Press Enter to load.");
   }
   int seed = int(d.data.seed);
   if (ImGui::InputInt("Seed", &seed)) d.data.seed = uint64_t(std::max(0, seed));

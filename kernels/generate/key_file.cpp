@@ -1,4 +1,5 @@
-// Reading user key files: raw little-endian binary, NumPy .npy, or text with one key per line.
+// Reading user key files: raw little-endian binary, NumPy .npy, or text (keys separated by
+// whitespace or commas, any number a line).
 #include <cctype>
 #include <charconv>
 #include <cstring>
@@ -6,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <type_traits>
 
 #include "sortscope/data.hpp"
 
@@ -130,14 +132,14 @@ Status parse_npy(const std::string& path, const std::string& file, KeyType k, Ho
   return take_raw(path, file.data() + data_at, need, k, out);
 }
 
-// The start of a line that is not a key, as it may appear in a message: printable, and short even
+// The start of a token that is not a key, as it may appear in a message: printable, and short even
 // when a binary file without a newline makes the whole file one line.
 std::string excerpt(std::string_view line) {
   constexpr size_t kShown = 40;
   return line.size() > kShown ? printable(line.substr(0, kShown)) + "..." : printable(line);
 }
 
-// One whole line as a number; from_chars also reads "nan", "inf" and "-0" for float keys.
+// One whole token as a number; from_chars also reads "nan", "inf" and "-0" for float keys.
 template <typename T>
 bool parse_number(std::string_view s, T* v) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
@@ -145,6 +147,20 @@ bool parse_number(std::string_view s, T* v) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
+// Where a comma stands between two digits on a line without a decimal point, or npos.
+size_t decimal_comma(std::string_view line) {
+  if (line.find('.') != std::string_view::npos) return std::string_view::npos;
+  for (size_t i = 1; i + 1 < line.size(); ++i)
+    if (line[i] == ',' && std::isdigit(static_cast<unsigned char>(line[i - 1])) &&
+        std::isdigit(static_cast<unsigned char>(line[i + 1])))
+      return i;
+  return std::string_view::npos;
+}
+
+bool separates(char c) { return c == ',' || std::isspace(static_cast<unsigned char>(c)); }
+
+// Keys separated by whitespace or commas, any number a line ("170, 45, 75" or one a line); '#'
+// starts a comment that runs to the end of its line.
 template <typename T>
 Status parse_text_as(const std::string& path, const std::string& file, HostKeys* out) {
   std::vector<T> keys;
@@ -155,17 +171,36 @@ Status parse_text_as(const std::string& path, const std::string& file, HostKeys*
     std::string_view line(file.data() + at, end - at);
     ++line_no;
     at = end + 1;
-    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
-    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
-    if (line.empty() || line.front() == '#') continue;
-    T v;
-    if (!parse_number(line, &v)) {
-      const std::string type(info(out->key_type).name);
-      const char* article = type[0] == 'i' || type[0] == 'f' ? "an " : "a ";  // an i32, an f32, a u32
-      return InvalidArgument("'" + path + "' line " + std::to_string(line_no) + ": '" + excerpt(line) + "' is not " +
-                             article + type + " key");
+    line = line.substr(0, line.find('#'));
+    if constexpr (std::is_floating_point_v<T>) {
+      // "2,5" with no decimal point on the line is a decimal comma far more often than two keys.
+      const size_t comma = decimal_comma(line);
+      if (comma != std::string_view::npos) {
+        const size_t from = line.find_last_of(" \t", comma) == std::string_view::npos ? 0 : line.find_last_of(" \t", comma) + 1;
+        return InvalidArgument("'" + path + "' line " + std::to_string(line_no) + ": '" +
+                               excerpt(line.substr(from, line.find_first_of(" \t", comma) - from)) +
+                               "' looks like a decimal comma; write the point (2.5), or put a space after a comma "
+                               "that separates keys");
+      }
     }
-    keys.push_back(v);
+    for (size_t i = 0; i < line.size();) {
+      if (separates(line[i])) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < line.size() && !separates(line[j])) ++j;
+      const std::string_view token = line.substr(i, j - i);
+      i = j;
+      T v;
+      if (!parse_number(token, &v)) {
+        const std::string type(info(out->key_type).name);
+        const char* article = type[0] == 'i' || type[0] == 'f' ? "an " : "a ";  // an i32, an f32, a u32
+        return InvalidArgument("'" + path + "' line " + std::to_string(line_no) + ": '" + excerpt(token) +
+                               "' is not " + article + type + " key");
+      }
+      keys.push_back(v);
+    }
   }
   out->n = keys.size();
   out->bytes.resize(keys.size() * sizeof(T));

@@ -35,8 +35,8 @@ struct HostKeys {
 Status generate_host(const DataSpec& spec, HostKeys* out);
 
 // Reads keys of type `key_type` from a raw little-endian binary file, a NumPy .npy file (whose
-// dtype must match) or a text file with one key per line (chosen by extension: .bin/.raw, .npy,
-// anything else is text).
+// dtype must match) or a text file of keys separated by whitespace or commas (chosen by extension:
+// .bin/.raw, .npy, anything else is text).
 Status load_key_file(const std::string& path, KeyType key_type, HostKeys* out);
 // The same for a file's bytes already in memory; `path` chooses the format and names the file in
 // messages.
