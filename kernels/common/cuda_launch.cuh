@@ -18,6 +18,25 @@ cudaError_t allow_shared_bytes(int bytes) {
   return result;
 }
 
+// Lifts a kernel's dynamic shared-memory limit to all that one block may have beside the kernel's
+// own static shared memory, once per kernel and process: for launches whose need varies at run
+// time. (A fixed guess at the static part fails the whole call when the compiler lays it out
+// larger than guessed.)
+template <auto Kernel>
+cudaError_t allow_most_shared_bytes() {
+  static const cudaError_t result = [] {
+    int device = 0, optin = 0;
+    cudaFuncAttributes attributes{};
+    if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+    if (cudaError_t e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device); e != cudaSuccess)
+      return e;
+    if (cudaError_t e = cudaFuncGetAttributes(&attributes, Kernel); e != cudaSuccess) return e;
+    return cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                optin - int(attributes.sharedSizeBytes));
+  }();
+  return result;
+}
+
 // Whether the current device has compute capability 9.0 or later, read once: thread block
 // clusters and programmatic dependent launch begin there.
 inline bool compute_capability_9() {

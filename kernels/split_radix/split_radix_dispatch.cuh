@@ -92,7 +92,7 @@ namespace instances {
 using device::KeysOnly;
 using device::PassDigit;
 using sortscope::device::align_temp;
-using sortscope::device::allow_shared_bytes;
+using sortscope::device::allow_most_shared_bytes;
 using sortscope::device::sm_count;
 using sortscope::device::TempCarver;
 
@@ -115,14 +115,14 @@ cudaError_t read_key_range(const Bits* keys, uint64_t n, const KeyOrder<Bits>& o
 }
 
 template <typename Bits, typename Value, bool TRACE, int SLOTS>
-cudaError_t launch_rank_and_permute(const Config& cfg, int max_shared, uint64_t tiles, cudaStream_t stream, const Bits* keys_in,
+cudaError_t launch_rank_and_permute(const Config& cfg, uint64_t tiles, cudaStream_t stream, const Bits* keys_in,
                                     Bits* keys_out, const Value* values_in, Value* values_out, uint64_t n,
                                     const MappedKey<Bits>& key, PassDigit digit, const uint32_t* table,
                                     const uint32_t* digit_base, const cuda::TraceDeviceView& trace) {
   using Agent = device::RankAndPermute<Bits, Value, TRACE, SLOTS>;
   constexpr auto kernel = device::rank_and_permute_kernel<Bits, Value, TRACE, SLOTS>;
   const size_t shared = Agent::shared_bytes(cfg.tile_items());
-  SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(max_shared));
+  SORTSCOPE_CUDA_TRY(allow_most_shared_bytes<kernel>());
   kernel<<<uint32_t(tiles), cfg.block_threads, shared, stream>>>(keys_in, keys_out, values_in, values_out, n, cfg, key,
                                                                  digit, table, digit_base, tiles, trace);
   SORTSCOPE_CUDA_LAUNCH_CHECK();
@@ -130,14 +130,14 @@ cudaError_t launch_rank_and_permute(const Config& cfg, int max_shared, uint64_t 
 }
 
 template <typename Bits, typename Value, bool TRACE>
-cudaError_t rank_and_permute(const Config& cfg, int max_shared, uint64_t tiles, cudaStream_t stream, const Bits* keys_in,
+cudaError_t rank_and_permute(const Config& cfg, uint64_t tiles, cudaStream_t stream, const Bits* keys_in,
                              Bits* keys_out, const Value* values_in, Value* values_out, uint64_t n,
                              const MappedKey<Bits>& key, PassDigit digit, const uint32_t* table,
                              const uint32_t* digit_base, const cuda::TraceDeviceView& trace) {
   switch (word_slots(cfg.keys_per_thread)) {
 #define SORTSCOPE_RANK_SLOTS(S)                                                                                        \
   case S:                                                                                                              \
-    return launch_rank_and_permute<Bits, Value, TRACE, S>(cfg, max_shared, tiles, stream, keys_in, keys_out, values_in, values_out, \
+    return launch_rank_and_permute<Bits, Value, TRACE, S>(cfg, tiles, stream, keys_in, keys_out, values_in, values_out, \
                                                           n, key, digit, table, digit_base, trace);
     SORTSCOPE_RANK_SLOTS(8)
     SORTSCOPE_RANK_SLOTS(16)
@@ -169,7 +169,6 @@ cudaError_t sort_instance(const detail::RadixSortCall& c, const Config& cfg) {
   SORTSCOPE_CUDA_TRY(cudaGetDevice(&device_id));
   SORTSCOPE_CUDA_TRY(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device_id));
   if (Agent::shared_bytes(tile) + sizeof(typename Agent::Storage) > size_t(max_shared)) return cudaErrorInvalidValue;
-  max_shared -= int(sizeof(typename Agent::Storage));
 
   // Temp storage: [alternate keys][alternate values][tiles x digits counts][digits x tiles table]
   // [digit totals][digit bases][blocks done][key range].
@@ -287,7 +286,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c, const Config& cfg) {
       {
         cuda::ScopedKernelTimer timer(recorder, "rank and permute",
                                       2 * n * (sizeof(Bits) + kValueBytes) + counts_bytes, p, c.stream);
-        SORTSCOPE_CUDA_TRY((rank_and_permute<Bits, Value, TRACE>(cfg, max_shared, tiles, c.stream, src, dst, src_values,
+        SORTSCOPE_CUDA_TRY((rank_and_permute<Bits, Value, TRACE>(cfg, tiles, c.stream, src, dst, src_values,
                                                                  dst_values, n, key, digit, table, digit_base,
                                                                  trace_view)));
       }
