@@ -37,14 +37,15 @@ cudaError_t sort_instance(const detail::RadixSortCall& c, const Shape& shape) {
   cuda::TraceRecorder* recorder = TRACE ? c.options.trace : nullptr;
 
   // Temp storage: [alternate keys][alternate values][sorted tiles' keys][their values][their input
-  // slots, traced][the scanned table or flags][the scan's block sums][its total].
+  // slots][the scanned table or flags][the scan's block sums][its total]. Only traced runs write
+  // the input slots, but the size query cannot tell a traced run from a timed one.
   const bool local = shape.local_sort();
   const uint64_t scanned = scanned_entries(n, shape);
   const size_t alt_keys_bytes = align_temp(n * sizeof(Bits));
   const size_t alt_values_bytes = kPairs ? align_temp(n * device::kValueBytes<Value>) : 0;
   const size_t sorted_keys_bytes = local ? alt_keys_bytes : 0;
   const size_t sorted_values_bytes = local ? alt_values_bytes : 0;
-  const size_t sources_bytes = local && TRACE ? align_temp(n * sizeof(uint16_t)) : 0;
+  const size_t sources_bytes = local ? align_temp(n * sizeof(uint16_t)) : 0;
   const size_t table_bytes = align_temp(std::max<uint64_t>(scanned, 1) * sizeof(uint32_t));
   const size_t partial_bytes = align_temp(std::max<uint64_t>(scan_blocks(scanned), 1) * sizeof(uint32_t));
   const size_t total_bytes = align_temp(sizeof(uint32_t));
@@ -70,15 +71,6 @@ cudaError_t sort_instance(const detail::RadixSortCall& c, const Shape& shape) {
   const Value* values_in = static_cast<const Value*>(a.values_in);
   Bits* keys_out = static_cast<Bits*>(a.keys_out);
   Value* values_out = static_cast<Value*>(a.values_out);
-  if (n == 0) return cudaSuccess;
-  if (passes == 0) {  // an empty bit range: nothing to sort by
-    SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(keys_out, keys_in, n * sizeof(Bits), cudaMemcpyDeviceToDevice, c.stream));
-    if constexpr (kPairs)
-      SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(values_out, values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice, c.stream));
-  }
-
-  const KeyTypeInfo& k = info(a.key_type);
-  const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
   cuda::TraceDeviceView trace;
   if (recorder) {
     SortTrace header = trace_header(a, shape);
@@ -87,6 +79,21 @@ cudaError_t sort_instance(const detail::RadixSortCall& c, const Shape& shape) {
     SORTSCOPE_CUDA_TRY(recorder->begin(header, passes, rows, shape.digits(), n * sizeof(Bits), false, c.stream));
     trace = recorder->view();
   }
+  if (n == 0) {  // every pass of nothing: each stage's digit, and empty tables
+    for (int p = 0; recorder && p < passes; ++p) {
+      const RadixPass rp = radix_pass(a.begin_bit, end_bit, shape.radix_bits, p);
+      recorder->set_pass_digit(p, rp.shift, rp.bits);
+    }
+    return cudaSuccess;
+  }
+  if (passes == 0) {  // an empty bit range: nothing to sort by
+    SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(keys_out, keys_in, n * sizeof(Bits), cudaMemcpyDeviceToDevice, c.stream));
+    if constexpr (kPairs)
+      SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(values_out, values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice, c.stream));
+  }
+
+  const KeyTypeInfo& k = info(a.key_type);
+  const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
 
   constexpr auto local_sort = device::local_sort_kernel<Bits, Value, TRACE>;
   constexpr auto sorted_scatter = device::sorted_scatter_kernel<Bits, Value, TRACE>;
