@@ -51,6 +51,32 @@ for step in $steps; do
         b --algorithm onesweep,cub-radix --n 2^20 --repeat 100
         b --algorithm mg-radix,cub-radix --n 2^28 --sweep radix-bits=1..8 --repeat 10
       } 2>&1 | tee "$out/targets.txt" ;;
+    ladder)
+      # The radix ladder's targets, u32 keys at 2^26: the ladder in one process, each rung's
+      # parameter sweeps, split-radix against mg-radix at its best width, and the key-range map on
+      # keys in [a, a + 2^16) against the same file without it.
+      n=${LADDER_N:-2^26}
+      python3 -c "import numpy as np; r = np.random.default_rng(7)
+(np.uint32(0x9E3779B9) + r.integers(0, 65536, 2**26, dtype=np.uint32)).astype('<u4').tofile('/tmp/range16.bin')"
+      {
+        b --ladder --n $n
+        b --algorithm pmpp-radix-multibit --n $n --sweep radix-bits=1..8 --repeat 10
+        for r in 4 6 8; do
+          b --algorithm pmpp-radix-coarsened,counting-radix --n $n --param radix-bits=$r --sweep items-per-thread=1..16 --repeat 10
+        done
+        b --algorithm split-radix,mg-radix,cub-radix --n $n
+        b --algorithm mg-radix --n $n --sweep radix-bits=4..8 --repeat 10
+        b --algorithm split-radix --n $n --sweep implicit-counting=0..1
+        b --algorithm split-radix,cub-radix --dist file:/tmp/range16.bin --keys u32 --sweep range-map=0..1
+      } 2>&1 | tee "$out/ladder.txt" ;;
+    ladder-counters)
+      # Where Hopper differs from the book: DRAM bytes and L2 write requests of each rung's kernels.
+      for a in pmpp-radix-naive pmpp-radix-coalesced pmpp-radix-multibit pmpp-radix-coarsened counting-radix split-radix; do
+        echo "== $a"
+        ncu --clock-control none --csv --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_requests_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_write.sum \
+          .gpu/sortscope bench --backend cuda --algorithm $a --n ${LADDER_COUNTER_N:-2^24} --repeat 1 --warmup 0 2>/dev/null \
+          | python3 tools/ncu_table.py --sum /dev/stdin
+      done 2>&1 | tee "$out/ladder_counters.txt" ;;
     profile)
       # Where the time goes: per-kernel times of a traced run, then hardware counters of the pass
       # kernels (ours and CUB's) at 2^26 keys.

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Packs the binaries a GPU-machine run needs into .gpu/bins.tar.xz (a GPU-machine call carries at
 # most 64 MiB; the statically linked binaries compress about 4:1). tools/gpu-check.sh unpacks it.
-#   tools/pack-gpu.sh [BUILD_DIR]        (default: build)
+#   tools/pack-gpu.sh [BUILD_DIR] [TEST...]   (default: build, and every test with a GPU case)
 set -euo pipefail
 build=${1:-build}
+shift || true
 rm -rf .gpu && mkdir -p .gpu/stage
 cp "$build/app/sortscope" .gpu/stage/
-for t in "$build"/tests/*_test; do
+if (($#)); then tests=("${@/#/$build/tests/}"); else tests=("$build"/tests/*_test); fi
+for t in "${tests[@]}"; do
   # Tests with no GPU case stay behind: each binary carries every kernel (~9 MB packed).
   case $(basename "$t") in cli_test|gui_test|session_test|trace_test|registry_test) ;; *) cp "$t" .gpu/stage/ ;; esac
 done
