@@ -12,7 +12,7 @@ constexpr LadderStep kSteps[] = {
     {"pmpp-radix-coalesced", "each block sorts its tile by the bit in shared memory first: writes coalesce, and a "
                              "tiles x 2 table replaces the n-flag scan"},
     {"pmpp-radix-multibit", "r bits per pass from r local splits: 32 / r passes instead of 32"},
-    {"pmpp-radix-coarsened", "several keys per thread: longer bucket runs, a table with fewer rows"},
+    {"pmpp-radix-coarsened", "several keys per thread: more loads in flight, longer bucket runs, a table with fewer rows"},
     {"counting-radix", "the same counts with no local sort, each thread writing its own keys: what coalescing buys"},
     {"split-radix", "seed 003's four kernels: Q keys per thread count, a transpose, a scan, lgH splits per tile"},
     {"mg-radix", "reduce-then-scan: count first, then rank and scatter in one kernel; no sorted tile written between"},
