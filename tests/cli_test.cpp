@@ -328,6 +328,7 @@ std::vector<BadInput> bad_inputs() {
       {"height that is a word", {cpu, c, "--height", "abc"}, "--height"},
       {"UI scale too large", {cpu, c, "--ui-scale", "9"}, "--ui-scale"},
       {"stage below -1", {cpu, c, "--stage", "-5"}, "--stage"},
+      {"phase 0 (phases count from 1)", {cpu, c, "--phase", "0"}, "--phase"},
       {"play slower than a minute a stage", {cpu, c, "--play", "100"}, "--play"},
       {"unknown panel", {cpu, c, "--focus", "nowhere"}, "--focus"},
       {"negative frame count", {cpu, c, "--frames", "-1"}, "--frames"},

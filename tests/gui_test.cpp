@@ -98,6 +98,22 @@ TEST(Gui, HeadlessFrameShowsEveryPanel) {
   EXPECT_GT(count_colour(p, layout.scatter, 235, 120, 90), 500) << "no bar for the direct stores";
 }
 
+TEST(Gui, APhaseBeforeTheScatterShowsNoScatterYet) {
+  // Pass 2's top-level scan (phase 2): counts and their scan, and no key has moved.
+  const std::string png = testing::TempDir() + "/sortscope_gui_phase.png";
+  std::remove(png.c_str());
+  ASSERT_EQ(run_sortscope("--headless --frames 8 --backend cpu --n 2^16 --stage 2 --phase 2 --width 1600 --height 900 "
+                          "--screenshot " + png),
+            0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  const auto layout = sortscope::app::ui::fixed_layout(1600, 900, 1.0f);
+  EXPECT_GT(stats(p, layout.scan_table).saturated, 0.05) << "the scan table shows no heatmap";
+  EXPECT_LT(stats(p, layout.scatter).saturated, 0.01) << "the scatter shows lines before its phase";
+  EXPECT_LT(count_colour(p, layout.scatter, 235, 120, 90), 50) << "the coalescing meter shows before the scatter";
+  EXPECT_GT(stats(p, layout.array).saturated, 0.05) << "the array view shows no keys";
+}
+
 TEST(Gui, OnesweepDrawsItsLookBackStripAndExplainsIt) {
   // Above the small-n path, so the tiles look back.
   const std::string png = testing::TempDir() + "/sortscope_gui_onesweep.png";

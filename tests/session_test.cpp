@@ -287,5 +287,64 @@ TEST(Stages, StepsMoveBetweenKeptStageGroups) {
   EXPECT_EQ(SnapshotPlan::within(10, 1000, 999).kept(), 0) << "not one snapshot fits";
 }
 
+// A traced mg-radix run of 8-bit digits on the CPU backend: 4 passes, each with the phases
+// upsweep, top-level scan, downsweep and the pass's result.
+RunRecord traced_mg_radix_run() {
+  auto backend = make_cpu_backend();
+  EXPECT_TRUE(backend->set_data(DataSpec{*parse_distribution("uniform"), 5000, 3, KeyType::u32}).ok());
+  SortConfig config;
+  config.algorithm = find_algorithm("mg-radix");
+  set_param(&config, "radix-bits", 8);
+  RunOptions options;
+  options.trace = true;
+  RunResult result;
+  EXPECT_TRUE(backend->run(config, options, &result).ok());
+  RunRecord run;
+  run.request.sort = config;
+  run.trace = result.trace;
+  return run;
+}
+
+TEST(Stages, PhaseStepsWalkEveryPhaseOfEveryPassAndBack) {
+  const RunRecord run = traced_mg_radix_run();
+  ASSERT_EQ(stage_count(run), 5);
+  ASSERT_TRUE(stage_phases(run, 0).empty()) << "the input has no phases";
+  const std::vector<ExplainPhase> phases = stage_phases(run, 1);
+  ASSERT_EQ(phases.size(), 4u);
+  EXPECT_EQ(phases[1].shown_in, PhaseView::scan_table);
+  // Forward from the input: pass 1's four phases, then pass 2's first.
+  PhaseStop at{0, -1};
+  const PhaseStop forward[] = {{1, 0}, {1, 1}, {1, 2}, {1, 3}, {2, 0}};
+  for (const PhaseStop& expected : forward) {
+    at = step_phase(run, at, +1);
+    EXPECT_EQ(at, expected) << "stage " << expected.stage << " phase " << expected.phase;
+  }
+  // Back: pass 1's last phase, then to its first, then the input.
+  EXPECT_EQ(step_phase(run, {2, 0}, -1), (PhaseStop{1, -1}));
+  EXPECT_EQ(step_phase(run, {1, -1}, -1), (PhaseStop{1, 3}));
+  EXPECT_EQ(step_phase(run, {1, 0}, -1), (PhaseStop{0, -1}));
+  EXPECT_EQ(step_phase(run, {0, -1}, -1), (PhaseStop{0, -1})) << "stays at the input";
+  EXPECT_EQ(step_phase(run, {4, 3}, +1), (PhaseStop{4, -1})) << "stays at the sorted output";
+}
+
+TEST(Stages, APhaseRevealsOnlyWhatThePassHasProducedByThen) {
+  const RunRecord run = traced_mg_radix_run();
+  const std::vector<ExplainPhase> phases = stage_phases(run, 2);
+  const PhaseReveal upsweep = phase_reveal(phases, 0), scan = phase_reveal(phases, 1), downsweep = phase_reveal(phases, 2);
+  EXPECT_FALSE(upsweep.offsets || upsweep.scatter) << "after the upsweep there are only counts";
+  EXPECT_TRUE(scan.offsets);
+  EXPECT_FALSE(scan.scatter) << "the scan moves no key";
+  EXPECT_TRUE(downsweep.offsets && downsweep.scatter);
+  const PhaseReveal whole = phase_reveal(phases, -1);
+  EXPECT_TRUE(whole.offsets && whole.lookback && whole.scatter);
+  // One-sweep's tiles find their offsets by looking back, after ranking.
+  std::vector<ExplainPhase> onesweep = find_algorithm("onesweep")->explain(nullptr, nullptr);
+  ASSERT_EQ(onesweep.size(), 5u);
+  EXPECT_FALSE(phase_reveal(onesweep, 1).offsets) << "ranked, not yet looked back";
+  EXPECT_TRUE(phase_reveal(onesweep, 2).offsets && phase_reveal(onesweep, 2).lookback);
+  EXPECT_FALSE(phase_reveal(onesweep, 2).scatter);
+  EXPECT_TRUE(phase_reveal(onesweep, 3).scatter);
+}
+
 }  // namespace
 }  // namespace sortscope::app

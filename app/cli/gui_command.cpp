@@ -200,6 +200,7 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
     ui::ViewState view;
     view.ui_scale = options.ui_scale;
     view.stage = options.stage;
+    view.phase = options.phase - 1;
     view.focus = view_named(options.focus);
     view.show_help = options.show_help;
     view.show_ladder = options.ladder;

@@ -206,6 +206,9 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   app.add_option("--ui-scale", gui.ui_scale, "UI scale (fonts and spacing)")->check(number_in(0.5f, 4.0f));
   app.add_option("--stage", gui.stage, "Stage to open at: 0 = input, S = after stage S (default: the sorted output)")
       ->check(number_in(-1, 1 << 20));
+  app.add_option("--phase", gui.phase,
+                 "Inside --stage S, stop after its phase P (1 = the first: a pass's count, then its scan, its scatter)")
+      ->check(number_in(1, 64));
   app.add_option("--play", gui.play_seconds, "Play the stages, SECONDS per stage (0: a new stage every frame)")
       ->check(number_in(0.0, 60.0));
   app.add_flag("--ladder", gui.ladder, "Climb the radix ladder on the data set at once and open the Ladder view");

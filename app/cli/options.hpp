@@ -33,6 +33,7 @@ struct GuiOptions {
   int height = 1080;
   float ui_scale = 1.0f;
   int stage = -1;  // the stage view's stage (0 = input, s = after stage s); -1: the last
+  int phase = 0;   // >= 1: stop inside that stage after its phase P (count, scan, scatter); 0: the whole stage
   double play_seconds = -1;  // >= 0: play the stages, this long per stage (0: a stage per frame)
   std::string focus;         // the panel whose phase Explain opens on
   bool show_help = false;    // open with the shortcuts overlay

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "session/session.hpp"
 
@@ -49,6 +50,74 @@ inline int step_stage(const RunRecord& run, int stage, int direction) {
 // The trace stage whose data describes view stage s: the stage that produced it (the first stage
 // for the input).
 inline int trace_stage_of(int stage) { return stage > 0 ? stage - 1 : 0; }
+
+// --- Phases inside a stage ---
+//
+// A radix pass happens in phases (count, scan, scatter; rank, look-back, scatter), which the
+// algorithm's descriptor lists for Explain. The viewer can stop after each: a position is a view
+// stage and a phase of the trace stage that produced it, -1 for the whole stage.
+
+// The phases of the trace stage that produces view stage `stage` (none for the input).
+inline std::vector<ExplainPhase> stage_phases(const RunRecord& run, int stage) {
+  if (stage < 1 || !run.trace || stage > int(run.trace->stages.size())) return {};
+  return run.request.sort.algorithm->explain(&*run.trace, &run.trace->stages[size_t(stage - 1)]);
+}
+
+struct PhaseStop {
+  int stage = 0;
+  int phase = -1;  // -1: the whole stage
+  bool operator==(const PhaseStop&) const = default;
+};
+
+// One phase forward or back from (stage, phase): forward from a stage's last phase, or from a whole
+// stage, enters the next stage's first phase; back from a first phase leaves the stage before it
+// whole, and back from a whole stage stops at its last phase. Stays put at either end.
+inline PhaseStop step_phase(const RunRecord& run, PhaseStop at, int direction) {
+  const int last = stage_count(run) - 1;
+  const int phases = int(stage_phases(run, at.stage).size());
+  if (direction > 0) {
+    if (at.phase >= 0 && at.phase + 1 < phases) return {at.stage, at.phase + 1};
+    if (at.stage >= last) return {last, -1};
+    return {at.stage + 1, stage_phases(run, at.stage + 1).empty() ? -1 : 0};
+  }
+  if (at.phase < 0) return phases > 0 ? PhaseStop{at.stage, phases - 1} : PhaseStop{std::max(0, at.stage - 1), -1};
+  if (at.phase > 0) return {at.stage, at.phase - 1};
+  return {std::max(0, at.stage - 1), -1};
+}
+
+// What a radix pass has produced by the end of `phase` (-1: all of it): its table's exclusive
+// scan once the phase that completes the offsets has run (the last scan or look-back before the
+// scatter), its look-back once looked back, its scatter and output keys once scattered. Counts
+// come first in every pass and are always shown.
+struct PhaseReveal {
+  bool offsets = true;
+  bool lookback = true;
+  bool scatter = true;  // the scatter map, and the keys after the pass
+};
+
+inline PhaseReveal phase_reveal(const std::vector<ExplainPhase>& phases, int phase) {
+  PhaseReveal r;
+  if (phase < 0) return r;
+  // The scatter writes the output; a stage with no scatter phase shows its output with its first
+  // phase about the keys (a merge's tile sort, a network's result).
+  const int none = int(phases.size());
+  auto first = [&](PhaseView v) {
+    for (int i = 0; i < none; ++i)
+      if (phases[size_t(i)].shown_in == v) return i;
+    return none;
+  };
+  const int scatter_at = first(PhaseView::scatter) < none ? first(PhaseView::scatter) : first(PhaseView::keys);
+  const int lookback_at = first(PhaseView::lookback);
+  int offsets_at = -1;
+  for (int i = 0; i < scatter_at; ++i) {
+    const PhaseView v = phases[size_t(i)].shown_in;
+    if (v == PhaseView::scan_table || v == PhaseView::lookback) offsets_at = i;
+  }
+  r.offsets = offsets_at < 0 || phase >= offsets_at;
+  r.lookback = phase >= lookback_at;
+  r.scatter = phase >= scatter_at;
+  return r;
+}
 
 inline std::string stage_name(const RunRecord& run, int stage) {
   if (stage == 0) return "input";

@@ -97,9 +97,11 @@ void draw_array_panel(UiFrame& f, bool* open) {
     return;
   }
   const RunRecord& run = *f.state.run;
-  const int stage = viewed_stage(f.view.stage, run);
   const StageTrace* trace_stage = viewed_trace_stage(f, run);
   const RadixSection* pass = trace_stage && trace_stage->radix ? &*trace_stage->radix : nullptr;
+  // Stepping through a stage's phases, the keys stay as the stage found them until it writes them.
+  const PhaseReveal reveal = viewed_reveal(f, run);
+  const int stage = viewed_stage(f.view.stage, run) - (reveal.scatter ? 0 : 1);
 
   ImGui::Text("%s keys, %s", format_count(run.n).c_str(), stage_name(run, stage).c_str());
   if (pass) {
@@ -108,7 +110,7 @@ void draw_array_panel(UiFrame& f, bool* open) {
                         pass->shift + pass->bits, pass->skipped ? " (pass skipped: one digit)" : "");
   }
 
-  const bool with_lookback = pass && !pass->lookback.empty();
+  const bool with_lookback = pass && !pass->lookback.empty() && reveal.lookback;
   const float footer = ImGui::GetTextLineHeightWithSpacing() * (with_lookback ? 4.6f : 2.2f);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float axis = ImGui::CalcTextSize("max").x + 6;

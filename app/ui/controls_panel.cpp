@@ -140,7 +140,8 @@ void stage_controls(UiFrame& f) {
   const int last = stage_count(run) - 1;
   int stage = viewed_stage(view.stage, run);
   ImGui::Text("Stage view");
-  help_marker("Stage 0 is the input; stage s shows the keys after the algorithm's step s (a radix pass, a network stage). Keys: Left/Right step, Space plays, Home/End jump, 0-9 go to a stage; F1 lists them all.");
+  help_marker("Stage 0 is the input; stage s shows the keys after the algorithm's step s (a radix pass, a network stage). Phases step inside a stage: a pass's count, scan and scatter one at a time. Keys: Left/Right step a stage, Down/Up a phase, Space plays, Home/End jump, 0-9 go to a stage; F1 lists them all.");
+  const int before = view.stage;
   if (ImGui::Button("|<")) view.stage = 0;
   ImGui::SameLine();
   if (ImGui::Button("< Step")) view.stage = step_stage(run, stage, -1);
@@ -155,7 +156,26 @@ void stage_controls(UiFrame& f) {
   if (ImGui::Button(">|")) view.stage = last;
   const std::string count = std::to_string(stage) + " of " + std::to_string(last);
   if (ImGui::SliderInt("Stage", &stage, 0, last, count.c_str())) view.stage = stage;
-  disabled_text_wrapped("%s", stage_name(run, viewed_stage(view.stage, run)).c_str());
+  if (view.stage != before) view.phase = -1;
+  for (int direction : {-1, +1}) {
+    if (direction > 0) ImGui::SameLine();
+    if (!ImGui::Button(direction > 0 ? "Phase >" : "< Phase")) continue;
+    const PhaseStop next = step_phase(run, {viewed_stage(view.stage, run), view.phase}, direction);
+    view.stage = next.stage;
+    view.phase = next.phase;
+    view.playing = false;
+  }
+  const int shown = viewed_stage(view.stage, run);
+  const std::vector<ExplainPhase> phases = stage_phases(run, shown);
+  ImGui::SameLine();
+  if (view.phase >= 0 && view.phase < int(phases.size()))
+    disabled_text_wrapped("phase %d of %zu: %s", view.phase + 1, phases.size(), phases[size_t(view.phase)].name.c_str());
+  else
+    disabled_text_wrapped("%s", phases.empty() ? "" : "every phase");
+  if (view.phase >= 0 && shown > 0 && run.trace)
+    disabled_text_wrapped("inside %s", run.trace->stages[size_t(shown - 1)].name.c_str());
+  else
+    disabled_text_wrapped("%s", stage_name(run, shown).c_str());
   float seconds = float(view.seconds_per_stage);
   if (ImGui::SliderFloat("Seconds per stage", &seconds, 0.2f, 4.0f, "%.1f s")) view.seconds_per_stage = seconds;
 }

@@ -25,16 +25,23 @@ void draw_explain_panel(UiFrame& f, bool* open) {
   ImGui::TextDisabled("Point at a panel, or click a phase, to explain it.");
   ImGui::Separator();
 
+  // Stepping through phases opens the phase reached; otherwise the one whose panel the mouse was
+  // last over. A click opens a phase, and while stepping also goes to it.
   PhaseView& focus = f.view.focus;
+  const bool stepping = f.view.phase >= 0 && f.view.phase < int(phases.size());
   size_t open_phase = 0;
   for (size_t i = 0; i < phases.size(); ++i)
     if (phases[i].shown_in == focus) open_phase = i;
+  if (stepping) open_phase = size_t(f.view.phase);
   for (size_t i = 0; i < phases.size(); ++i) {
     const ExplainPhase& phase = phases[i];
     ImGui::PushID(int(i));
     const std::string title = std::to_string(i + 1) + ". " + phase.name;
     if (i != open_phase) {
-      if (ImGui::Selectable(title.c_str(), false)) focus = phase.shown_in;
+      if (ImGui::Selectable(title.c_str(), false)) {
+        focus = phase.shown_in;
+        if (stepping) f.view.phase = int(i);
+      }
       ImGui::PopID();
       continue;
     }

@@ -85,7 +85,10 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
   }
   PanelResources& r = f.resources;
   const RadixSection& p = *stage->radix;
-  bool& offsets = f.view.scan_table_offsets;
+  // Stepping through the pass's phases: before its scan there are only counts.
+  const bool scanned = viewed_reveal(f, *run).offsets;
+  bool& show_offsets = f.view.scan_table_offsets;
+  const bool offsets = show_offsets && scanned;
   if (r.scan_table_run != run->id || r.scan_table_stage != p.pass || r.scan_table_offsets != offsets)
     rebuild_texture(r, *run, p, offsets, 512);
 
@@ -93,9 +96,13 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
   const bool tile_rows = run->trace->table_rows == TableRows::tiles;
   const char* row_noun = tile_rows ? "tile row" : "block";
   ImGui::Text("%u %ss x %u digits, pass %d", p.rows, row_noun, p.digits(), p.pass + 1);
-  if (ImGui::RadioButton("counts", !offsets)) offsets = false;
+  if (ImGui::RadioButton("counts", !offsets)) show_offsets = false;
   ImGui::SameLine();
-  if (ImGui::RadioButton("exclusive scan", offsets)) offsets = true;
+  if (!scanned) {
+    ImGui::TextDisabled("scan: a later phase");
+  } else if (ImGui::RadioButton("exclusive scan", offsets)) {
+    show_offsets = true;
+  }
   disabled_text_wrapped("scan order (arrow): down each digit's column, then the next digit");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -106,8 +113,11 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
     const uint32_t d = std::min(p.digits() - 1, uint32_t((m.x - origin.x) / size.x * p.digits()));
     const uint32_t b = std::min(p.rows - 1, uint32_t((m.y - origin.y) / size.y * p.rows));
     const size_t i = size_t(d) * p.rows + b;
-    ImGui::SetTooltip("%s %u, digit %u\ncount %u\nexclusive scan (global offset) %llu", row_noun, b, d, p.counts[i],
-                      static_cast<unsigned long long>(p.offsets[i]));
+    if (scanned)
+      ImGui::SetTooltip("%s %u, digit %u\ncount %u\nexclusive scan (global offset) %llu", row_noun, b, d, p.counts[i],
+                        static_cast<unsigned long long>(p.offsets[i]));
+    else
+      ImGui::SetTooltip("%s %u, digit %u\ncount %u", row_noun, b, d, p.counts[i]);
     // Outline the cell (its texture row, which may group several table rows).
     const float cell_w = size.x / p.digits(), row_h = size.y / float((p.rows + r.scan_table_row_group - 1) / r.scan_table_row_group);
     const float y = origin.y + float(b / r.scan_table_row_group) * row_h;

@@ -128,6 +128,14 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
   }
   const SortTrace& t = *run->trace;
   const RadixSection& p = *stage->radix;
+  if (!viewed_reveal(f, *run).scatter) {
+    // Stepping through the pass's phases: nothing has moved yet.
+    ImGui::Text("Pass %d: not scattered yet", p.pass + 1);
+    disabled_text_wrapped("The keys move in the pass's scatter phase: step on with Down (or Phase >) to see where "
+                          "they go and how many memory segments each warp's store touches.");
+    ImGui::End();
+    return;
+  }
   ImGui::Text("Pass %d: where the keys went", p.pass + 1);
   char sampled[48];
   if (t.scatter_stride > 1) std::snprintf(sampled, sizeof sampled, "(one key in %llu)", static_cast<unsigned long long>(t.scatter_stride));

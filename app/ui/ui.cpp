@@ -24,6 +24,7 @@ void set_panel_rect(const PanelRect& r) {
 constexpr const char* kShortcuts[][2] = {
     {"Space", "play / pause the stages"},
     {"Right, Left", "step one stage (or stage group) forward / back"},
+    {"Down, Up", "step one phase forward / back (count, scan, scatter inside a pass)"},
     {"Home, End", "the input / the sorted output"},
     {"0 .. 9", "jump to that stage (0 = input, S = after stage S)"},
     {"+, -", "play faster / slower"},
@@ -94,12 +95,21 @@ void Ui::handle_shortcuts(const SessionState& state) {
     view.playing = !view.playing;
     view.stage_shown_at = ImGui::GetTime();
   }
+  const int before = view.stage;
   if (pressed(ImGuiKey_RightArrow, true)) view.stage = step_stage(*state.run, stage, +1);
   if (pressed(ImGuiKey_LeftArrow, true)) view.stage = step_stage(*state.run, stage, -1);
   if (pressed(ImGuiKey_Home, false)) view.stage = 0;
   if (pressed(ImGuiKey_End, false)) view.stage = last;
   for (int digit = 0; digit <= 9; ++digit)
     if (pressed_code(kGlfwKey0 + digit)) view.stage = std::min(last, digit);
+  if (view.stage != before) view.phase = -1;  // a stage step shows the whole stage
+  for (int direction : {+1, -1}) {
+    if (!pressed(direction > 0 ? ImGuiKey_DownArrow : ImGuiKey_UpArrow, true)) continue;
+    const PhaseStop next = step_phase(*state.run, {stage, view.phase}, direction);
+    view.stage = next.stage;
+    view.phase = next.phase;
+    view.playing = false;
+  }
 }
 
 void Ui::advance_playback(const SessionState& state) {
@@ -111,6 +121,7 @@ void Ui::advance_playback(const SessionState& state) {
   const int last = stage_count(*state.run) - 1;
   const int stage = viewed_stage(view.stage, *state.run);
   view.stage = stage >= last ? 0 : step_stage(*state.run, stage, +1);
+  view.phase = -1;
 }
 
 void Ui::draw(Session& session) {

@@ -9,6 +9,7 @@ namespace sortscope::app::ui {
 struct ViewState {
   // View stage 0 is the input; stage s + 1 the keys after trace stage s (session/stages.hpp).
   int stage = -1;          // -1: follow the last stage of each new run
+  int phase = -1;          // inside the viewed stage: the last phase done (session/stages.hpp), -1 all
   bool playing = false;
   double seconds_per_stage = 1.0;
   double stage_shown_at = 0;  // when playback last advanced

@@ -78,6 +78,11 @@ const StageTrace* viewed_trace_stage(const UiFrame& frame, const RunRecord& run)
   return &run.trace->stages[trace_stage_of(viewed_stage(frame.view.stage, run))];
 }
 
+PhaseReveal viewed_reveal(const UiFrame& frame, const RunRecord& run) {
+  if (frame.view.phase < 0) return {};
+  return phase_reveal(stage_phases(run, viewed_stage(frame.view.stage, run)), frame.view.phase);
+}
+
 void help_marker(const char* text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");

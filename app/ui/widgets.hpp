@@ -35,6 +35,9 @@ void note_focus(UiFrame& frame, PhaseView view);
 // The trace stage that describes the viewed stage, or null when the run has no trace stages.
 const StageTrace* viewed_trace_stage(const UiFrame& frame, const RunRecord& run);
 
+// What the viewed stage has produced by the phase stepped to (everything when not stepping).
+PhaseReveal viewed_reveal(const UiFrame& frame, const RunRecord& run);
+
 // Dims the whole panel's text when nothing has been sorted yet.
 void centered_text(const char* text);
 
