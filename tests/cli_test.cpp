@@ -331,6 +331,8 @@ std::vector<BadInput> bad_inputs() {
       {"phase 0 (phases count from 1)", {cpu, c, "--phase", "0"}, "--phase"},
       {"play slower than a minute a stage", {cpu, c, "--play", "100"}, "--play"},
       {"unknown panel", {cpu, c, "--focus", "nowhere"}, "--focus"},
+      {"maximising an unknown panel", {cpu, c, "--maximize", "everything"}, "--maximize"},
+      {"hiding an unknown panel among known ones", {cpu, c, "--hide", "explain,legend"}, "--hide"},
       {"negative frame count", {cpu, c, "--frames", "-1"}, "--frames"},
       {"screenshot into a missing directory", {cpu, c, "--screenshot", "no-such-dir/shot.png"}, "--screenshot"},
       {"soak of no runs", {cpu, c, "--soak", "0"}, "--soak"},

@@ -220,6 +220,81 @@ TEST(Gui, OutOfMemoryOffersTheNThatFits) {
   ASSERT_TRUE(load(png, &p)) << "the frame still renders";
 }
 
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The layout rule, checked on ImGui's own draw lists (--check-layout): at every window from 1280x720
+// to 3840x2160 and every UI scale from 1 to 3, no text is cut off by its panel, drawn over other
+// text or broken mid-word, and no panel's content is wider than the panel.
+class LayoutRule : public testing::TestWithParam<const char*> {};
+
+TEST_P(LayoutRule, NoTextCutOffOverlappingOrBrokenAtAnySizeAndScale) {
+  const std::string log = testing::TempDir() + "/sortscope_gui_layout.txt";
+  const int sizes[][2] = {{1280, 720}, {1280, 800}, {1920, 1080}, {2560, 1440}, {3840, 2160}};
+  for (const auto& [w, h] : sizes)
+    for (const char* scale : {"1", "1.5", "2", "3"}) {
+      std::remove(log.c_str());
+      const std::string args = "--headless --frames 3 --backend cpu --no-live --check-layout --width " + std::to_string(w) +
+                               " --height " + std::to_string(h) + " --ui-scale " + scale + " " + GetParam();
+      EXPECT_EQ(run_sortscope(args + " 2> " + log), 0) << args << "\n" << read_file(log);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Gui, LayoutRule,
+    testing::Values("--n 2^16", "--n 2^16 --stage 2 --phase 2", "--n 2^16 --algorithm onesweep", "--n 2^16 --algorithm merge",
+                    "--n 2^10 --algorithm bitonic", "--n 2^10 --algorithm odd-even", "--n 2^10 --ladder",
+                    "--n 2^16 --maximize controls", "--n 2^16 --show-help", "--n 2^16 --focus scatter --hide explain"));
+
+TEST(Gui, AMaximizedPanelTakesTheWholeWindow) {
+  const std::string png = testing::TempDir() + "/sortscope_gui_maximized.png";
+  std::remove(png.c_str());
+  ASSERT_EQ(run_sortscope("--headless --frames 6 --backend cpu --n 2^16 --maximize histogram --width 1600 --height 900 "
+                          "--screenshot " + png),
+            0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  // The histogram's coloured bars now reach into what would be the controls and the array view.
+  const auto normal = sortscope::app::ui::fixed_layout(1600, 900, 1.0f);
+  EXPECT_GT(stats(p, normal.controls).saturated, 0.05) << "the controls still show";
+  EXPECT_GT(stats(p, normal.array).saturated, 0.05) << "the bars do not fill the window";
+}
+
+TEST(Gui, ASmallWindowShowsOnePanelAtATimeAndFocusPicksIt) {
+  // 1280x800 at scale 2 is 640x400 in UI units: too small for the panels side by side.
+  const auto layout = sortscope::app::ui::fixed_layout(1280, 800, 2.0f);
+  ASSERT_TRUE(layout.one_at_a_time());
+  const std::string png = testing::TempDir() + "/sortscope_gui_tabs.png";
+  std::remove(png.c_str());
+  ASSERT_EQ(run_sortscope("--headless --frames 6 --backend cpu --n 2^16 --focus histogram --width 1280 --height 800 "
+                          "--ui-scale 2 --screenshot " + png),
+            0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  sortscope::app::ui::LayoutOptions options;
+  options.tab = sortscope::app::ui::PanelId::histogram;
+  const auto shown = sortscope::app::ui::fixed_layout(1280, 800, 2.0f, sortscope::kRadixSection, false, options);
+  ASSERT_TRUE(shown.histogram.visible());
+  EXPECT_FALSE(shown.array.visible());
+  EXPECT_GT(stats(p, shown.histogram).saturated, 0.05) << "--focus histogram did not open the histogram";
+}
+
+TEST(Gui, TheFocusedPanelIsOutlined) {
+  const std::string png = testing::TempDir() + "/sortscope_gui_focus.png";
+  std::remove(png.c_str());
+  ASSERT_EQ(run_sortscope("--headless --frames 6 --backend cpu --n 2^16 --focus scan-table --width 1600 --height 900 "
+                          "--screenshot " + png),
+            0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  const auto layout = sortscope::app::ui::fixed_layout(1600, 900, 1.0f);
+  // The outline's orange runs along the scan table's edges and no other panel's.
+  EXPECT_GT(count_colour(p, layout.scan_table, 255, 176, 48), int(layout.scan_table.h)) << "no outline";
+  EXPECT_LT(count_colour(p, layout.histogram, 255, 176, 48), 10);
+}
+
 }  // namespace
 
 TEST(Gui, FrameTimesWithoutLiveTimingReportPromptly) {

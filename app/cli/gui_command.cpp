@@ -14,6 +14,7 @@
 
 #include "cli/options.hpp"
 #include "platform/platform.hpp"
+#include "ui/layout_audit.hpp"
 #include "ui/ui.hpp"
 
 namespace sortscope::app::cli {
@@ -202,6 +203,10 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
     view.stage = options.stage;
     view.phase = options.phase - 1;
     view.focus = view_named(options.focus);
+    if (const std::optional<ui::PanelId> focused = ui::focused_panel(view)) view.layout.tab = *focused;
+    if (!options.maximize.empty()) view.layout.maximized = ui::panel_named(options.maximize);
+    for (const std::string& name : options.hide)
+      if (const std::optional<ui::PanelId> hidden = ui::panel_named(name)) view.layout.hidden |= ui::panel_bit(*hidden);
     view.show_help = options.show_help;
     view.show_ladder = options.ladder;
     if (options.ladder) session.climb_ladder();
@@ -225,6 +230,10 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
       // (without live timing the first sort's own timed run is the only one).
       if (last && !platform->interactive() && !session.wait_until_shown(kHeadlessWaitSeconds, options.live ? 3 : 1))
         std::cerr << "sortscope: the sort did not finish in " << kHeadlessWaitSeconds << " s; the picture shows it running\n";
+      // ImGui sizes a window from its content of the frame before: a run that arrived in this frame
+      // settles (scroll bars, wrapped text) a frame later, and the check must see it settled.
+      if (last && options.check_layout)
+        for (int settle = 0; settle < 2; ++settle) render_frame(*platform, ui, session);
       const auto frame_start = std::chrono::steady_clock::now();
       render_frame(*platform, ui, session);
       if (time_frames) {
@@ -239,6 +248,13 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
           std::cerr << "sortscope: " << printable(s.message()) << "\n";
           status = 1;
         }
+      }
+      if (last && options.check_layout) {
+        const std::vector<ui::LayoutProblem> problems = ui::audit_rendered_frame();
+        for (const ui::LayoutProblem& p : problems) std::cerr << "sortscope: layout: " << p.window << ": " << p.what << "\n";
+        std::cerr << "sortscope: layout at " << options.width << "x" << options.height << ", scale " << view.ui_scale
+                  << ": " << (problems.empty() ? "no problems" : std::to_string(problems.size()) + " problems") << "\n";
+        if (!problems.empty()) status = 1;
       }
       platform->present();
     }

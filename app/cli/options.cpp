@@ -14,6 +14,7 @@
 
 #include "session/parse.hpp"
 #include "sortscope/backend.hpp"
+#include "ui/layout.hpp"
 
 namespace sortscope::app::cli {
 namespace {
@@ -212,8 +213,17 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   app.add_option("--play", gui.play_seconds, "Play the stages, SECONDS per stage (0: a new stage every frame)")
       ->check(number_in(0.0, 60.0));
   app.add_flag("--ladder", gui.ladder, "Climb the radix ladder on the data set at once and open the Ladder view");
-  app.add_option("--focus", gui.focus, "Panel whose phase Explain opens on")
+  app.add_option("--focus", gui.focus,
+                 "Panel to point at: outlined, Explain opens on its phase, and its tab opens when the window "
+                 "shows one panel at a time")
       ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scatter", "network", "merge", "throughput"}));
+  const std::vector<std::string> panel_names(std::begin(ui::kPanelNames), std::end(ui::kPanelNames));
+  app.add_option("--maximize", gui.maximize, "Panel that takes the whole window (M or a double-click on a title; Esc restores)")
+      ->check(CLI::IsMember(panel_names));
+  app.add_option("--hide", gui.hide, "Panels not shown (PANEL[,PANEL...]; the Panels list in Controls shows them again)")
+      ->delimiter(',')
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->check(CLI::IsMember(panel_names));
   app.add_flag("--show-help", gui.show_help, "Open with the keyboard shortcuts shown");
   app.add_flag("!--no-live", gui.live, "Do not keep timing runs in the background (the throughput plot stops)");
   app.add_option("--soak", gui.soak_runs,
@@ -224,6 +234,10 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   app.add_option("--soak-max-log2", gui.soak_max_log, "The soak's largest n is 2^K (default 26)")->check(number_in(0, 30));
   app.add_flag("--frame-times", gui.frame_times,
                "Report the frame times (median, 90th percentile) once the sort is shown; with --headless");
+  app.add_flag("--check-layout", gui.check_layout,
+               "After the last frame, list any text cut off by its panel, drawn over other text or broken "
+               "mid-word, and any panel too narrow for its content; exit 1 if there is one (with --headless: "
+               "check a projector's size and --ui-scale before class)");
 
   BenchOptions& bench = c.bench;
   RunOptions bench_run;

@@ -35,10 +35,13 @@ struct GuiOptions {
   int stage = -1;  // the stage view's stage (0 = input, s = after stage s); -1: the last
   int phase = 0;   // >= 1: stop inside that stage after its phase P (count, scan, scatter); 0: the whole stage
   double play_seconds = -1;  // >= 0: play the stages, this long per stage (0: a stage per frame)
-  std::string focus;         // the panel whose phase Explain opens on
+  std::string focus;         // the panel whose phase Explain opens on, outlined (its tab when one panel shows)
+  std::string maximize;      // a panel that takes the whole window
+  std::vector<std::string> hide;  // panels not shown
   bool show_help = false;    // open with the shortcuts overlay
   bool ladder = false;       // climb the radix ladder on the data set at once and show the Ladder view
   bool frame_times = false;  // headless: report frame times once the sort is shown
+  bool check_layout = false; // after the last frame, report text cut off, overlapping or broken mid-word
   bool live = true;          // keep timing runs in the background for the throughput plot
   int soak_runs = 0;         // > 0: sort this many requests in turn, sampling memory (see soak in gui_command.cpp)
   int soak_max_log = 26;     // the soak's largest n is 2^this

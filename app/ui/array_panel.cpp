@@ -1,6 +1,7 @@
 // Array view: every key as a point (index across, value up), reduced on the device to the pixels
 // the panel covers and coloured by its digit in the viewed pass.
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 
 #include "ui/panel_flags.hpp"
@@ -103,11 +104,13 @@ void draw_array_panel(UiFrame& f, bool* open) {
   const PhaseReveal reveal = viewed_reveal(f, run);
   const int stage = viewed_stage(f.view.stage, run) - (reveal.scatter ? 0 : 1);
 
-  ImGui::Text("%s keys, %s", format_count(run.n).c_str(), stage_name(run, stage).c_str());
+  ImGui::TextWrapped("%s keys, %s", format_count(run.n).c_str(), stage_name(run, stage).c_str());
   if (pass) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("- colour: digit of pass %d, bits [%d, %d)%s", pass->pass + 1, pass->shift,
-                        pass->shift + pass->bits, pass->skipped ? " (pass skipped: one digit)" : "");
+    char colour[128];
+    std::snprintf(colour, sizeof colour, "- colour: digit of pass %d, bits [%d, %d)%s", pass->pass + 1, pass->shift,
+                  pass->shift + pass->bits, pass->skipped ? " (pass skipped: one digit)" : "");
+    same_line_if_fits(ImGui::CalcTextSize(colour).x);
+    disabled_text_wrapped("%s", colour);
   }
 
   const bool with_lookback = pass && !pass->lookback.empty() && reveal.lookback;
@@ -139,8 +142,9 @@ void draw_array_panel(UiFrame& f, bool* open) {
   }
   const int snapshot = snapshot_for(run, stage);
   if (run.snapshots->stage_of(snapshot) + 1 != stage) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("(keys of the last kept stage, %s)", stage_name(run, run.snapshots->stage_of(snapshot) + 1).c_str());
+    const std::string kept = "(keys of the last kept stage, " + stage_name(run, run.snapshots->stage_of(snapshot) + 1) + ")";
+    same_line_if_fits(ImGui::CalcTextSize(kept.c_str()).x);
+    disabled_text_wrapped("%s", kept.c_str());
   }
   const Status s = f.resources.array_view.draw(run.snapshots, snapshot, request);
   f.resources.array_view_error = s.ok() ? "" : s.message();
@@ -168,7 +172,7 @@ void draw_array_panel(UiFrame& f, bool* open) {
   if (pass) digit_legend(pass->digits(), avail.x);
   const gfx::DensityView& view = f.resources.array_view;
   const std::string timing = view.kernel_ms() > 0 ? format_ms(view.kernel_ms()) + " on the GPU" : format_ms(view.reduce_ms());
-  ImGui::TextDisabled("Keys %s; %ux%u pixels in %s.%s", gfx::key_path_text(view.key_path()), columns, rows,
+  disabled_text_wrapped("Keys %s; %ux%u pixels in %s.%s", gfx::key_path_text(view.key_path()), columns, rows,
                       timing.c_str(), f.resources.array_view_error.empty() ? "" : (" " + f.resources.array_view_error).c_str());
   ImGui::End();
 }

@@ -129,7 +129,7 @@ bool sort_controls(RunRequest& d) {
                           std::string(d.sort.algorithm->max_n_reason).c_str());
   changed |= ImGui::Checkbox("Key-value pairs", &d.sort.pairs);
   help_marker("Sort (key, input position) pairs: the values show that equal keys keep their order (stability).");
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize("Descending").x + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
   changed |= ImGui::Checkbox("Descending", &d.sort.descending);
   return changed;
 }
@@ -143,23 +143,19 @@ void stage_controls(UiFrame& f) {
   help_marker("Stage 0 is the input; stage s shows the keys after the algorithm's step s (a radix pass, a network stage). Phases step inside a stage: a pass's count, scan and scatter one at a time. Keys: Left/Right step a stage, Down/Up a phase, Space plays, Home/End jump, 0-9 go to a stage; F1 lists them all.");
   const int before = view.stage;
   if (ImGui::Button("|<")) view.stage = 0;
-  ImGui::SameLine();
-  if (ImGui::Button("< Step")) view.stage = step_stage(run, stage, -1);
-  ImGui::SameLine();
-  if (ImGui::Button(view.playing ? "Pause" : "Play")) {
+  if (button_on_row("< Step")) view.stage = step_stage(run, stage, -1);
+  if (button_on_row(view.playing ? "Pause" : "Play")) {
     view.playing = !view.playing;
     view.stage_shown_at = f.now;
   }
-  ImGui::SameLine();
-  if (ImGui::Button("Step >")) view.stage = step_stage(run, stage, +1);
-  ImGui::SameLine();
-  if (ImGui::Button(">|")) view.stage = last;
+  if (button_on_row("Step >")) view.stage = step_stage(run, stage, +1);
+  if (button_on_row(">|")) view.stage = last;
   const std::string count = std::to_string(stage) + " of " + std::to_string(last);
   if (ImGui::SliderInt("Stage", &stage, 0, last, count.c_str())) view.stage = stage;
   if (view.stage != before) view.phase = -1;
   for (int direction : {-1, +1}) {
-    if (direction > 0) ImGui::SameLine();
-    if (!ImGui::Button(direction > 0 ? "Phase >" : "< Phase")) continue;
+    const char* label = direction > 0 ? "Phase >" : "< Phase";
+    if (!(direction > 0 ? button_on_row(label) : ImGui::Button(label))) continue;
     const PhaseStop next = step_phase(run, {viewed_stage(view.stage, run), view.phase}, direction);
     view.stage = next.stage;
     view.phase = next.phase;
@@ -201,6 +197,20 @@ void result_summary(const SessionState& s) {
   ImGui::PopStyleColor();
 }
 
+// Which panels show: a checkbox for each panel of this run; and how to give one the whole window.
+void panel_list(UiFrame& f) {
+  if (!ImGui::CollapsingHeader("Panels")) return;
+  const unsigned sections = f.state.run && f.state.run->trace ? f.state.run->trace->sections() : kRadixSection;
+  unsigned& hidden = f.view.layout.hidden;
+  for (PanelId id : shown_panels(sections, f.view.show_ladder, 0)) {
+    if (id == PanelId::controls) continue;
+    bool shown = (hidden & panel_bit(id)) == 0;
+    if (ImGui::Checkbox(panel_title(id), &shown)) hidden ^= panel_bit(id);
+  }
+  disabled_text_wrapped("M or a double-click on its title gives a panel the whole window; Esc gives it back. C "
+                        "collapses the controls to a strip.");
+}
+
 }  // namespace
 
 void draw_controls_panel(UiFrame& f, bool* open) {
@@ -221,6 +231,13 @@ void draw_controls_panel(UiFrame& f, bool* open) {
   ImGui::TextColored(ImVec4(0.55f, 0.78f, 1.0f, 1.0f), "SortScope");
   ImGui::SameLine();
   ImGui::TextDisabled("GPU sorting, pass by pass");
+  if (f.layout.controls.visible() && !f.layout.one_at_a_time() && !f.layout.maximized) {
+    // Beside the pictures, the controls can give their width back.
+    const char* collapse = "\xC2\xAB";
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(collapse).x - 2 * ImGui::GetStyle().FramePadding.x);
+    if (ImGui::SmallButton(collapse)) f.view.layout.controls = ControlsMode::strip;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Collapse the controls to a strip (C)");
+  }
   ImGui::TextWrapped("%s: %s", s.backend == BackendKind::cuda ? "CUDA" : "CPU backend", s.device_name.c_str());
   if (!s.backend_note.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
@@ -269,10 +286,11 @@ void draw_controls_panel(UiFrame& f, bool* open) {
     result_summary(s);
   }
   ImGui::Separator();
+  panel_list(f);
   // The font is rebuilt when the drag ends, not on every frame of it.
   if (r.ui_scale_draft <= 0) r.ui_scale_draft = f.view.ui_scale;
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);
-  ImGui::SliderFloat("UI scale", &r.ui_scale_draft, 0.75f, 2.5f, "%.2fx");
+  ImGui::SliderFloat("UI scale", &r.ui_scale_draft, 0.75f, 3.0f, "%.2fx");
   if (edit_done()) f.view.ui_scale = r.ui_scale_draft;
   ImGui::PopItemWidth();
   ImGui::End();

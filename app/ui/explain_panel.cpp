@@ -18,11 +18,13 @@ void draw_explain_panel(UiFrame& f, bool* open) {
   const SortTrace* trace = stage ? &*run->trace : nullptr;
   const std::vector<ExplainPhase> phases = algorithm.explain(trace, stage);
 
-  ImGui::TextColored(ImVec4(0.55f, 0.78f, 1.0f, 1.0f), "%s", std::string(algorithm.title).c_str());
-  if (!algorithm.section.empty()) ImGui::TextDisabled("%s", std::string(algorithm.section).c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.78f, 1.0f, 1.0f));
+  ImGui::TextWrapped("%s", std::string(algorithm.title).c_str());
+  ImGui::PopStyleColor();
+  if (!algorithm.section.empty()) disabled_text_wrapped("%s", std::string(algorithm.section).c_str());
   if (stage)
-    ImGui::Text("Stage %d of %zu: %s", int(stage - trace->stages.data()) + 1, trace->stages.size(), stage->name.c_str());
-  ImGui::TextDisabled("Point at a panel, or click a phase, to explain it.");
+    ImGui::TextWrapped("Stage %d of %zu: %s", int(stage - trace->stages.data()) + 1, trace->stages.size(), stage->name.c_str());
+  disabled_text_wrapped("Point at a panel, or click a phase, to explain it.");
   ImGui::Separator();
 
   // Stepping through phases opens the phase reached; otherwise the one whose panel the mouse was

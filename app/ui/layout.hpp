@@ -1,11 +1,18 @@
-// The fixed layout as plain arithmetic (no ImGui), so the headless GUI test checks exactly the
-// rectangles the UI draws into. Designed for a 1920x1080 projector; the proportions hold at any
-// size: controls down the left; the array view and Explain across the top; along the bottom the
-// panels of the run's trace sections (histogram, scan table and scatter for radix; the network
-// view for sorting networks; the merge path for merge sorts) and throughput.
+// The layout as plain arithmetic (no ImGui), so the headless GUI test checks exactly the rectangles
+// the UI draws into. Designed for a 1920x1080 projector; the proportions hold at any size: controls
+// down the left; the array view and Explain across the top; along the bottom the panels of the
+// run's trace sections (histogram, scan table and scatter for radix; the network view for sorting
+// networks; the merge path for merge sorts) and throughput.
+//
+// The pictures come first. Where the window, measured in UI-scale units, is too narrow for the
+// controls beside them, the controls collapse to a strip; where it is too small for every panel at
+// a readable size, one panel is shown at a time under a row of tabs. Any panel can take the whole
+// window (maximised), and any can be hidden.
 #pragma once
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "sortscope/trace.hpp"
@@ -15,44 +22,156 @@ namespace sortscope::app::ui {
 struct PanelRect {
   float x = 0, y = 0, w = 0, h = 0;
   bool visible() const { return w > 0 && h > 0; }
+  bool contains(float px, float py) const { return visible() && px >= x && px < x + w && py >= y && py < y + h; }
 };
 
-// A panel the run has no data for keeps an empty rectangle and is not drawn.
+enum class PanelId { controls, array, explain, histogram, scan_table, scatter, network, merge, throughput, ladder };
+constexpr int kPanelCount = 10;
+
+// The names --maximize, --hide, --panel and --focus take, in PanelId order.
+constexpr const char* kPanelNames[kPanelCount] = {"controls", "array",   "explain",    "histogram", "scan-table",
+                                                  "scatter",  "network", "merge", "throughput", "ladder"};
+// What a tab or a list calls each panel, in PanelId order.
+constexpr const char* kPanelTitles[kPanelCount] = {"Controls", "Array",      "Explain",    "Histogram",
+                                                   "Scan table", "Scatter", "Network", "Merge path",
+                                                   "Throughput", "Ladder"};
+
+inline const char* panel_name(PanelId id) { return kPanelNames[int(id)]; }
+inline const char* panel_title(PanelId id) { return kPanelTitles[int(id)]; }
+inline std::optional<PanelId> panel_named(std::string_view name) {
+  for (int i = 0; i < kPanelCount; ++i)
+    if (name == kPanelNames[i]) return PanelId(i);
+  return std::nullopt;
+}
+constexpr unsigned panel_bit(PanelId id) { return 1u << int(id); }
+
+enum class ControlsMode {
+  automatic,  // open where the window is wide enough for the controls and the pictures, else a strip
+  open,
+  strip,
+};
+
+struct LayoutOptions {
+  std::optional<PanelId> maximized;  // this panel takes the whole window, if the run has it
+  unsigned hidden = 0;               // panel_bit()s of the panels not shown
+  ControlsMode controls = ControlsMode::automatic;
+  PanelId tab = PanelId::array;  // the panel shown when one is shown at a time
+};
+
+// A panel the run has no data for, or that is hidden, keeps an empty rectangle and is not drawn.
 struct Layout {
   PanelRect controls, array, explain, histogram, scan_table, scatter, network, merge, throughput, ladder;
+  PanelRect controls_strip;          // the collapsed controls: buttons to open them and to step
+  PanelRect tabs;                    // one panel at a time: the row of tabs choosing it
+  std::vector<PanelId> tab_panels;   // the panels the tabs offer
+  std::optional<PanelId> maximized;  // the panel that took the whole window
+
+  PanelRect& operator[](PanelId id) {
+    PanelRect* rects[kPanelCount] = {&controls, &array,   &explain, &histogram,  &scan_table,
+                                     &scatter,  &network, &merge,   &throughput, &ladder};
+    return *rects[int(id)];
+  }
+  const PanelRect& operator[](PanelId id) const { return const_cast<Layout&>(*this)[id]; }
+  bool one_at_a_time() const { return tabs.visible(); }
 };
+
+// Readable sizes in UI-scale units (pixels at scale 1): below them a panel's words no longer fit.
+struct PanelMinimum {
+  float w, h;
+};
+constexpr PanelMinimum kMinArray = {460, 240}, kMinExplain = {360, 240}, kMinRowPanel = {300, 250};
+constexpr float kMinControlsWidth = 380;     // the controls open beside the pictures...
+constexpr float kControlsOpenFromWidth = 1500;  // ...by default from this window width on
+constexpr float kStripWidth = 46;
+constexpr float kTabsHeight = 40;
+
+// The panels a run with these trace sections shows, in reading order, less the hidden ones.
+inline std::vector<PanelId> shown_panels(unsigned sections, bool ladder, unsigned hidden) {
+  std::vector<PanelId> panels;
+  if (ladder) {
+    panels = {PanelId::controls, PanelId::ladder};
+  } else {
+    panels = {PanelId::controls, PanelId::array, PanelId::explain};
+    if (sections & kRadixSection) panels.insert(panels.end(), {PanelId::histogram, PanelId::scan_table, PanelId::scatter});
+    if (sections & kNetworkSection) panels.push_back(PanelId::network);
+    if (sections & kMergeSection) panels.push_back(PanelId::merge);
+    panels.push_back(PanelId::throughput);
+  }
+  std::erase_if(panels, [&](PanelId id) { return (hidden & panel_bit(id)) != 0; });
+  return panels;
+}
 
 // `sections`: the TraceSection flags of the shown run; each section brings its panels to the bottom
 // row, beside throughput. With `ladder`, the Ladder view takes everything right of the controls.
 inline Layout fixed_layout(float width, float height, float ui_scale, unsigned sections = kRadixSection,
-                           bool ladder = false) {
+                           bool ladder = false, const LayoutOptions& options = {}) {
   Layout l;
-  const float left = std::min(std::max(400.0f * ui_scale, width * 0.22f), width * 0.45f);
-  const float right = width - left;
-  if (ladder) {
-    l.controls = {0, 0, left, height};
-    l.ladder = {left, 0, right, height};
+  const float s = ui_scale;
+  const std::vector<PanelId> shown = shown_panels(sections, ladder, options.hidden);
+  auto is_shown = [&](PanelId id) { return std::find(shown.begin(), shown.end(), id) != shown.end(); };
+  if (options.maximized && is_shown(*options.maximized)) {
+    l[*options.maximized] = {0, 0, width, height};
+    l.maximized = options.maximized;
     return l;
   }
-  // Larger text needs the bottom row's small panels more than the array view needs its height.
-  const float top = height * std::clamp(0.52f - 0.2f * (ui_scale - 1.0f), 0.38f, 0.52f), bottom = height - top;
-  l.controls = {0, 0, left, height};
-  l.array = {left, 0, right * 0.64f, top};
-  l.explain = {left + right * 0.64f, 0, right * 0.36f, top};
-  // Throughput keeps a quarter of the row; the sections' panels share the rest equally.
-  std::vector<PanelRect*> row;
-  if (sections & kRadixSection) row.insert(row.end(), {&l.histogram, &l.scan_table, &l.scatter});
-  if (sections & kNetworkSection) row.push_back(&l.network);
-  if (sections & kMergeSection) row.push_back(&l.merge);
-  const float column = right / 4;
-  const float shared = row.empty() ? 0 : (right - column) / float(row.size());
-  float x = left;
-  for (PanelRect* r : row) {
-    *r = {x, top, shared, bottom};
-    x += shared;
+
+  // The controls: open, or a strip (hidden controls leave the strip, the way back to them).
+  const bool controls_open = is_shown(PanelId::controls) &&
+                             (options.controls == ControlsMode::open ||
+                              (options.controls == ControlsMode::automatic && width >= kControlsOpenFromWidth * s));
+  const float left = controls_open ? std::min(std::max(kMinControlsWidth * s, width * 0.22f), width * 0.45f) : kStripWidth * s;
+  const float right = width - left;
+  bool fits = !controls_open || left >= kMinControlsWidth * s;
+
+  auto fits_minimum = [&](const PanelRect& r, PanelMinimum m) { return r.w >= m.w * s && r.h >= m.h * s; };
+  if (ladder) {
+    l.ladder = {left, 0, right, height};
+    fits = fits && fits_minimum(l.ladder, kMinArray);
+  } else {
+    std::vector<PanelId> top, bottom;
+    for (PanelId id : shown) {
+      if (id == PanelId::controls) continue;
+      (id == PanelId::array || id == PanelId::explain ? top : bottom).push_back(id);
+    }
+    // Larger text needs the bottom row's small panels more than the array view needs its height.
+    const float top_share = top.empty() ? 0 : bottom.empty() ? 1 : std::clamp(0.52f - 0.2f * (s - 1.0f), 0.38f, 0.52f);
+    const float top_h = height * top_share, bottom_h = height - top_h;
+    float x = left;
+    for (PanelId id : top) {
+      const float w = top.size() == 1 ? right : id == PanelId::array ? right * 0.64f : right * 0.36f;
+      l[id] = {x, 0, w, top_h};
+      x += w;
+      fits = fits && fits_minimum(l[id], id == PanelId::array ? kMinArray : kMinExplain);
+    }
+    // Throughput keeps a quarter of the row; the sections' panels share the rest equally.
+    const bool throughput = !bottom.empty() && bottom.back() == PanelId::throughput;
+    const size_t sharing = bottom.size() - (throughput ? 1 : 0);
+    const float column = throughput && sharing > 0 ? right / 4 : throughput ? right : 0;
+    const float shared = sharing ? (right - column) / float(sharing) : 0;
+    x = left;
+    for (PanelId id : bottom) {
+      const float w = id == PanelId::throughput ? right - (x - left) : shared;
+      l[id] = {x, top_h, w, bottom_h};
+      x += w;
+      fits = fits && fits_minimum(l[id], kMinRowPanel);
+    }
   }
-  l.throughput = {x, top, right - (x - left), bottom};
-  return l;
+  if (fits) {
+    if (controls_open) l.controls = {0, 0, left, height};
+    else l.controls_strip = {0, 0, left, height};
+    return l;
+  }
+
+  // Too small for them all: one panel at a time, the controls among them.
+  Layout one;
+  one.tab_panels = shown;
+  if (!is_shown(PanelId::controls)) one.tab_panels.insert(one.tab_panels.begin(), PanelId::controls);
+  const bool tab_shown = std::find(one.tab_panels.begin(), one.tab_panels.end(), options.tab) != one.tab_panels.end();
+  const PanelId tab = tab_shown ? options.tab : one.tab_panels.size() > 1 ? one.tab_panels[1] : one.tab_panels[0];
+  const float tabs_h = std::min(kTabsHeight * s, height / 3);
+  one.tabs = {0, 0, width, tabs_h};
+  one[tab] = {0, tabs_h, width, height - tabs_h};
+  return one;
 }
 
 }  // namespace sortscope::app::ui

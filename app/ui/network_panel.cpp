@@ -26,6 +26,12 @@ std::string direction_text(const NetworkSection& s) {
   return buf;
 }
 
+// The same, short enough for a column of the stage list.
+std::string direction_cell(const NetworkSection& s) {
+  if (s.direction_block == 0) return "ascending";
+  return "every " + std::to_string(s.direction_block) + (s.descending_first ? ", desc." : "");
+}
+
 void comparator_diagram(const SortTrace& t, int viewed) {
   const uint64_t n = t.n;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -89,7 +95,7 @@ void stage_list(const SortTrace& t, int viewed, bool follow) {
                          ImGui::GetContentRegionAvail()))
     return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* h : {"stage", "distance", "direction", "where", "swaps", "time"}) ImGui::TableSetupColumn(h);
+  for (const char* h : {"stage", "distance", "flips", "where", "swaps", "time"}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   ImGuiListClipper clipper;
   clipper.Begin(int(t.stages.size()));
@@ -107,7 +113,7 @@ void stage_list(const SortTrace& t, int viewed, bool follow) {
       ImGui::TableNextColumn();
       ImGui::Text("%llu", static_cast<unsigned long long>(net.distance));
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(direction_text(net).c_str());
+      ImGui::TextUnformatted(direction_cell(net).c_str());
       ImGui::TableNextColumn();
       if (net.fused) ImGui::TextColored(kFusedColor, "shared x%u", net.steps);
       else ImGui::TextColored(kGlobalColor, "global");

@@ -141,8 +141,7 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
   if (t.scatter_stride > 1) std::snprintf(sampled, sizeof sampled, "(one key in %llu)", static_cast<unsigned long long>(t.scatter_stride));
   else std::snprintf(sampled, sizeof sampled, "(every key)");
   // On the same line when it fits, else below: clipped text reads as a bug on a projector.
-  ImGui::SameLine();
-  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(sampled).x) ImGui::NewLine();
+  same_line_if_fits(ImGui::CalcTextSize(sampled).x);
   ImGui::TextDisabled("%s", sampled);
 
   const float line = ImGui::GetTextLineHeightWithSpacing();

@@ -7,6 +7,7 @@
 
 #include "session/stages.hpp"
 #include "ui/layout.hpp"
+#include "ui/panel_flags.hpp"
 #include "ui/widgets.hpp"
 
 namespace sortscope::app::ui {
@@ -14,6 +15,7 @@ namespace {
 
 constexpr const char* kFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 constexpr float kBaseFontPixels = 18.0f;  // readable from the back of a classroom at 1080p
+constexpr ImU32 kFocusOutline = IM_COL32(255, 176, 48, 255);
 
 void set_panel_rect(const PanelRect& r) {
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
@@ -29,12 +31,48 @@ constexpr const char* kShortcuts[][2] = {
     {"0 .. 9", "jump to that stage (0 = input, S = after stage S)"},
     {"+, -", "play faster / slower"},
     {"L", "the Ladder view: every radix rung on this input / back"},
+    {"M, double-click a title", "maximise the panel under the mouse / restore it"},
+    {"C", "collapse the controls to a strip / open them"},
+    {"Tab, Shift+Tab", "one panel at a time (small windows): the next / previous panel"},
     {"Enter", "after an error: take what it offers (the n that fits, the CPU backend)"},
     {"F1 or H", "show / hide this help"},
-    {"Esc", "close this help"},
+    {"Esc", "close this help; restore a maximised panel"},
 };
 
+// The panel that shows a phase view, for the highlight and the tab --focus opens.
+std::optional<PanelId> panel_of(PhaseView view) {
+  switch (view) {
+    case PhaseView::keys:
+    case PhaseView::lookback: return PanelId::array;
+    case PhaseView::histogram: return PanelId::histogram;
+    case PhaseView::scan_table: return PanelId::scan_table;
+    case PhaseView::scatter: return PanelId::scatter;
+    case PhaseView::network: return PanelId::network;
+    case PhaseView::merge: return PanelId::merge;
+    case PhaseView::throughput: return PanelId::throughput;
+    default: return std::nullopt;
+  }
+}
+
+// The panel whose title bar holds the point, in the panels the layout shows.
+std::optional<PanelId> panel_title_at(const Layout& layout, ImVec2 point) {
+  const float title_h = ImGui::GetFontSize() + 2 * ImGui::GetStyle().FramePadding.y;
+  for (int i = 0; i < kPanelCount; ++i) {
+    const PanelRect& r = layout[PanelId(i)];
+    if (r.contains(point.x, point.y) && point.y < r.y + title_h) return PanelId(i);
+  }
+  return std::nullopt;
+}
+
+std::optional<PanelId> panel_at(const Layout& layout, ImVec2 point) {
+  for (int i = 0; i < kPanelCount; ++i)
+    if (layout[PanelId(i)].contains(point.x, point.y)) return PanelId(i);
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<PanelId> focused_panel(const ViewState& view) { return panel_of(view.focus); }
 
 Ui::Ui(const ViewState& initial) : view_(initial), resources_(std::make_unique<PanelResources>()) {
   ImGui::StyleColorsDark();
@@ -81,11 +119,23 @@ void Ui::handle_shortcuts(const SessionState& state) {
   auto pressed = [](ImGuiKey key, bool repeat) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), repeat); };
   // Keys ImGui 1.86 does not name: GLFW's codes, which its GLFW backend uses as indices.
   auto pressed_code = [](int glfw_key) { return ImGui::IsKeyPressed(glfw_key, false); };
-  constexpr int kGlfwKey0 = 48, kGlfwKeyH = 72, kGlfwKeyL = 76, kGlfwKeyF1 = 290, kGlfwKeyMinus = 45, kGlfwKeyEqual = 61,
+  constexpr int kGlfwKey0 = 48, kGlfwKeyC = 67, kGlfwKeyH = 72, kGlfwKeyL = 76, kGlfwKeyM = 77, kGlfwKeyF1 = 290, kGlfwKeyMinus = 45, kGlfwKeyEqual = 61,
                 kGlfwKeypadSubtract = 333, kGlfwKeypadAdd = 334;
   if (pressed_code(kGlfwKeyF1) || pressed_code(kGlfwKeyH)) view.show_help = !view.show_help;
-  if (pressed(ImGuiKey_Escape, false)) view.show_help = false;
+  if (pressed(ImGuiKey_Escape, false)) {
+    if (view.show_help) view.show_help = false;
+    else view.layout.maximized.reset();
+  }
   if (pressed_code(kGlfwKeyL)) view.show_ladder = !view.show_ladder;
+  if (pressed_code(kGlfwKeyM)) toggle_maximized(panel_at(layout_, io.MousePos) ? panel_at(layout_, io.MousePos) : panel_of(view.focus));
+  if (pressed_code(kGlfwKeyC)) view.layout.controls = layout_.controls.visible() ? ControlsMode::strip : ControlsMode::open;
+  if (layout_.one_at_a_time() && pressed(ImGuiKey_Tab, false)) {
+    const std::vector<PanelId>& tabs = layout_.tab_panels;
+    const auto at = std::find(tabs.begin(), tabs.end(), view.layout.tab);
+    const int i = at == tabs.end() ? 0 : int(at - tabs.begin());
+    const int count = int(tabs.size());
+    view.layout.tab = tabs[size_t((i + (io.KeyShift ? count - 1 : 1)) % count)];
+  }
   if (pressed_code(kGlfwKeyEqual) || pressed_code(kGlfwKeypadAdd)) view.seconds_per_stage = std::max(0.2, view.seconds_per_stage / 1.5);
   if (pressed_code(kGlfwKeyMinus) || pressed_code(kGlfwKeypadSubtract)) view.seconds_per_stage = std::min(4.0, view.seconds_per_stage * 1.5);
   if (!state.run) return;
@@ -130,7 +180,7 @@ void Ui::draw(Session& session) {
   ImGui::NewFrame();
 
   const SessionState state = session.state();
-  UiFrame frame{session, state, view_, *resources_, ImGui::GetTime()};
+  UiFrame frame{session, state, view_, *resources_, ImGui::GetTime(), layout_};
   handle_shortcuts(state);
   // Enter takes what an error offers: the largest n that fits, or the CPU backend.
   if (state.offer && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false))
@@ -141,49 +191,141 @@ void Ui::draw(Session& session) {
   // panels, which then say why they are empty.
   const unsigned sections = state.run && state.run->trace ? state.run->trace->sections() : kRadixSection;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const Layout layout = fixed_layout(display.x, display.y, view_.ui_scale, sections, view_.show_ladder);
+  if (ImGui::IsMouseDoubleClicked(0))
+    if (const std::optional<PanelId> titled = panel_title_at(layout_, ImGui::GetIO().MousePos)) toggle_maximized(titled);
+  layout_ = fixed_layout(display.x, display.y, view_.ui_scale, sections, view_.show_ladder, view_.layout);
   using DrawPanel = void (*)(UiFrame&, bool*);
-  const std::pair<const PanelRect*, DrawPanel> panels[] = {
-      {&layout.controls, draw_controls_panel},     {&layout.array, draw_array_panel},
-      {&layout.explain, draw_explain_panel},       {&layout.histogram, draw_histogram_panel},
-      {&layout.scan_table, draw_scan_table_panel}, {&layout.scatter, draw_scatter_panel},
-      {&layout.network, draw_network_panel},       {&layout.merge, draw_merge_panel},
-      {&layout.throughput, draw_throughput_panel},
-  };
-  for (const auto& [rect, draw_panel] : panels) {
-    if (!rect->visible()) continue;
-    set_panel_rect(*rect);
-    draw_panel(frame, nullptr);
+  constexpr DrawPanel kDrawPanel[kPanelCount] = {
+      draw_controls_panel, draw_array_panel,   draw_explain_panel, draw_histogram_panel,  draw_scan_table_panel,
+      draw_scatter_panel,  draw_network_panel, draw_merge_panel,   draw_throughput_panel, draw_ladder_panel};
+  for (int i = 0; i < kPanelCount; ++i) {
+    const PanelRect& rect = layout_[PanelId(i)];
+    if (!rect.visible()) continue;
+    set_panel_rect(rect);
+    kDrawPanel[i](frame, PanelId(i) == PanelId::ladder ? &view_.show_ladder : nullptr);
   }
-  if (layout.ladder.visible()) {
-    set_panel_rect(layout.ladder);
-    draw_ladder_panel(frame, &view_.show_ladder);
+  if (layout_.controls_strip.visible()) draw_controls_strip(frame);
+  if (layout_.one_at_a_time()) draw_panel_tabs();
+  // The panel under focus, outlined, where several share the window.
+  const std::optional<PanelId> focused = panel_of(view_.focus);
+  if (focused && !layout_.one_at_a_time() && !layout_.maximized && layout_[*focused].visible()) {
+    const PanelRect& r = layout_[*focused];
+    const float t = 3.0f * view_.ui_scale;
+    ImGui::GetForegroundDrawList()->AddRect(ImVec2(r.x + t / 2, r.y + t / 2), ImVec2(r.x + r.w - t / 2, r.y + r.h - t / 2),
+                                            kFocusOutline, 4.0f * view_.ui_scale, 0, t);
   }
   if (view_.show_help) draw_help_overlay(frame);
 
   ImGui::Render();
 }
 
+void Ui::toggle_maximized(std::optional<PanelId> panel) {
+  std::optional<PanelId>& maximized = view_.layout.maximized;
+  if (maximized || !panel) maximized.reset();
+  else maximized = panel;
+}
+
+// The collapsed controls: the way back to them, and the stepping a lecturer needs most.
+void Ui::draw_controls_strip(UiFrame& f) {
+  set_panel_rect(layout_.controls_strip);
+  if (ImGui::Begin("##controls strip", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar)) {
+    const float w = ImGui::GetContentRegionAvail().x;
+    if (ImGui::Button("\xC2\xBB", ImVec2(w, 0))) view_.layout.controls = ControlsMode::open;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open the controls (C)");
+    const SessionState& state = f.state;
+    if (state.run) {
+      const int stage = viewed_stage(view_.stage, *state.run);
+      ImGui::Spacing();
+      if (ImGui::Button(view_.playing ? "||" : ">", ImVec2(w, 0))) {
+        view_.playing = !view_.playing;
+        view_.stage_shown_at = f.now;
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip(view_.playing ? "Pause (Space)" : "Play the stages (Space)");
+      if (ImGui::Button("+", ImVec2(w, 0))) {
+        view_.stage = step_stage(*state.run, stage, +1);
+        view_.phase = -1;
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Next stage (Right)");
+      if (ImGui::Button("-", ImVec2(w, 0))) {
+        view_.stage = step_stage(*state.run, stage, -1);
+        view_.phase = -1;
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Previous stage (Left)");
+    }
+  }
+  ImGui::End();
+}
+
+// One panel at a time: a tab per panel, the view's tab selected; where the tabs do not fit in one
+// row, a list of the panels with buttons for the previous and next one.
+void Ui::draw_panel_tabs() {
+  const std::vector<PanelId>& tabs = layout_.tab_panels;
+  const auto at = std::find_if(tabs.begin(), tabs.end(), [&](PanelId id) { return layout_[id].visible(); });
+  const int shown = at == tabs.end() ? 0 : int(at - tabs.begin()), count = int(tabs.size());
+  const PanelId shown_tab = tabs[size_t(shown)];
+  set_panel_rect(layout_.tabs);
+  if (ImGui::Begin("##panel tabs", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar)) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float tabs_w = 0;
+    for (PanelId id : tabs) tabs_w += ImGui::CalcTextSize(panel_title(id)).x + 2 * style.FramePadding.x + style.ItemInnerSpacing.x;
+    if (tabs_w <= ImGui::GetContentRegionAvail().x && ImGui::BeginTabBar("panels", ImGuiTabBarFlags_FittingPolicyScroll)) {
+      // The view decides which tab is selected (keys, --focus, a panel the run only now has); a click
+      // on a tab changes the view.
+      for (PanelId id : tabs) {
+        const ImGuiTabItemFlags flags = id == shown_tab ? ImGuiTabItemFlags_SetSelected : 0;
+        const bool open = ImGui::BeginTabItem(panel_title(id), nullptr, flags);
+        if (ImGui::IsItemClicked()) view_.layout.tab = id;
+        if (open) ImGui::EndTabItem();
+      }
+      ImGui::EndTabBar();
+    } else if (tabs_w > ImGui::GetContentRegionAvail().x) {
+      if (ImGui::ArrowButton("previous panel", ImGuiDir_Left)) view_.layout.tab = tabs[size_t((shown + count - 1) % count)];
+      ImGui::SameLine();
+      if (ImGui::ArrowButton("next panel", ImGuiDir_Right)) view_.layout.tab = tabs[size_t((shown + 1) % count)];
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
+      if (ImGui::BeginCombo("##panel", panel_title(shown_tab))) {
+        for (PanelId id : tabs)
+          if (ImGui::Selectable(panel_title(id), id == shown_tab)) view_.layout.tab = id;
+        ImGui::EndCombo();
+      }
+    }
+  }
+  ImGui::End();
+}
+
 void draw_help_overlay(UiFrame& f) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(display.x / 2, display.y / 2), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.96f);
+  // As wide as its lines, up to most of the window; the actions wrap beyond that.
+  float keys_w = 0, actions_w = 0;
+  for (const auto& [keys, action] : kShortcuts) {
+    keys_w = std::max(keys_w, ImGui::CalcTextSize(keys).x);
+    actions_w = std::max(actions_w, ImGui::CalcTextSize(action).x);
+  }
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float natural = keys_w + actions_w + 4 * style.CellPadding.x + 2 * style.WindowPadding.x + style.ItemSpacing.x;
+  const float width = std::min(natural, display.x * 0.94f);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, display.y * 0.94f));
   bool open = true;
   if (ImGui::Begin("Keyboard shortcuts", &open,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
                        ImGuiWindowFlags_NoSavedSettings)) {
     ImGui::SetWindowFocus();
     if (ImGui::BeginTable("shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_PadOuterX)) {
+      ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed, keys_w);
+      ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthStretch);
       for (const auto& [keys, action] : kShortcuts) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextColored(ImVec4(1.0f, 0.86f, 0.55f, 1.0f), "%s", keys);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(action);
+        ImGui::TextWrapped("%s", action);
       }
       ImGui::EndTable();
     }
-    ImGui::TextDisabled("Point at a panel to have Explain describe its phase.");
+    disabled_text_wrapped("Point at a panel to have Explain describe its phase.");
   }
   ImGui::End();
   if (!open) f.view.show_help = false;

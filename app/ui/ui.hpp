@@ -6,11 +6,13 @@
 #include <imgui.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "gfx/density_view.hpp"
 #include "gfx/texture.hpp"
 #include "session/session.hpp"
+#include "ui/layout.hpp"
 #include "ui/view_state.hpp"
 
 namespace sortscope::app::ui {
@@ -40,6 +42,7 @@ struct UiFrame {
   ViewState& view;
   PanelResources& resources;
   double now;  // seconds, ImGui's clock
+  const Layout& layout;  // where this frame's panels are
 };
 
 void draw_controls_panel(UiFrame& frame, bool* open);
@@ -52,6 +55,8 @@ void draw_explain_panel(UiFrame& frame, bool* open);
 void draw_network_panel(UiFrame& frame, bool* open);
 void draw_merge_panel(UiFrame& frame, bool* open);
 void draw_ladder_panel(UiFrame& frame, bool* open);
+// The panel the view's focus is on (what the mouse last pointed at, or --focus), if any.
+std::optional<PanelId> focused_panel(const ViewState& view);
 // The keyboard shortcuts, over everything while ViewState::show_help is set.
 void draw_help_overlay(UiFrame& frame);
 
@@ -64,15 +69,22 @@ class Ui {
   // Starts, lays out and renders one frame of every panel (ImGui::NewFrame to ImGui::Render).
   void draw(Session& session);
   ViewState& view() { return view_; }
+  // The layout of the last frame drawn.
+  const Layout& layout() const { return layout_; }
 
  private:
   void handle_shortcuts(const SessionState& state);
   void advance_playback(const SessionState& state);
+  // Maximises the panel, or restores the layout when one is maximised (or there is no panel).
+  void toggle_maximized(std::optional<PanelId> panel);
+  void draw_controls_strip(UiFrame& frame);
+  void draw_panel_tabs();
 
   ViewState view_;
   std::unique_ptr<PanelResources> resources_;
   float applied_scale_ = 0;
   ImGuiStyle base_style_;
+  Layout layout_;                    // the last frame's, where the mouse's clicks and keys land
 };
 
 }  // namespace sortscope::app::ui

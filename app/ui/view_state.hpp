@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sortscope/algorithm.hpp"
+#include "ui/layout.hpp"
 
 namespace sortscope::app::ui {
 
@@ -18,6 +19,7 @@ struct ViewState {
   bool show_help = false;
   bool show_ladder = false;  // the Ladder view takes the pictures' place
   PhaseView focus = PhaseView::none;  // the view the mouse was last over: Explain highlights its phase
+  LayoutOptions layout;               // maximised, hidden and collapsed panels; the tab shown
 };
 
 }  // namespace sortscope::app::ui

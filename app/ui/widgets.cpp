@@ -83,8 +83,19 @@ PhaseReveal viewed_reveal(const UiFrame& frame, const RunRecord& run) {
   return phase_reveal(stage_phases(run, viewed_stage(frame.view.stage, run)), frame.view.phase);
 }
 
+void same_line_if_fits(float width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+bool button_on_row(const char* label) {
+  same_line_if_fits(ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x);
+  return ImGui::Button(label);
+}
+
 void help_marker(const char* text) {
-  ImGui::SameLine();
+  // Beside the item where it fits; after wrapped text that filled the line, on the next line.
+  same_line_if_fits(ImGui::CalcTextSize("(?)").x);
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();

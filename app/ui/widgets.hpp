@@ -25,6 +25,11 @@ ImU32 digit_color(float t, float alpha = 1.0f);
 ImU32 digit_color(uint32_t digit, uint32_t digits, float alpha = 1.0f);
 
 void help_marker(const char* text);
+// ImGui::SameLine() when an item `width` wide still fits on the last item's line; else the item goes
+// below (placing it and then moving it down would count its place in the panel's width).
+void same_line_if_fits(float width);
+// A button after the last item on its line where it fits, else on the next line.
+bool button_on_row(const char* label);
 
 // Dimmed text that wraps at the panel's edge: captions and notes in narrow panels.
 void disabled_text_wrapped(const char* format, ...) IM_FMTARGS(1);
