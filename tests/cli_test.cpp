@@ -259,6 +259,10 @@ void write_key_files(const std::filesystem::path& dir) {
   write("huge-shape.npy",
         npy("{'descr': '<u4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", std::string(8, '\0')));
   std::filesystem::create_directory(dir / "folder.txt");
+  write("keys.ssrec", "170 45 75 90\n");
+  write("cut.ssrec", std::string("SortScope recording 1\n\x10\x00\x00\x00\x00\x00\x00\x00{\"device\"", 41));
+  write("old.ssrec", std::string("SortScope recording 1\n\x1e\x00\x00\x00\x00\x00\x00\x00", 30) +
+                         "{\"device\": \"a GPU\", \"n\": 8}   ");
 }
 
 std::vector<BadInput> bad_inputs() {
@@ -331,6 +335,10 @@ std::vector<BadInput> bad_inputs() {
       {"phase 0 (phases count from 1)", {cpu, c, "--phase", "0"}, "--phase"},
       {"play slower than a minute a stage", {cpu, c, "--play", "100"}, "--play"},
       {"unknown panel", {cpu, c, "--focus", "nowhere"}, "--focus"},
+      {"replaying a missing recording", {cpu, c, "--replay", "missing.ssrec"}, "missing.ssrec"},
+      {"replaying a key file", {cpu, c, "--replay", "keys.ssrec"}, "keys.ssrec"},
+      {"replaying a recording cut inside its header", {cpu, c, "--replay", "cut.ssrec"}, "cut.ssrec"},
+      {"replaying a recording that lacks what a run needs", {cpu, c, "--replay", "old.ssrec"}, "old.ssrec"},
       {"maximising an unknown panel", {cpu, c, "--maximize", "everything"}, "--maximize"},
       {"hiding an unknown panel among known ones", {cpu, c, "--hide", "explain,legend"}, "--hide"},
       {"negative frame count", {cpu, c, "--frames", "-1"}, "--frames"},

@@ -5,7 +5,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
+#include <nlohmann/json.hpp>
+
+#include "session/recording.hpp"
+#include "sortscope/trace_json.hpp"
 #include "session/session.hpp"
 #include "session/stages.hpp"
 #include "test_support.hpp"
@@ -37,6 +42,71 @@ TEST(Session, SortsTracesAndTimesOnItsWorker) {
   EXPECT_GE(s.throughput.size(), 3u);
   EXPECT_GT(s.throughput.back().keys_per_s, 0);
   EXPECT_EQ(s.backend, BackendKind::cpu);
+}
+
+TEST(Recording, ARunSavedAndLoadedIsTheSameRunWithThinnedKeys) {
+  Session::Options o;
+  o.initial = cpu_request("uniform", 5000);
+  o.initial.sort.algorithm = find_algorithm("onesweep");
+  o.initial.sort.descending = true;
+  Session session(o);
+  ASSERT_TRUE(session.wait_until_shown(120, 3));
+  const SessionState s = session.state();
+  ASSERT_TRUE(s.run && s.run->trace && s.run->snapshots);
+  const std::string path = testing::TempDir() + "/sortscope_run.ssrec";
+  RecordingSize size;
+  // 5000 keys within 1024 a snapshot: one key in 8, 625 of them.
+  ASSERT_TRUE(save_recording(*s.run, s, path, &size, 1024).ok());
+  EXPECT_EQ(size.key_stride, 8u);
+  EXPECT_EQ(size.keys_each, 625u);
+  EXPECT_EQ(size.snapshots, s.run->snapshots->count());
+
+  Recording r;
+  const Status loaded = load_recording(path, &r);
+  ASSERT_TRUE(loaded.ok()) << loaded.message();
+  EXPECT_EQ(r.run.request, s.run->request);
+  EXPECT_EQ(r.run.n, 5000u);
+  EXPECT_EQ(r.device_name, s.device_name);
+  EXPECT_DOUBLE_EQ(r.run.untraced_ms, s.run->untraced_ms);
+  EXPECT_GE(r.times_ms.size(), 3u);
+  EXPECT_EQ(nlohmann::json(*r.run.trace), nlohmann::json(*s.run->trace)) << "the whole trace comes back";
+  ASSERT_EQ(r.run.snapshots->count(), s.run->snapshots->count());
+  for (int k = 0; k < s.run->snapshots->count(); ++k) {
+    EXPECT_EQ(r.run.snapshots->stage_of(k), s.run->snapshots->stage_of(k));
+    const auto* kept = static_cast<const uint32_t*>(r.run.snapshots->keys(k));
+    const auto* all = static_cast<const uint32_t*>(s.run->snapshots->keys(k));
+    for (uint64_t i = 0; i < size.keys_each; ++i) ASSERT_EQ(kept[i], all[i * 8]) << "snapshot " << k << ", key " << i;
+  }
+
+  // Replayed, it is the shown run before anything sorts, with the recorded timings.
+  Session::Options replay;
+  replay.initial = cpu_request("uniform", 16);
+  replay.replay = std::make_shared<Recording>(r);
+  Session shown(replay);
+  ASSERT_TRUE(shown.wait_until_shown(5));
+  const SessionState t = shown.state();
+  ASSERT_TRUE(t.run);
+  EXPECT_EQ(t.run->n, 5000u);
+  EXPECT_EQ(t.run->request.sort.algorithm, s.run->request.sort.algorithm);
+  EXPECT_EQ(t.run->request.backend, BackendChoice::automatic) << "a change sorts on this machine";
+  EXPECT_NE(t.replay_note.find(s.device_name), std::string::npos) << t.replay_note;
+  EXPECT_EQ(t.throughput.size(), r.times_ms.size());
+  shown.rerun();
+  ASSERT_TRUE(shown.wait_until_shown(120));
+  EXPECT_EQ(shown.state().replay_note, "") << "a run made here is not the recording";
+}
+
+TEST(Recording, ABrokenFileIsOneMessage) {
+  const std::string path = testing::TempDir() + "/sortscope_broken.ssrec";
+  Recording r;
+  for (const std::string& bytes : {std::string(""), std::string("SortScope recording 1\n"),
+                                   std::string("SortScope recording 1\n\xff\xff\xff\xff\xff\xff\xff\x7f", 30)}) {
+    { std::ofstream(path, std::ios::binary) << bytes; }
+    const Status s = load_recording(path, &r);
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("is not a SortScope recording"), std::string::npos) << s.message();
+  }
+  EXPECT_FALSE(load_recording(testing::TempDir() + "/no-such.ssrec", &r).ok());
 }
 
 TEST(Session, BadRequestsBecomeMessagesAndTheSessionKeepsWorking) {
@@ -261,6 +331,9 @@ class GroupSnapshots final : public StageSnapshots {
   int count() const override { return int(kept_.size()) + 1; }
   int stage_of(int i) const override { return i > 0 ? kept_[i - 1] : -1; }
   const void* keys(int) const override { return nullptr; }
+  Status copy_keys(int snapshot, uint64_t stride, uint64_t count, void* host) const override {
+    return copy_host_keys(*this, snapshot, stride, count, host);
+  }
 
  private:
   std::vector<int> kept_;

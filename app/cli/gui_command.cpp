@@ -14,6 +14,7 @@
 
 #include "cli/options.hpp"
 #include "platform/platform.hpp"
+#include "session/recording.hpp"
 #include "ui/layout_audit.hpp"
 #include "ui/ui.hpp"
 
@@ -174,6 +175,15 @@ int soak(Platform& platform, ui::Ui& ui, Session& session, const RunRequest& bas
 }  // namespace
 
 int run_gui(const RunRequest& request, const GuiOptions& options) {
+  // A recording that cannot be shown is a mistake in the command line: say so before any window.
+  std::shared_ptr<Recording> recording;
+  if (!options.replay.empty()) {
+    recording = std::make_shared<Recording>();
+    if (const Status s = load_recording(options.replay, recording.get()); !s.ok()) {
+      std::cerr << "sortscope: --replay: " << printable(s.message()) << "\n";
+      return 2;
+    }
+  }
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
@@ -197,6 +207,7 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
     Session::Options session_options;
     session_options.initial = request;
     session_options.live = options.live;
+    session_options.replay = std::move(recording);
     Session session(session_options);
     ui::ViewState view;
     view.ui_scale = options.ui_scale;
@@ -223,6 +234,7 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
     if (time_frames && !session.wait_until_shown(kHeadlessWaitSeconds, 1))
       std::cerr << "sortscope: the sort did not finish in " << kHeadlessWaitSeconds << " s; frame times include it\n";
     std::vector<double> frame_ms;
+    bool recorded = false;
     for (int frame = 0; frames >= 0 && (frames == 0 || frame < frames); ++frame) {
       if (platform->should_close()) break;
       const bool last = frames > 0 && frame == frames - 1;
@@ -247,6 +259,18 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
         if (!s.ok()) {
           std::cerr << "sortscope: " << printable(s.message()) << "\n";
           status = 1;
+        }
+      }
+      if (!options.record.empty() && !recorded) {
+        // Once the run and its timed runs are in (every frame of a window, the last one offscreen).
+        const SessionState now = session.state();
+        if (now.run && !now.busy && (last || (platform->interactive() && (now.throughput.size() >= 3 || !now.live)))) {
+          RecordingSize size;
+          const Status s = save_recording(*now.run, now, options.record, &size);
+          if (s.ok()) std::cerr << "sortscope: recorded " << describe(size, now.run->n) << " to " << options.record << "\n";
+          else std::cerr << "sortscope: --record: " << printable(s.message()) << "\n";
+          if (!s.ok()) status = 1;
+          recorded = true;
         }
       }
       if (last && options.check_layout) {

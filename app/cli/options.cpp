@@ -234,6 +234,13 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   app.add_option("--soak-max-log2", gui.soak_max_log, "The soak's largest n is 2^K (default 26)")->check(number_in(0, 30));
   app.add_flag("--frame-times", gui.frame_times,
                "Report the frame times (median, 90th percentile) once the sort is shown; with --headless");
+  app.add_option("--record", gui.record,
+                 "Save the first run shown to FILE: its trace, timed runs, device and copy bandwidth, and its "
+                 "snapshots thinned to 65,536 keys each (the size is printed)");
+  app.add_option("--replay", gui.replay,
+                 "Show a recording made with --record (on any machine, with the recorded GPU's timings and "
+                 "look-back) instead of sorting; a change to any control sorts here")
+      ->check(CLI::ExistingFile);
   app.add_flag("--check-layout", gui.check_layout,
                "After the last frame, list any text cut off by its panel, drawn over other text or broken "
                "mid-word, and any panel too narrow for its content; exit 1 if there is one (with --headless: "

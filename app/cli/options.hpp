@@ -41,6 +41,8 @@ struct GuiOptions {
   bool show_help = false;    // open with the shortcuts overlay
   bool ladder = false;       // climb the radix ladder on the data set at once and show the Ladder view
   bool frame_times = false;  // headless: report frame times once the sort is shown
+  std::string record;        // save the first shown run (trace, timings, thinned snapshots) to this file
+  std::string replay;        // show this recording first instead of sorting
   bool check_layout = false; // after the last frame, report text cut off, overlapping or broken mid-word
   bool live = true;          // keep timing runs in the background for the throughput plot
   int soak_runs = 0;         // > 0: sort this many requests in turn, sampling memory (see soak in gui_command.cpp)

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "session/parse.hpp"
+#include "session/recording.hpp"
 
 namespace sortscope::app {
 
@@ -19,9 +20,33 @@ std::string_view backend_choice_name(BackendChoice c) {
 Session::Session(const Options& options) : options_(options), start_(std::chrono::steady_clock::now()) {
   state_.live = options.live;
   state_.request = options.initial;
-  pending_ = options.initial;
-  requests_submitted_ = 1;
+  if (options.replay) {
+    show_recording(*options.replay);
+  } else {
+    pending_ = options.initial;
+    requests_submitted_ = 1;
+  }
   worker_ = std::thread([this] { worker_loop(); });
+}
+
+// The recorded run, its device and its timed runs, published as if it had just run here.
+void Session::show_recording(const Recording& r) {
+  auto record = std::make_shared<RunRecord>(r.run);
+  record->id = next_run_id_++;
+  // A change to any control sorts here, on whatever backend this machine has.
+  record->request.backend = BackendChoice::automatic;
+  state_.request = record->request;
+  state_.backend = r.run.backend;
+  state_.device_name = r.device_name;
+  state_.copy_gbps = r.copy_gbps;
+  state_.replay_note = "Replay of a run recorded on " + r.device_name + " (" + r.recorded_at +
+                       "): its pictures, timings and look-back are that machine's. Change anything to sort here.";
+  const double gbps_per_ms = double(record->model_bytes) * 1e-6;
+  for (size_t i = 0; i < r.times_ms.size(); ++i)
+    if (r.times_ms[i] > 0)
+      history_.push_back({0.1 * double(i), double(record->n) / (r.times_ms[i] * 1e-3), gbps_per_ms / r.times_ms[i],
+                          record->request.sort.algorithm, record->n});
+  state_.run = std::move(record);
 }
 
 Session::~Session() {
@@ -242,6 +267,7 @@ void Session::handle_request(const RunRequest& request) {
 
   std::lock_guard lock(mutex_);
   state_.run = std::move(record);
+  state_.replay_note.clear();
   state_.error.clear();
   state_.offer.reset();
   state_.busy = false;

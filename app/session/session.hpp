@@ -80,7 +80,10 @@ struct SessionState {
   std::optional<Offer> offer;  // with an error: the request that gets past it, if there is one
   bool live = true;
   std::shared_ptr<const LadderResult> ladder;  // the last climb of the radix ladder, if any
+  std::string replay_note;   // while a recording is shown: where and when it ran
 };
+
+struct Recording;
 
 class Session {
  public:
@@ -88,6 +91,9 @@ class Session {
     RunRequest initial;
     bool live = true;             // keep timing runs going for the throughput history
     size_t history_points = 600;  // throughput points kept
+    // Shown first instead of sorting `initial`: a run recorded elsewhere (session/recording.hpp).
+    // Nothing runs until a request is submitted; that request runs on this machine.
+    std::shared_ptr<const Recording> replay;
   };
 
   explicit Session(const Options& options);
@@ -111,6 +117,7 @@ class Session {
  private:
   void worker_loop();
   void handle_request(const RunRequest& request);
+  void show_recording(const Recording& recording);
   void report_failure(const RunRequest& request, const Status& status);
   void live_run();
   void run_ladder_steps();

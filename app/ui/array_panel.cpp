@@ -84,6 +84,31 @@ void lookback_strip(const SortTrace& t, const RadixSection& p, ImVec2 at, float 
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kInclusiveColor), "P inclusive");
 }
 
+// Why a one-sweep pass shows no look-back chain, and how to see one; empty where it has one.
+std::string lookback_absence(const RunRecord& run, const RadixSection* pass) {
+  if (!pass || pass->skipped || !run.trace || run.request.sort.algorithm->name != "onesweep") return "";
+  const std::string replay = "--replay assets/recordings/onesweep-2e24-h200.ssrec shows a GPU's.";
+  if (pass->lookback.empty())
+    return "No look-back in this run: below its small-n limit one launch sorts every pass and each block reads the "
+           "whole count table (Explain). Sort 2^21 keys or more on a GPU to see the chain; " + replay;
+  const bool depth_one = std::all_of(pass->lookback.begin(), pass->lookback.end(), [](const LookbackRow& r) { return r.max_depth <= 1; });
+  if (run.backend == BackendKind::cpu && depth_one)
+    return "The CPU backend runs the tiles in order, so every tile finds its neighbour's prefix at once (depth 1); on a "
+           "GPU tiles race and look further back. " + replay;
+  return "";
+}
+
+// Notes under the picture: why there is no look-back, and how many keys a recording kept.
+std::string array_notes(const RunRecord& run, const RadixSection* pass) {
+  std::string notes = lookback_absence(run, pass);
+  if (run.snapshots && run.snapshots->size() < run.n) {
+    if (!notes.empty()) notes += "\n";
+    notes += "Drawn from the " + format_count(run.snapshots->size()) + " keys the recording kept (one in " +
+             std::to_string(run.n / std::max<uint64_t>(run.snapshots->size(), 1)) + ").";
+  }
+  return notes;
+}
+
 }  // namespace
 
 void draw_array_panel(UiFrame& f, bool* open) {
@@ -114,8 +139,10 @@ void draw_array_panel(UiFrame& f, bool* open) {
   }
 
   const bool with_lookback = pass && !pass->lookback.empty() && reveal.lookback;
-  const float footer = ImGui::GetTextLineHeightWithSpacing() * (with_lookback ? 4.6f : 2.2f);
+  const std::string notes = array_notes(run, pass);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float notes_h = notes.empty() ? 0 : ImGui::CalcTextSize(notes.c_str(), nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y;
+  const float footer = ImGui::GetTextLineHeightWithSpacing() * (with_lookback ? 4.6f : 2.2f) + notes_h;
   const float axis = ImGui::CalcTextSize("max").x + 6;
   const uint32_t columns = uint32_t(std::clamp(avail.x - axis, 16.0f, 4096.0f));
   const uint32_t rows = uint32_t(std::clamp(avail.y - footer, 16.0f, 2048.0f));
@@ -133,7 +160,7 @@ void draw_array_panel(UiFrame& f, bool* open) {
   }
   gfx::DensityRequest request;
   request.key_type = run.key_type;
-  request.n = run.n;
+  request.n = run.snapshots->size();  // a recording keeps fewer keys than it sorted
   request.columns = columns;
   request.rows = rows;
   if (pass) {
@@ -170,6 +197,7 @@ void draw_array_panel(UiFrame& f, bool* open) {
     lookback_strip(*run.trace, *pass, strip_at, float(columns));
   }
   if (pass) digit_legend(pass->digits(), avail.x);
+  if (!notes.empty()) disabled_text_wrapped("%s", notes.c_str());
   const gfx::DensityView& view = f.resources.array_view;
   const std::string timing = view.kernel_ms() > 0 ? format_ms(view.kernel_ms()) + " on the GPU" : format_ms(view.reduce_ms());
   disabled_text_wrapped("Keys %s; %ux%u pixels in %s.%s", gfx::key_path_text(view.key_path()), columns, rows,

@@ -246,6 +246,11 @@ void draw_controls_panel(UiFrame& f, bool* open) {
     if (!s.backend_note_detail.empty()) help_marker(s.backend_note_detail.c_str());
   }
   if (s.copy_gbps > 0) ImGui::TextDisabled("Measured copy bandwidth: %s", format_bytes_rate(s.copy_gbps).c_str());
+  if (!s.replay_note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+    ImGui::TextWrapped("%s", s.replay_note.c_str());
+    ImGui::PopStyleColor();
+  }
   ImGui::Separator();
 
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);

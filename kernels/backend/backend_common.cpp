@@ -31,6 +31,16 @@ Status sort_shape(const SortConfig& config, KeyType key_type, uint64_t n, SortSh
   return resolve_params(*config.algorithm, config.params, &shape->params);
 }
 
+Status copy_host_keys(const StageSnapshots& snapshots, int snapshot, uint64_t stride, uint64_t count, void* host) {
+  const auto* keys = static_cast<const std::byte*>(snapshots.keys(snapshot));
+  const size_t width = size_t(info(snapshots.key_type()).bytes);
+  if (!keys || stride == 0 || (count > 0 && (count - 1) * stride >= snapshots.size()))
+    return InvalidArgument("no such keys in snapshot " + std::to_string(snapshot));
+  auto* out = static_cast<std::byte*>(host);
+  for (uint64_t i = 0; i < count; ++i) std::copy_n(keys + i * stride * width, width, out + i * width);
+  return Status::Ok();
+}
+
 SnapshotPlan SnapshotPlan::within(int stages, uint64_t bytes_each, uint64_t budget) {
   SnapshotPlan plan;
   plan.stages = stages;

@@ -30,6 +30,9 @@ class HostSnapshots final : public StageSnapshots {
     if (snapshot < 0 || snapshot >= count()) return nullptr;
     return kept_[snapshot - 1].keys.data();
   }
+  Status copy_keys(int snapshot, uint64_t stride, uint64_t count, void* host) const override {
+    return copy_host_keys(*this, snapshot, stride, count, host);
+  }
   void add(int stage, const void* keys) {
     const auto* b = static_cast<const std::byte*>(keys);
     kept_.push_back({stage, std::vector<std::byte>(b, b + input_->bytes.size())});

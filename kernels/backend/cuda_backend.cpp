@@ -83,6 +83,16 @@ class DeviceSnapshots final : public StageSnapshots {
   const void* keys(int snapshot) const override {
     return snapshot == 0 ? input_->get() : recorder_->snapshot(snapshot - 1);
   }
+  Status copy_keys(int snapshot, uint64_t stride, uint64_t count, void* host) const override {
+    const void* keys = this->keys(snapshot);
+    const size_t width = size_t(info(key_type_).bytes);
+    if (!keys || stride == 0 || (count > 0 && (count - 1) * stride >= n_))
+      return InvalidArgument("no such keys in snapshot " + std::to_string(snapshot));
+    if (count == 0) return Status::Ok();
+    // One strided copy: a row of one key per `stride` keys.
+    return to_status(cudaMemcpy2D(host, width, keys, width * stride, width, count, cudaMemcpyDeviceToHost),
+                     "copying a snapshot's keys to the host");
+  }
 
  private:
   std::shared_ptr<DeviceArray> input_;

@@ -63,7 +63,13 @@ class StageSnapshots {
   virtual int count() const = 0;
   virtual int stage_of(int snapshot) const = 0;
   virtual const void* keys(int snapshot) const = 0;
+  // Every `stride`-th key of a snapshot, `count` of them from the first, into host memory (the keys
+  // a recording keeps).
+  virtual Status copy_keys(int snapshot, uint64_t stride, uint64_t count, void* host) const = 0;
 };
+
+// The shared part of copy_keys for snapshots that live in host memory.
+Status copy_host_keys(const StageSnapshots& snapshots, int snapshot, uint64_t stride, uint64_t count, void* host);
 
 struct RunResult {
   std::vector<double> times_ms;  // one per timed run

@@ -1,0 +1,232 @@
+#include "session/recording.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include "sortscope/trace_json.hpp"
+
+namespace sortscope::app {
+namespace {
+
+constexpr std::string_view kMagic = "SortScope recording 1\n";
+// A header larger than this is not one this program wrote.
+constexpr uint64_t kMaxHeaderBytes = uint64_t(1) << 30;
+
+// Snapshots replayed from a file: the kept keys of each, in host memory.
+class RecordedSnapshots final : public StageSnapshots {
+ public:
+  RecordedSnapshots(KeyType key_type, uint64_t keys_each) : key_type_(key_type), keys_each_(keys_each) {}
+  BackendKind memory() const override { return BackendKind::cpu; }
+  KeyType key_type() const override { return key_type_; }
+  uint64_t size() const override { return keys_each_; }
+  int count() const override { return int(kept_.size()); }
+  int stage_of(int snapshot) const override {
+    return snapshot > 0 && snapshot < count() ? kept_[size_t(snapshot)].stage : -1;
+  }
+  const void* keys(int snapshot) const override {
+    return snapshot >= 0 && snapshot < count() ? kept_[size_t(snapshot)].keys.data() : nullptr;
+  }
+  Status copy_keys(int snapshot, uint64_t stride, uint64_t count, void* host) const override {
+    return copy_host_keys(*this, snapshot, stride, count, host);
+  }
+  void add(int stage, std::vector<std::byte> keys) { kept_.push_back({stage, std::move(keys)}); }
+
+ private:
+  struct Kept {
+    int stage;
+    std::vector<std::byte> keys;
+  };
+  KeyType key_type_;
+  uint64_t keys_each_;
+  std::vector<Kept> kept_;
+};
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm);
+  return text;
+}
+
+nlohmann::json request_json(const RunRequest& r) {
+  nlohmann::json params = nlohmann::json::array();
+  for (const ParamSetting& p : r.sort.params) params.push_back({{"name", p.name}, {"value", p.value}});
+  return {{"backend", std::string(backend_choice_name(r.backend))},
+          {"data",
+           {{"dist", r.data.dist.name()}, {"n", r.data.n}, {"seed", r.data.seed}, {"key_type", std::string(info(r.data.key_type).name)}}},
+          {"sort",
+           {{"algorithm", std::string(r.sort.algorithm->name)},
+            {"pairs", r.sort.pairs},
+            {"descending", r.sort.descending},
+            {"params", params},
+            {"begin_bit", r.sort.begin_bit},
+            {"end_bit", r.sort.end_bit},
+            {"max_grid", r.sort.max_grid}}}};
+}
+
+Status request_from_json(const nlohmann::json& j, RunRequest* r) {
+  const std::string backend = j.at("backend").get<std::string>();
+  r->backend = backend == "cuda" ? BackendChoice::cuda : backend == "cpu" ? BackendChoice::cpu : BackendChoice::automatic;
+  const nlohmann::json& data = j.at("data");
+  const std::string dist = data.at("dist").get<std::string>();
+  const std::optional<DistributionSpec> spec = parse_distribution(dist);
+  if (!spec) return InvalidArgument("its distribution '" + dist + "' is not one this version knows");
+  r->data.dist = *spec;
+  r->data.n = data.at("n").get<uint64_t>();
+  r->data.seed = data.at("seed").get<uint64_t>();
+  const std::string key_type = data.at("key_type").get<std::string>();
+  const std::optional<KeyType> k = parse_key_type(key_type);
+  if (!k) return InvalidArgument("its key type '" + key_type + "' is not one this version knows");
+  r->data.key_type = *k;
+  const nlohmann::json& sort = j.at("sort");
+  const std::string algorithm = sort.at("algorithm").get<std::string>();
+  r->sort.algorithm = find_algorithm(algorithm);
+  if (!r->sort.algorithm) return InvalidArgument("it was sorted by '" + algorithm + "', which this version does not have");
+  r->sort.pairs = sort.at("pairs").get<bool>();
+  r->sort.descending = sort.at("descending").get<bool>();
+  r->sort.params.clear();
+  for (const nlohmann::json& p : sort.at("params")) r->sort.params.push_back({p.at("name").get<std::string>(), p.at("value").get<int>()});
+  r->sort.begin_bit = sort.at("begin_bit").get<int>();
+  r->sort.end_bit = sort.at("end_bit").get<int>();
+  r->sort.max_grid = sort.at("max_grid").get<uint32_t>();
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string describe(const RecordingSize& size, uint64_t n) {
+  std::ostringstream out;
+  out << size.snapshots << " snapshot" << (size.snapshots == 1 ? "" : "s") << " of " << size.keys_each << " keys";
+  if (size.key_stride > 1) out << " (one in " << size.key_stride << " of " << n << ")";
+  out << " and a " << (size.header_bytes + 1023) / 1024 << " KiB trace: " << (size.total_bytes + 1023) / 1024 << " KiB in all";
+  return out.str();
+}
+
+Status save_recording(const RunRecord& run, const SessionState& state, const std::string& path, RecordingSize* size,
+                      uint64_t max_keys_per_snapshot) {
+  // Every k-th key, k the smallest power of two that brings a snapshot within the bound.
+  const StageSnapshots* snapshots = run.snapshots.get();
+  const uint64_t stored = snapshots ? snapshots->size() : 0;
+  uint64_t stride = 1;
+  while (stored / stride > max_keys_per_snapshot) stride *= 2;
+  const uint64_t keys_each = stored ? (stored + stride - 1) / stride : 0;
+  const size_t width = size_t(info(run.key_type).bytes);
+
+  nlohmann::json kept = nlohmann::json::array();
+  for (int s = 0; snapshots && s < snapshots->count(); ++s) kept.push_back(snapshots->stage_of(s));
+  std::vector<double> times;
+  for (const ThroughputPoint& p : state.throughput)
+    if (p.algorithm == run.request.sort.algorithm && p.n == run.n && p.keys_per_s > 0) times.push_back(double(run.n) / p.keys_per_s * 1e3);
+  nlohmann::json header = {{"device", state.device_name},
+                           {"backend", std::string(backend_name(run.backend))},
+                           {"copy_gbps", state.copy_gbps},
+                           {"recorded_at", utc_now()},
+                           {"request", request_json(run.request)},
+                           {"n", run.n},
+                           {"key_type", std::string(info(run.key_type).name)},
+                           {"untraced_ms", run.untraced_ms},
+                           {"traced_ms", run.traced_ms},
+                           {"times_ms", times},
+                           {"model_bytes", run.model_bytes},
+                           {"verified", run.verified},
+                           {"verify_detail", run.verify_detail},
+                           {"snapshot_stages", kept},
+                           {"keys_each", keys_each},
+                           {"key_stride", stride}};
+  if (run.trace) header["trace"] = *run.trace;
+  const std::string text = header.dump();
+
+  std::ofstream out(path, std::ios::binary);
+  if (!out) return IoError("cannot write '" + path + "'");
+  out.write(kMagic.data(), std::streamsize(kMagic.size()));
+  std::array<unsigned char, 8> length{};
+  for (int i = 0; i < 8; ++i) length[size_t(i)] = static_cast<unsigned char>(uint64_t(text.size()) >> (8 * i));
+  out.write(reinterpret_cast<const char*>(length.data()), 8);
+  out.write(text.data(), std::streamsize(text.size()));
+  std::vector<std::byte> keys(size_t(keys_each) * width);
+  for (int s = 0; snapshots && s < snapshots->count(); ++s) {
+    SORTSCOPE_RETURN_IF_ERROR(snapshots->copy_keys(s, stride, keys_each, keys.data()));
+    out.write(reinterpret_cast<const char*>(keys.data()), std::streamsize(keys.size()));
+  }
+  out.close();
+  if (!out) return IoError("cannot write '" + path + "'");
+  if (size) {
+    size->snapshots = snapshots ? snapshots->count() : 0;
+    size->keys_each = keys_each;
+    size->key_stride = stride;
+    size->header_bytes = text.size();
+    size->total_bytes = kMagic.size() + 8 + text.size() + uint64_t(size->snapshots) * keys.size();
+  }
+  return Status::Ok();
+}
+
+Status load_recording(const std::string& path, Recording* recording) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return IoError("cannot open '" + path + "'");
+  const auto not_one = [&](const std::string& why) { return InvalidArgument("'" + path + "' is not a SortScope recording: " + why); };
+  std::string magic(kMagic.size(), '\0');
+  if (!in.read(magic.data(), std::streamsize(magic.size())) || magic != kMagic) return not_one("it does not start with 'SortScope recording 1'");
+  std::array<unsigned char, 8> length{};
+  if (!in.read(reinterpret_cast<char*>(length.data()), 8)) return not_one("it ends before its header");
+  uint64_t header_bytes = 0;
+  for (int i = 0; i < 8; ++i) header_bytes |= uint64_t(length[size_t(i)]) << (8 * i);
+  if (header_bytes > kMaxHeaderBytes) return not_one("its header claims " + std::to_string(header_bytes) + " bytes");
+  std::string text(header_bytes, '\0');
+  if (!in.read(text.data(), std::streamsize(text.size()))) return not_one("it ends inside its header");
+
+  Recording r;
+  try {
+    const nlohmann::json h = nlohmann::json::parse(text);
+    if (Status s = request_from_json(h.at("request"), &r.run.request); !s.ok()) return not_one(s.message());
+    r.device_name = h.at("device").get<std::string>();
+    r.run.backend = h.at("backend").get<std::string>() == "cuda" ? BackendKind::cuda : BackendKind::cpu;
+    r.copy_gbps = h.at("copy_gbps").get<double>();
+    r.recorded_at = h.at("recorded_at").get<std::string>();
+    r.run.n = h.at("n").get<uint64_t>();
+    const std::optional<KeyType> key_type = parse_key_type(h.at("key_type").get<std::string>());
+    if (!key_type) return not_one("unknown key type");
+    r.run.key_type = *key_type;
+    r.run.untraced_ms = h.at("untraced_ms").get<double>();
+    r.run.traced_ms = h.at("traced_ms").get<double>();
+    r.times_ms = h.at("times_ms").get<std::vector<double>>();
+    r.run.model_bytes = h.at("model_bytes").get<uint64_t>();
+    r.run.verified = h.at("verified").get<bool>();
+    r.run.verify_detail = h.at("verify_detail").get<std::string>();
+    if (h.contains("trace")) r.run.trace = h.at("trace").get<SortTrace>();
+    const std::vector<int> stages = h.at("snapshot_stages").get<std::vector<int>>();
+    const uint64_t keys_each = h.at("keys_each").get<uint64_t>();
+    r.key_stride = h.at("key_stride").get<uint64_t>();
+    if (keys_each > r.run.n || r.key_stride == 0) return not_one("its snapshots claim more keys than it sorted");
+    const int trace_stages = r.run.trace ? int(r.run.trace->stages.size()) : 0;
+    for (size_t i = 0; i < stages.size(); ++i)
+      if ((i == 0) != (stages[i] < 0) || stages[i] >= std::max(trace_stages, 1))
+        return not_one("snapshot " + std::to_string(i) + " names stage " + std::to_string(stages[i]));
+    if (!stages.empty()) {
+      auto snapshots = std::make_shared<RecordedSnapshots>(r.run.key_type, keys_each);
+      const size_t bytes = size_t(keys_each) * size_t(info(r.run.key_type).bytes);
+      for (int stage : stages) {
+        std::vector<std::byte> keys(bytes);
+        if (!in.read(reinterpret_cast<char*>(keys.data()), std::streamsize(bytes)))
+          return not_one("it ends inside the keys of its snapshots");
+        snapshots->add(stage, std::move(keys));
+      }
+      r.run.snapshots = std::move(snapshots);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    // nlohmann's messages start with an exception id in brackets; the reader needs what follows.
+    std::string why = e.what();
+    if (const size_t end = why.find("] "); end != std::string::npos) why.erase(0, end + 2);
+    return not_one("its header is broken (" + why + ")");
+  }
+  *recording = std::move(r);
+  return Status::Ok();
+}
+
+}  // namespace sortscope::app

@@ -1,0 +1,46 @@
+// A run saved to a file and shown again on any machine: what was sorted and how, the device it ran
+// on and that device's copy bandwidth, its timed runs, its whole trace, and its key snapshots
+// thinned to a stated bound. A classroom without a GPU replays a GPU's run with the GPU's timings
+// and look-back; a change to any control then sorts on the machine at hand.
+//
+// The file: the line "SortScope recording 1", the length of a JSON header as 8 little-endian
+// bytes, the header, then each kept snapshot's keys (raw, the key type's width) in order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "session/session.hpp"
+
+namespace sortscope::app {
+
+// A recording keeps at most this many keys of each snapshot: every k-th key, k a power of two.
+constexpr uint64_t kRecordedKeysPerSnapshot = uint64_t(1) << 16;
+
+struct Recording {
+  RunRecord run;              // its snapshots hold the kept keys, in host memory
+  std::string device_name;    // where it ran
+  double copy_gbps = 0;       // that device's measured copy bandwidth
+  std::vector<double> times_ms;  // its timed untraced runs
+  std::string recorded_at;    // UTC date and time
+  uint64_t key_stride = 1;    // snapshots keep every key_stride-th key
+};
+
+// What save_recording wrote, for the line that states its size.
+struct RecordingSize {
+  int snapshots = 0;
+  uint64_t keys_each = 0;
+  uint64_t key_stride = 1;
+  uint64_t header_bytes = 0;
+  uint64_t total_bytes = 0;
+};
+
+std::string describe(const RecordingSize& size, uint64_t n);
+
+Status save_recording(const RunRecord& run, const SessionState& state, const std::string& path,
+                      RecordingSize* size = nullptr, uint64_t max_keys_per_snapshot = kRecordedKeysPerSnapshot);
+Status load_recording(const std::string& path, Recording* recording);
+
+}  // namespace sortscope::app
