@@ -219,7 +219,7 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
     for (const std::string& name : options.hide)
       if (const std::optional<ui::PanelId> hidden = ui::panel_named(name)) view.layout.hidden |= ui::panel_bit(*hidden);
     view.show_help = options.show_help;
-    view.show_ladder = options.ladder;
+    view.show_ladder = options.ladder || (session_options.replay && session_options.replay->ladder);
     if (options.ladder) session.climb_ladder();
     if (options.play_seconds >= 0) {
       view.playing = true;

@@ -99,6 +99,51 @@ Status request_from_json(const nlohmann::json& j, RunRequest* r) {
   return Status::Ok();
 }
 
+nlohmann::json ladder_json(const LadderResult& l) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const LadderRow& r : l.rows) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const ParamSetting& p : r.params) params.push_back({{"name", p.name}, {"value", p.value}});
+    rows.push_back({{"algorithm", r.algorithm}, {"change", r.change}, {"params", params}, {"ran", r.ran},
+                    {"not_run", r.not_run}, {"median_ms", r.median_ms}, {"keys_per_s", r.keys_per_s},
+                    {"bytes_per_key", r.bytes_per_key}, {"gbps", r.gbps}, {"pct_copy", r.pct_copy},
+                    {"segments_per_store", r.segments_per_store}, {"ideal_segments", r.ideal_segments},
+                    {"verified", r.verified}, {"verify_detail", r.verify_detail},
+                    {"ratio_to_reference", r.ratio_to_reference}});
+  }
+  return {{"device", l.device}, {"backend", std::string(backend_name(l.backend))}, {"key_type", std::string(info(l.key_type).name)},
+          {"n", l.n}, {"copy_gbps", l.copy_gbps}, {"rows", rows}};
+}
+
+LadderResult ladder_from_json(const nlohmann::json& j) {
+  LadderResult l;
+  l.device = j.at("device").get<std::string>();
+  l.backend = j.at("backend").get<std::string>() == "cuda" ? BackendKind::cuda : BackendKind::cpu;
+  l.key_type = parse_key_type(j.at("key_type").get<std::string>()).value_or(KeyType::u32);
+  l.n = j.at("n").get<uint64_t>();
+  l.copy_gbps = j.at("copy_gbps").get<double>();
+  for (const nlohmann::json& r : j.at("rows")) {
+    LadderRow row;
+    row.algorithm = r.at("algorithm").get<std::string>();
+    row.change = r.at("change").get<std::string>();
+    for (const nlohmann::json& p : r.at("params")) row.params.push_back({p.at("name").get<std::string>(), p.at("value").get<int>()});
+    row.ran = r.at("ran").get<bool>();
+    row.not_run = r.at("not_run").get<std::string>();
+    row.median_ms = r.at("median_ms").get<double>();
+    row.keys_per_s = r.at("keys_per_s").get<double>();
+    row.bytes_per_key = r.at("bytes_per_key").get<double>();
+    row.gbps = r.at("gbps").get<double>();
+    row.pct_copy = r.at("pct_copy").get<double>();
+    row.segments_per_store = r.at("segments_per_store").get<double>();
+    row.ideal_segments = r.at("ideal_segments").get<double>();
+    row.verified = r.at("verified").get<bool>();
+    row.verify_detail = r.at("verify_detail").get<std::string>();
+    row.ratio_to_reference = r.at("ratio_to_reference").get<double>();
+    l.rows.push_back(std::move(row));
+  }
+  return l;
+}
+
 }  // namespace
 
 std::string describe(const RecordingSize& size, uint64_t n) {
@@ -141,6 +186,7 @@ Status save_recording(const RunRecord& run, const SessionState& state, const std
                            {"keys_each", keys_each},
                            {"key_stride", stride}};
   if (run.trace) header["trace"] = *run.trace;
+  if (state.ladder) header["ladder"] = ladder_json(*state.ladder);
   const std::string text = header.dump();
 
   std::ofstream out(path, std::ios::binary);
@@ -200,6 +246,7 @@ Status load_recording(const std::string& path, Recording* recording) {
     r.run.verified = h.at("verified").get<bool>();
     r.run.verify_detail = h.at("verify_detail").get<std::string>();
     if (h.contains("trace")) r.run.trace = h.at("trace").get<SortTrace>();
+    if (h.contains("ladder")) r.ladder = std::make_shared<LadderResult>(ladder_from_json(h.at("ladder")));
     const std::vector<int> stages = h.at("snapshot_stages").get<std::vector<int>>();
     const uint64_t keys_each = h.at("keys_each").get<uint64_t>();
     r.key_stride = h.at("key_stride").get<uint64_t>();

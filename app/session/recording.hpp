@@ -26,6 +26,7 @@ struct Recording {
   std::vector<double> times_ms;  // its timed untraced runs
   std::string recorded_at;    // UTC date and time
   uint64_t key_stride = 1;    // snapshots keep every key_stride-th key
+  std::shared_ptr<const LadderResult> ladder;  // the radix ladder climbed on the run's data, if it was
 };
 
 // What save_recording wrote, for the line that states its size.

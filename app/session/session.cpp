@@ -39,6 +39,7 @@ void Session::show_recording(const Recording& r) {
   state_.backend = r.run.backend;
   state_.device_name = r.device_name;
   state_.copy_gbps = r.copy_gbps;
+  state_.ladder = r.ladder;
   state_.replay_note = "Replay of a run recorded on " + r.device_name + " (" + r.recorded_at +
                        "): its pictures, timings and look-back are that machine's. Change anything to sort here.";
   const double gbps_per_ms = double(record->model_bytes) * 1e-6;
@@ -88,6 +89,11 @@ void Session::set_live(bool live) {
 void Session::climb_ladder() {
   {
     std::lock_guard lock(mutex_);
+    // A replayed run was not sorted here: sort its request first, then climb on its data.
+    if (!state_.replay_note.empty() && !pending_) {
+      pending_ = state_.request;
+      ++requests_submitted_;
+    }
     ++ladders_requested_;
   }
   changed_.notify_all();
