@@ -246,7 +246,8 @@ INSTANTIATE_TEST_SUITE_P(
     Gui, LayoutRule,
     testing::Values("--n 2^16", "--n 2^16 --stage 2 --phase 2", "--n 2^16 --algorithm onesweep", "--n 2^16 --algorithm merge",
                     "--n 2^10 --algorithm bitonic", "--n 2^10 --algorithm odd-even", "--n 2^10 --ladder",
-                    "--n 2^16 --maximize controls", "--n 2^16 --show-help", "--n 2^16 --focus scatter --hide explain"));
+                    "--n 2^16 --maximize controls", "--n 2^16 --show-help", "--n 2^16 --focus scatter --hide explain",
+                    "--n 2^16 --race onesweep-vs-reduce-then-scan"));
 
 TEST(Gui, AMaximizedPanelTakesTheWholeWindow) {
   const std::string png = testing::TempDir() + "/sortscope_gui_maximized.png";
@@ -279,6 +280,23 @@ TEST(Gui, ASmallWindowShowsOnePanelAtATimeAndFocusPicksIt) {
   ASSERT_TRUE(shown.histogram.visible());
   EXPECT_FALSE(shown.array.visible());
   EXPECT_GT(stats(p, shown.histogram).saturated, 0.05) << "--focus histogram did not open the histogram";
+}
+
+TEST(Gui, TheRacePresetSortsOneInputTwiceSideBySide) {
+  const std::string png = testing::TempDir() + "/sortscope_gui_race.png";
+  std::remove(png.c_str());
+  ASSERT_EQ(run_sortscope("--headless --frames 6 --backend cpu --n 2^16 --stage 2 --race onesweep-vs-reduce-then-scan "
+                          "--width 1920 --height 1080 --screenshot " + png),
+            0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  const unsigned radix[2] = {sortscope::kRadixSection, sortscope::kRadixSection};
+  const auto race = sortscope::app::ui::race_layout(1920, 1080, 1.0f, radix);
+  ASSERT_TRUE(race.fits);
+  for (int side = 0; side < 2; ++side) {
+    EXPECT_GT(stats(p, race.sides[side].array).saturated, 0.05) << "side " << side << ": no keys drawn";
+    EXPECT_GT(stats(p, race.sides[side].histogram).saturated, 0.05) << "side " << side << ": no histogram";
+  }
 }
 
 TEST(Gui, TheFocusedPanelIsOutlined) {

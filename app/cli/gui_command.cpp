@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <mutex>
 #include <vector>
 
 #include "cli/options.hpp"
@@ -174,7 +175,18 @@ int soak(Platform& platform, ui::Ui& ui, Session& session, const RunRequest& bas
 
 }  // namespace
 
-int run_gui(const RunRequest& request, const GuiOptions& options) {
+int run_gui(const RunRequest& asked, const GuiOptions& options) {
+  RunRequest request = asked;
+  std::optional<SortConfig> race;
+  if (!options.race.empty()) {
+    race.emplace();
+    const AlgorithmDescriptor* shown = nullptr;
+    if (const Status s = parse_race(options.race, &*race, &shown); !s.ok()) {
+      std::cerr << "sortscope: " << printable(s.message()) << "\n";
+      return 2;
+    }
+    if (shown) request.sort.algorithm = shown;
+  }
   // A recording that cannot be shown is a mistake in the command line: say so before any window.
   std::shared_ptr<Recording> recording;
   if (!options.replay.empty()) {
@@ -207,6 +219,7 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
     Session::Options session_options;
     session_options.initial = request;
     session_options.live = options.live;
+    session_options.device_lock = std::make_shared<std::mutex>();
     session_options.replay = std::move(recording);
     Session session(session_options);
     ui::ViewState view;
@@ -225,7 +238,9 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
       view.playing = true;
       view.seconds_per_stage = options.play_seconds;
     }
+    view.race = race;
     ui::Ui ui(view);
+    ui.set_device_lock(session_options.device_lock);
     if (options.soak_runs > 0) status = soak(*platform, ui, session, request, options.soak_runs, options.soak_max_log);
     // A soak has drawn its frames; otherwise draw the asked number (0: until the window closes).
     const int frames = options.soak_runs > 0 ? -1 : options.frames > 0 ? options.frames : (options.headless ? kDefaultHeadlessFrames : 0);
@@ -242,6 +257,9 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
       // (without live timing the first sort's own timed run is the only one).
       if (last && !platform->interactive() && !session.wait_until_shown(kHeadlessWaitSeconds, options.live ? 3 : 1))
         std::cerr << "sortscope: the sort did not finish in " << kHeadlessWaitSeconds << " s; the picture shows it running\n";
+      if (last && !platform->interactive() && ui.challenger() &&
+          !ui.challenger()->wait_until_shown(kHeadlessWaitSeconds, options.live ? 3 : 1))
+        std::cerr << "sortscope: the race's second sort did not finish in " << kHeadlessWaitSeconds << " s\n";
       // ImGui sizes a window from its content of the frame before: a run that arrived in this frame
       // settles (scroll bars, wrapped text) a frame later, and the check must see it settled.
       if (last && options.check_layout)

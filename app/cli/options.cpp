@@ -116,6 +116,43 @@ Status parse_backend(const std::string& text, BackendChoice* out) {
   return Status::Ok();
 }
 
+Status parse_race(const std::string& text, SortConfig* challenger, const AlgorithmDescriptor** shown) {
+  *shown = nullptr;
+  if (text == kRacePreset) {
+    *shown = find_algorithm("onesweep");
+    challenger->algorithm = find_algorithm("mg-radix");
+    challenger->params = {{"radix-bits", 8}};
+    return Status::Ok();
+  }
+  const size_t colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  challenger->algorithm = find_algorithm(name);
+  if (!challenger->algorithm)
+    return InvalidArgument("--race: unknown algorithm '" + name + "' (an algorithm of --help, or " + kRacePreset + ")");
+  challenger->params.clear();
+  if (colon != std::string::npos) {
+    std::string_view rest = std::string_view(text).substr(colon + 1);
+    while (!rest.empty()) {
+      const size_t comma = rest.find(',');
+      const std::string_view item = rest.substr(0, comma);
+      const std::optional<ParamSetting> setting = parse_param_setting(item);
+      if (!setting) return InvalidArgument("--race: '" + std::string(item) + "' is not NAME=VALUE");
+      if (!challenger->algorithm->param(setting->name)) {
+        std::string names;
+        for (const ParamSpec& p : challenger->algorithm->params) names += (names.empty() ? "" : ", ") + std::string(p.name);
+        return InvalidArgument("--race: " + name + " has no parameter '" + setting->name + "' (" +
+                               (names.empty() ? "it has none" : "it has " + names) + ")");
+      }
+      challenger->params.push_back(*setting);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+  }
+  ParamValues values;
+  if (Status s = resolve_params(*challenger->algorithm, challenger->params, &values); !s.ok())
+    return InvalidArgument("--race: " + s.message());
+  return Status::Ok();
+}
+
 Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
   RunRequest base;
   SORTSCOPE_RETURN_IF_ERROR(parse_backend(o.backend, &base.backend));
@@ -241,6 +278,18 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
                  "Show a recording made with --record (on any machine, with the recorded GPU's timings and "
                  "look-back) instead of sorting; a change to any control sorts here")
       ->check(CLI::ExistingFile);
+  app.add_option("--race", gui.race,
+                 std::string("Race a second sort beside the first on the same input: ALGORITHM[:NAME=VALUE,...] "
+                             "(e.g. mg-radix:radix-bits=8), or ") + kRacePreset + " (one-sweep against mg-radix at 8 bits)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            SortConfig challenger;
+            const AlgorithmDescriptor* shown = nullptr;
+            const Status s = parse_race(text, &challenger, &shown);
+            // The message names the flag already; CLI11 adds its own "--race: " in front.
+            return s.ok() ? "" : s.message().substr(std::string("--race: ").size());
+          },
+          "SPEC"));
   app.add_flag("--check-layout", gui.check_layout,
                "After the last frame, list any text cut off by its panel, drawn over other text or broken "
                "mid-word, and any panel too narrow for its content; exit 1 if there is one (with --headless: "

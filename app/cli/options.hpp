@@ -43,6 +43,7 @@ struct GuiOptions {
   bool frame_times = false;  // headless: report frame times once the sort is shown
   std::string record;        // save the first shown run (trace, timings, thinned snapshots) to this file
   std::string replay;        // show this recording first instead of sorting
+  std::string race;          // a challenger beside the shown sort: ALGORITHM[:NAME=VALUE,...] or a preset
   bool check_layout = false; // after the last frame, report text cut off, overlapping or broken mid-word
   bool live = true;          // keep timing runs in the background for the throughput plot
   int soak_runs = 0;         // > 0: sort this many requests in turn, sampling memory (see soak in gui_command.cpp)
@@ -61,6 +62,10 @@ struct BenchOptions {
 // One fully checked request per algorithm, or the first problem as a one-line message.
 Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests);
 Status parse_backend(const std::string& text, BackendChoice* out);
+// --race's text: the challenger's algorithm and parameters ("mg-radix:radix-bits=8"), or the preset
+// "onesweep-vs-reduce-then-scan", which also makes one-sweep the shown sort (`shown`).
+constexpr const char* kRacePreset = "onesweep-vs-reduce-then-scan";
+Status parse_race(const std::string& text, SortConfig* challenger, const AlgorithmDescriptor** shown);
 
 int run_gui(const RunRequest& request, const GuiOptions& options);
 int run_bench(const RunOptions& run, const BenchOptions& bench);

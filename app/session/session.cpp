@@ -138,6 +138,9 @@ void Session::worker_loop() {
       live = state_.live;
       ladder = !request && ladders_done_ < ladders_requested_;
     }
+    // Sessions racing on one device take turns: a timed run never shares the GPU with another.
+    std::unique_lock<std::mutex> device;
+    if (options_.device_lock && (request || ladder || (live && current_))) device = std::unique_lock(*options_.device_lock);
     if (request) {
       handle_request(*request);
       std::lock_guard lock(mutex_);

@@ -94,6 +94,9 @@ class Session {
     // Shown first instead of sorting `initial`: a run recorded elsewhere (session/recording.hpp).
     // Nothing runs until a request is submitted; that request runs on this machine.
     std::shared_ptr<const Recording> replay;
+    // Shared by sessions that race side by side: each holds it while it sorts, so their timed runs
+    // take turns on the device instead of slowing each other down.
+    std::shared_ptr<std::mutex> device_lock;
   };
 
   explicit Session(const Options& options);

@@ -112,7 +112,7 @@ std::string array_notes(const RunRecord& run, const RadixSection* pass) {
 }  // namespace
 
 void draw_array_panel(UiFrame& f, bool* open) {
-  if (!ImGui::Begin("Array view", open, kPanelFlags)) {
+  if (!begin_panel(f, "Array view", open)) {
     ImGui::End();
     return;
   }

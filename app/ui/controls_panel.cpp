@@ -197,6 +197,54 @@ void result_summary(const SessionState& s) {
   ImGui::PopStyleColor();
 }
 
+// A second algorithm (or the same with other parameters) sorting the same input beside the first:
+// its own panels, live throughput and bytes per key, stepped and played with the first.
+void race_controls(UiFrame& f) {
+  if (!ImGui::CollapsingHeader("Race")) return;
+  PanelResources& r = f.resources;
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);
+  if (ImGui::BeginCombo("Challenger", std::string(r.race_draft.algorithm->name).c_str())) {
+    for (const AlgorithmDescriptor* a : algorithms())
+      if (ImGui::Selectable(std::string(a->name).c_str(), a == r.race_draft.algorithm)) {
+        r.race_draft.algorithm = a;
+        r.race_draft.params.clear();
+      }
+    ImGui::EndCombo();
+  }
+  if (const ParamSpec* bits = r.race_draft.algorithm->param("radix-bits")) {
+    int value = param_value(r.race_draft, *bits);
+    if (ImGui::SliderInt("Its radix-bits", &value, bits->min, bits->max)) set_param(&r.race_draft, "radix-bits", value);
+  }
+  ImGui::PopItemWidth();
+  if (r.race_hidden) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+    ImGui::TextWrapped("The race needs a window of %.0f x %.0f at this UI scale: enlarge the window or lower the "
+                       "scale to see it. Both sorts keep running.",
+                       race_minimum(f.view.ui_scale).w, race_minimum(f.view.ui_scale).h);
+    ImGui::PopStyleColor();
+  }
+  if (ImGui::Button(f.view.race ? "Race this instead" : "Race it")) f.view.race = r.race_draft;
+  if (f.view.race) {
+    same_line_if_fits(ImGui::CalcTextSize("Stop the race").x + 2 * ImGui::GetStyle().FramePadding.x);
+    if (ImGui::Button("Stop the race")) f.view.race.reset();
+  }
+  // The comparison the one-sweep paper makes: one pass per 8-bit digit either way, one kernel
+  // with look-back against an upsweep, a scan and a downsweep.
+  if (ImGui::Button("One-sweep vs reduce-then-scan, 8-bit digits")) {
+    if (const AlgorithmDescriptor* onesweep = find_algorithm("onesweep")) {
+      RunRequest shown = f.state.request;
+      shown.sort.algorithm = onesweep;
+      shown.sort.params.clear();
+      f.session.submit(shown);
+      r.draft_from_session = false;
+    }
+    SortConfig rts;
+    rts.algorithm = find_algorithm("mg-radix");
+    set_param(&rts, "radix-bits", 8);
+    if (rts.algorithm) f.view.race = r.race_draft = rts;
+  }
+}
+
 // Which panels show: a checkbox for each panel of this run; and how to give one the whole window.
 void panel_list(UiFrame& f) {
   if (!ImGui::CollapsingHeader("Panels")) return;
@@ -291,6 +339,7 @@ void draw_controls_panel(UiFrame& f, bool* open) {
     result_summary(s);
   }
   ImGui::Separator();
+  race_controls(f);
   panel_list(f);
   // The font is rebuilt when the drag ends, not on every frame of it.
   if (r.ui_scale_draft <= 0) r.ui_scale_draft = f.view.ui_scale;

@@ -8,7 +8,7 @@
 namespace sortscope::app::ui {
 
 void draw_explain_panel(UiFrame& f, bool* open) {
-  if (!ImGui::Begin("Explain", open, kPanelFlags)) {
+  if (!begin_panel(f, "Explain", open)) {
     ImGui::End();
     return;
   }

@@ -10,7 +10,7 @@
 namespace sortscope::app::ui {
 
 void draw_histogram_panel(UiFrame& f, bool* open) {
-  if (!ImGui::Begin("Digit histogram", open, kPanelFlags)) {
+  if (!begin_panel(f, "Digit histogram", open)) {
     ImGui::End();
     return;
   }

@@ -174,4 +174,50 @@ inline Layout fixed_layout(float width, float height, float ui_scale, unsigned s
   return one;
 }
 
+// Two runs side by side on one input: the controls as usual, then a column per run, each with its
+// array view on top, its trace's main picture (the histogram, network or merge path) beside its
+// scatter, and its throughput along the bottom. Columns too narrow for two panels side by side keep
+// the main picture alone.
+struct RaceLayout {
+  Layout sides[2];  // the controls belong to the first
+  bool fits = true;  // false: a column would be narrower or lower than its panels can be read
+};
+
+// Of a race column's height: the array view, the main picture beside the scatter, the throughput.
+constexpr float kRaceShares[3] = {0.36f, 0.34f, 0.30f};
+
+// The smallest window (in pixels at `ui_scale`) whose race columns can all be read.
+inline PanelMinimum race_minimum(float ui_scale) {
+  const float h = std::max({kMinArray.h / kRaceShares[0], kMinRowPanel.h / kRaceShares[1], kMinRowPanel.h / kRaceShares[2]});
+  return {(kStripWidth + 2 * kMinArray.w) * ui_scale, h * ui_scale};
+}
+
+inline RaceLayout race_layout(float width, float height, float ui_scale, const unsigned sections[2],
+                              ControlsMode controls = ControlsMode::automatic) {
+  RaceLayout race;
+  const float s = ui_scale;
+  const bool open = controls == ControlsMode::open ||
+                    (controls == ControlsMode::automatic && width >= (kControlsOpenFromWidth + kMinArray.w) * s);
+  const float left = open ? std::min(std::max(kMinControlsWidth * s, width * 0.2f), width * 0.4f) : kStripWidth * s;
+  if (open) race.sides[0].controls = {0, 0, left, height};
+  else race.sides[0].controls_strip = {0, 0, left, height};
+  const float column = (width - left) / 2;
+  const float top_h = height * kRaceShares[0], middle_h = height * kRaceShares[1], bottom_h = height - top_h - middle_h;
+  for (int side = 0; side < 2; ++side) {
+    Layout& l = race.sides[side];
+    const float x = left + column * float(side);
+    l.array = {x, 0, column, top_h};
+    PanelId main = PanelId::histogram;
+    if (sections[side] & kNetworkSection) main = PanelId::network;
+    if (sections[side] & kMergeSection) main = PanelId::merge;
+    const bool scatter = main == PanelId::histogram && column >= 2 * kMinRowPanel.w * s;
+    l[main] = {x, top_h, scatter ? column / 2 : column, middle_h};
+    if (scatter) l.scatter = {x + column / 2, top_h, column / 2, middle_h};
+    l.throughput = {x, top_h + middle_h, column, bottom_h};
+    race.fits = race.fits && l.array.w >= kMinArray.w * s && l.array.h >= kMinArray.h * s && l[main].h >= kMinRowPanel.h * s &&
+                l.throughput.h >= kMinRowPanel.h * s;
+  }
+  return race;
+}
+
 }  // namespace sortscope::app::ui

@@ -215,7 +215,7 @@ void merge_grid(const RunRecord& run, const MergeSection& m, int trace_stage) {
 }  // namespace
 
 void draw_merge_panel(UiFrame& f, bool* open) {
-  if (!ImGui::Begin("Merge path", open, kPanelFlags)) {
+  if (!begin_panel(f, "Merge path", open)) {
     ImGui::End();
     return;
   }

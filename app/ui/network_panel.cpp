@@ -131,7 +131,7 @@ void stage_list(const SortTrace& t, int viewed, bool follow) {
 }  // namespace
 
 void draw_network_panel(UiFrame& f, bool* open) {
-  if (!ImGui::Begin("Sorting network", open, kPanelFlags)) {
+  if (!begin_panel(f, "Sorting network", open)) {
     ImGui::End();
     return;
   }

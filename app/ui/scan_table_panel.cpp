@@ -71,7 +71,7 @@ void rebuild_texture(PanelResources& r, const RunRecord& run, const RadixSection
 }  // namespace
 
 void draw_scan_table_panel(UiFrame& f, bool* open) {
-  if (!ImGui::Begin("Scan table", open, kPanelFlags)) {
+  if (!begin_panel(f, "Scan table", open)) {
     ImGui::End();
     return;
   }

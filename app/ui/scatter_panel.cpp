@@ -114,7 +114,7 @@ void coalescing_meter(const RadixSection& p, const RunRecord& run) {
 }  // namespace
 
 void draw_scatter_panel(UiFrame& f, bool* open) {
-  if (!ImGui::Begin("Scatter", open, kPanelFlags)) {
+  if (!begin_panel(f, "Scatter", open)) {
     ImGui::End();
     return;
   }

@@ -77,7 +77,7 @@ void kernel_bars(const std::vector<KernelTotal>& kernels) {
 }  // namespace
 
 void draw_throughput_panel(UiFrame& f, bool* open) {
-  if (!ImGui::Begin("Throughput", open, kPanelFlags)) {
+  if (!begin_panel(f, "Throughput", open)) {
     ImGui::End();
     return;
   }

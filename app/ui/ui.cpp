@@ -3,6 +3,7 @@
 
 #include <backends/imgui_impl_opengl3.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "session/stages.hpp"
@@ -62,6 +63,14 @@ std::optional<PanelId> panel_title_at(const Layout& layout, ImVec2 point) {
     if (r.contains(point.x, point.y) && point.y < r.y + title_h) return PanelId(i);
   }
   return std::nullopt;
+}
+
+// ", 1.93x B": one side's untraced speed against the other's, once both have run.
+std::string race_ratio(const SessionState& side, const SessionState& other, const char* other_name) {
+  if (!side.run || !other.run || side.run->untraced_ms <= 0 || other.run->untraced_ms <= 0) return "";
+  char text[64];
+  std::snprintf(text, sizeof text, ", %.2fx %s", other.run->untraced_ms / side.run->untraced_ms, other_name);
+  return text;
 }
 
 std::optional<PanelId> panel_at(const Layout& layout, ImVec2 point) {
@@ -193,16 +202,33 @@ void Ui::draw(Session& session) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   if (ImGui::IsMouseDoubleClicked(0))
     if (const std::optional<PanelId> titled = panel_title_at(layout_, ImGui::GetIO().MousePos)) toggle_maximized(titled);
-  layout_ = fixed_layout(display.x, display.y, view_.ui_scale, sections, view_.show_ladder, view_.layout);
-  using DrawPanel = void (*)(UiFrame&, bool*);
-  constexpr DrawPanel kDrawPanel[kPanelCount] = {
-      draw_controls_panel, draw_array_panel,   draw_explain_panel, draw_histogram_panel,  draw_scan_table_panel,
-      draw_scatter_panel,  draw_network_panel, draw_merge_panel,   draw_throughput_panel, draw_ladder_panel};
-  for (int i = 0; i < kPanelCount; ++i) {
-    const PanelRect& rect = layout_[PanelId(i)];
-    if (!rect.visible()) continue;
-    set_panel_rect(rect);
-    kDrawPanel[i](frame, PanelId(i) == PanelId::ladder ? &view_.show_ladder : nullptr);
+  update_race(state);
+  std::optional<SessionState> challenger;
+  if (challenger_ && !view_.show_ladder && !view_.layout.maximized) challenger = challenger_->state();
+  RaceLayout race;
+  if (challenger) {
+    const unsigned both[2] = {sections, challenger->run && challenger->run->trace ? challenger->run->trace->sections() : kRadixSection};
+    race = race_layout(display.x, display.y, view_.ui_scale, both, view_.layout.controls);
+    // Too small for two readable columns: the shown sort alone, and Controls says why.
+    if (!race.fits) challenger.reset();
+  }
+  resources_->race_hidden = challenger_ && !challenger;
+  if (challenger) {
+    layout_ = race.sides[0];
+    challenger_layout_ = race.sides[1];
+    frame.side_note = " (A)";
+    frame.title_note = " (A: " + std::string(state.request.sort.algorithm->name) + race_ratio(state, *challenger, "B") + ")";
+  } else {
+    layout_ = fixed_layout(display.x, display.y, view_.ui_scale, sections, view_.show_ladder, view_.layout);
+  }
+  draw_panels(frame, layout_);
+  if (challenger) {
+    UiFrame other{*challenger_, *challenger, view_, *challenger_resources_, frame.now, challenger_layout_};
+    other.side = " challenger";
+    other.side_note = " (B)";
+    other.title_note = " (B: " + describe_sort(challenger->request.sort) + race_ratio(*challenger, state, "A") + ")";
+    challenger_resources_->big_font = resources_->big_font;
+    draw_panels(other, challenger_layout_);
   }
   if (layout_.controls_strip.visible()) draw_controls_strip(frame);
   if (layout_.one_at_a_time()) draw_panel_tabs();
@@ -217,6 +243,41 @@ void Ui::draw(Session& session) {
   if (view_.show_help) draw_help_overlay(frame);
 
   ImGui::Render();
+}
+
+void Ui::draw_panels(UiFrame& frame, const Layout& layout) {
+  using DrawPanel = void (*)(UiFrame&, bool*);
+  constexpr DrawPanel kDrawPanel[kPanelCount] = {
+      draw_controls_panel, draw_array_panel,   draw_explain_panel, draw_histogram_panel,  draw_scan_table_panel,
+      draw_scatter_panel,  draw_network_panel, draw_merge_panel,   draw_throughput_panel, draw_ladder_panel};
+  for (int i = 0; i < kPanelCount; ++i) {
+    const PanelRect& rect = layout[PanelId(i)];
+    if (!rect.visible()) continue;
+    set_panel_rect(rect);
+    kDrawPanel[i](frame, PanelId(i) == PanelId::ladder ? &view_.show_ladder : nullptr);
+  }
+}
+
+void Ui::update_race(const SessionState& shown) {
+  if (!view_.race) {
+    challenger_.reset();
+    return;
+  }
+  RunRequest wanted = shown.request;
+  wanted.sort.algorithm = view_.race->algorithm;
+  wanted.sort.params = view_.race->params;
+  if (!challenger_) {
+    Session::Options options;
+    options.initial = wanted;
+    options.live = shown.live;
+    options.device_lock = device_lock_;
+    challenger_ = std::make_unique<Session>(options);
+    challenger_resources_ = std::make_unique<PanelResources>();
+    return;
+  }
+  const SessionState now = challenger_->state();
+  if (!(now.request == wanted)) challenger_->submit(wanted);
+  if (now.live != shown.live) challenger_->set_live(shown.live);
 }
 
 void Ui::toggle_maximized(std::optional<PanelId> panel) {

@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -32,6 +33,8 @@ struct PanelResources {
   char n_text[32] = {};
   char path_text[512] = {};
   float ui_scale_draft = 0;
+  SortConfig race_draft;         // the challenger being chosen in the Race controls
+  bool race_hidden = false;      // a race is on but the window is too small for its two columns
   ImFont* big_font = nullptr;    // headline numbers
 };
 
@@ -43,6 +46,10 @@ struct UiFrame {
   PanelResources& resources;
   double now;  // seconds, ImGui's clock
   const Layout& layout;  // where this frame's panels are
+  // Racing, the challenger's panels are separate windows ("side") whose titles name its algorithm.
+  std::string side = "";
+  std::string side_note = "";   // " (A)", " (B)": after every panel's title
+  std::string title_note = "";  // the side with its sort and speed, after the array view's and throughput's titles
 };
 
 void draw_controls_panel(UiFrame& frame, bool* open);
@@ -69,6 +76,10 @@ class Ui {
   // Starts, lays out and renders one frame of every panel (ImGui::NewFrame to ImGui::Render).
   void draw(Session& session);
   ViewState& view() { return view_; }
+  // The lock the shown session takes while it sorts; a race's challenger takes it too.
+  void set_device_lock(std::shared_ptr<std::mutex> lock) { device_lock_ = std::move(lock); }
+  // The challenger's session while a race is on (else null), for headless waits and tests.
+  Session* challenger() { return challenger_.get(); }
   // The layout of the last frame drawn.
   const Layout& layout() const { return layout_; }
 
@@ -79,12 +90,19 @@ class Ui {
   void toggle_maximized(std::optional<PanelId> panel);
   void draw_controls_strip(UiFrame& frame);
   void draw_panel_tabs();
+  // Starts, follows or stops the challenger to match ViewState::race and the shown request.
+  void update_race(const SessionState& shown);
+  void draw_panels(UiFrame& frame, const Layout& layout);
 
   ViewState view_;
   std::unique_ptr<PanelResources> resources_;
   float applied_scale_ = 0;
   ImGuiStyle base_style_;
   Layout layout_;                    // the last frame's, where the mouse's clicks and keys land
+  std::shared_ptr<std::mutex> device_lock_;
+  std::unique_ptr<Session> challenger_;
+  std::unique_ptr<PanelResources> challenger_resources_;
+  Layout challenger_layout_;
 };
 
 }  // namespace sortscope::app::ui

@@ -2,7 +2,10 @@
 // playback, and display options. Plain data; no ImGui here.
 #pragma once
 
+#include <optional>
+
 #include "sortscope/algorithm.hpp"
+#include "sortscope/backend.hpp"
 #include "ui/layout.hpp"
 
 namespace sortscope::app::ui {
@@ -20,6 +23,9 @@ struct ViewState {
   bool show_ladder = false;  // the Ladder view takes the pictures' place
   PhaseView focus = PhaseView::none;  // the view the mouse was last over: Explain highlights its phase
   LayoutOptions layout;               // maximised, hidden and collapsed panels; the tab shown
+  // Racing: the challenger's algorithm and parameters, sorting the shown run's input beside it (its
+  // pairs, order and bit range follow the shown run). Stepping and playback move both.
+  std::optional<SortConfig> race;
 };
 
 }  // namespace sortscope::app::ui

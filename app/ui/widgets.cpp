@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "session/parse.hpp"
+#include "ui/panel_flags.hpp"
 
 namespace sortscope::app::ui {
 
@@ -86,6 +87,19 @@ PhaseReveal viewed_reveal(const UiFrame& frame, const RunRecord& run) {
 void same_line_if_fits(float width) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+std::string describe_sort(const SortConfig& sort) {
+  std::string text(sort.algorithm->name);
+  for (const ParamSetting& p : sort.params) text += " " + p.name + "=" + std::to_string(p.value);
+  return text;
+}
+
+bool begin_panel(const UiFrame& f, const char* title, bool* open) {
+  // "###" keeps the window's identity apart from its title, which in a race names the algorithm.
+  const bool headline = std::string_view(title) == "Array view" || std::string_view(title) == "Throughput";
+  const std::string label = std::string(title) + (headline ? f.title_note : f.side_note) + "###" + title + f.side;
+  return ImGui::Begin(label.c_str(), open, kPanelFlags);
 }
 
 bool button_on_row(const char* label) {

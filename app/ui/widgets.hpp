@@ -28,6 +28,10 @@ void help_marker(const char* text);
 // ImGui::SameLine() when an item `width` wide still fits on the last item's line; else the item goes
 // below (placing it and then moving it down would count its place in the panel's width).
 void same_line_if_fits(float width);
+// "mg-radix radix-bits=8": an algorithm and the parameters it was given.
+std::string describe_sort(const SortConfig& sort);
+// ImGui::Begin for a panel of the layout; its window is told apart per side of a race.
+bool begin_panel(const UiFrame& frame, const char* title, bool* open);
 // A button after the last item on its line where it fits, else on the next line.
 bool button_on_row(const char* label);
 
