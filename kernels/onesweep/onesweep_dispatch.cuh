@@ -115,9 +115,13 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
   const uint64_t tile = kShape.tile_items();
   const uint32_t blocks = uint32_t(std::max<uint64_t>(1, (a.n + tile - 1) / tile));
   SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(Agent::kExchangeBytes));
-  int per_sm = 0;
-  SORTSCOPE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kShape.threads, Agent::kExchangeBytes));
-  if (uint64_t(per_sm) * sm_count() < blocks) return cudaErrorNotSupported;
+  // One block always fits; more must all be resident at once. (The query costs microseconds of the
+  // host's time, which a sort of a few thousand keys would show.)
+  if (blocks > 1) {
+    int per_sm = 0;
+    SORTSCOPE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kShape.threads, Agent::kExchangeBytes));
+    if (uint64_t(per_sm) * sm_count() < blocks) return cudaErrorNotSupported;
+  }
 
   const size_t scratch_keys = align_temp(a.n * sizeof(Bits));
   const size_t scratch_values = align_temp(a.n * kValueBytes);

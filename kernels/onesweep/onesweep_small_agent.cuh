@@ -105,6 +105,12 @@ struct SmallSortAgent {
       Ranks ranks;
       uint32_t bin_count[kBins], bin_start[kBins];
       rank_tile(x, a, digit, mask, valid, keys, ranks, bin_count, bin_start);
+      if (!TRACE && blocks == 1) {
+        // One block holds every key: the ranks are the new order itself, so the pass is the
+        // exchange through shared memory, with no table, no global scatter and no reload.
+        exchange_in_block(x, keys, values, ranks);
+        continue;
+      }
       uint32_t* const table = a.counts + uint64_t(p) * blocks * kDigits;
       publish_counts(table, block, bin_count);
       sync_grid(grid);
@@ -183,6 +189,27 @@ struct SmallSortAgent {
 
   // The steps below take `valid` by reference: by value, NVVM orders their bounds compares the
   // other way round and the kernels' SASS changes.
+
+  // A pass of the one-block sort: each key (and value) goes to its rank in shared memory and each
+  // thread takes back its positions of the new order. Padding ranks after every key, under the
+  // last digit, so the first `valid` slots are the keys in order.
+  __device__ __forceinline__ static void exchange_in_block(Exchange& x, Bits (&keys)[ITEMS], Value (&values)[kValueItems],
+                                                           const Ranks& ranks) {
+    __syncthreads();  // the rank's shared memory is the exchange's
+    exchange_keys(x, keys, ranks);
+    __syncthreads();
+#pragma unroll
+    for (int u = 0; u < ITEMS; ++u) keys[u] = x.keys[position(u)];
+    if constexpr (kHasValues<Value>) {
+      __syncthreads();
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u) x.values[ranks[u]] = values[u];
+      __syncthreads();
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u) values[u] = x.values[position(u)];
+    }
+    __syncthreads();  // the next pass ranks in the same shared memory
+  }
 
   // The padding ranks under the pass's last digit (`mask`); bin_count leaves it out.
   __device__ __forceinline__ static void rank_tile(Exchange& x, const SmallArgs<Bits, Value>& a, const PassDigit& digit,
