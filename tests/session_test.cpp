@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "session/session.hpp"
 #include "session/stages.hpp"
@@ -73,6 +74,60 @@ TEST(Session, BadRequestsBecomeMessagesAndTheSessionKeepsWorking) {
   EXPECT_GT(s.run->id, first_run);
   EXPECT_EQ(s.run->n, 2000u);
   EXPECT_TRUE(s.run->verified);
+}
+
+// Runs without stages say why in words true for them: an algorithm without stages, an empty bit
+// range (which leaves the keys as they were and is verified as such), not the snapshot budget.
+TEST(Session, RunsWithoutSnapshotsSayWhy) {
+  Session::Options o;
+  o.initial = cpu_request("uniform", 1024);
+  o.initial.sort.begin_bit = 10;
+  o.initial.sort.end_bit = 10;
+  o.live = false;
+  Session session(o);
+  ASSERT_TRUE(session.wait_until_shown(60));
+  SessionState s = session.state();
+  ASSERT_TRUE(s.run);
+  EXPECT_TRUE(s.run->verified) << s.run->verify_detail;
+  EXPECT_NE(s.run->verify_detail.find("unchanged: the bit range [10, 10) is empty"), std::string::npos)
+      << s.run->verify_detail;
+  EXPECT_EQ(why_no_snapshots(*s.run), "The bit range [10, 10) is empty: there was nothing to sort, and the keys are unchanged.");
+
+  RunRequest baseline = cpu_request("uniform", 1024);
+  baseline.sort.algorithm = find_algorithm("std-sort");
+  session.submit(baseline);
+  ASSERT_TRUE(session.wait_until_shown(60));
+  s = session.state();
+  ASSERT_TRUE(s.run);
+  EXPECT_EQ(why_no_snapshots(*s.run), "std-sort records no stages: only its speed is measured.");
+  EXPECT_EQ(why_no_snapshots(*s.run).find("memory"), std::string::npos);
+}
+
+// A stable sort by a bit range narrower than the key keeps the keys that agree on the range in input
+// order: verification checks that for keys alone too, so an output sorted by the range but with
+// such keys swapped fails.
+TEST(Verify, ABitRangeSortMustBeStable) {
+  HostKeys input;
+  input.key_type = KeyType::u32;
+  input.n = 4;
+  const uint32_t in[] = {0x100, 0x001, 0x200, 0x002};  // bits [8, 16): 1, 0, 2, 0
+  input.bytes.resize(sizeof in);
+  std::memcpy(input.bytes.data(), in, sizeof in);
+  SortConfig config;
+  config.algorithm = find_algorithm("mg-radix");
+  config.begin_bit = 8;
+  config.end_bit = 16;
+  HostKeys output = input;
+  const uint32_t stable[] = {0x001, 0x002, 0x100, 0x200};
+  std::memcpy(output.bytes.data(), stable, sizeof stable);
+  EXPECT_EQ(verify_sorted_host(input, output, nullptr, config), "");
+  const uint32_t unstable[] = {0x002, 0x001, 0x100, 0x200};
+  std::memcpy(output.bytes.data(), unstable, sizeof unstable);
+  EXPECT_NE(verify_sorted_host(input, output, nullptr, config), "");
+  // An empty range: only the input itself passes.
+  config.begin_bit = config.end_bit = 10;
+  EXPECT_NE(verify_sorted_host(input, output, nullptr, config), "");
+  EXPECT_EQ(verify_sorted_host(input, input, nullptr, config), "");
 }
 
 TEST(Session, AskingForCudaWithoutAGpuSaysSo) {

@@ -78,6 +78,17 @@ std::string verify_typed(const HostKeys& input, const HostKeys& output, const st
     }
     return {};
   }
+  // Keys that agree on every bit of the range are equal to the sort but may differ outside it: a
+  // stable sort then keeps them in input order, so its output is exactly the input stably sorted.
+  if (width < key_bits(input.key_type) && config.algorithm->stable) {
+    std::vector<Bits> expected(in, in + n);
+    std::stable_sort(expected.begin(), expected.end(), [&](Bits x, Bits y) { return ordered(x) < ordered(y); });
+    for (uint64_t i = 0; i < n; ++i)
+      if (expected[i] != out[i])
+        return "key at position " + std::to_string(i) + " is not where a stable sort by bits [" +
+               std::to_string(config.begin_bit) + ", " + std::to_string(end) + ") puts it";
+    return {};
+  }
   std::vector<Bits> a(in, in + n), b(out, out + n);
   std::sort(a.begin(), a.end());
   std::sort(b.begin(), b.end());
@@ -86,6 +97,20 @@ std::string verify_typed(const HostKeys& input, const HostKeys& output, const st
 }
 
 }  // namespace
+
+std::string verified_detail(const SortConfig& config, KeyType key_type) {
+  const int end = config.end_bit < 0 ? key_bits(key_type) : config.end_bit;
+  std::string range = "[";
+  range += std::to_string(config.begin_bit) + ", " + std::to_string(end) + ")";
+  const bool stable = config.algorithm->stable;
+  if (end <= config.begin_bit)
+    return "unchanged: the bit range " + range + " is empty, so there is nothing to sort" +
+           std::string(config.pairs ? ", values are the input positions" : "");
+  const bool partial = end - config.begin_bit < key_bits(key_type);
+  std::string detail = partial ? "sorted by bits " + range : "sorted";
+  if (config.pairs) return detail + (stable ? ", stable" : "") + ", values are the input positions";
+  return detail + (partial && stable ? ", stable" : "") + ", a permutation of the input";
+}
 
 std::string verify_sorted_host(const HostKeys& input, const HostKeys& keys, const std::vector<uint32_t>* values,
                                const SortConfig& config) {

@@ -189,12 +189,14 @@ class CpuBackend final : public Backend {
       std::sort(sorted.begin(), sorted.end());
       result->median_ms = sorted[sorted.size() / 2];
     }
+    if (faults::take_output_fault() && n >= 2) {
+      const size_t key_bytes = info(input_->key_type).bytes;
+      std::swap_ranges(output_.bytes.begin(), output_.bytes.begin() + key_bytes, output_.bytes.end() - key_bytes);
+    }
     if (options.verify) {
       result->verify_detail = verify_sorted_host(*input_, output_, config.pairs ? &output_values_ : nullptr, config);
       result->verified = result->verify_detail.empty();
-      if (result->verified)
-        result->verify_detail =
-            "sorted, a permutation of the input" + std::string(config.pairs && algo.stable ? ", stable" : "");
+      if (result->verified) result->verify_detail = verified_detail(config, input_->key_type);
     }
     return Status::Ok();
   }
