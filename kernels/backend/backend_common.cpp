@@ -31,6 +31,33 @@ Status sort_shape(const SortConfig& config, KeyType key_type, uint64_t n, SortSh
   return resolve_params(*config.algorithm, config.params, &shape->params);
 }
 
+namespace {
+
+template <typename Bits>
+void fold_differing_bits(KeyType key_type, const Bits* keys, uint64_t n, bool* seen_first, uint64_t* first,
+                         uint64_t* differ) {
+  if (n == 0) return;
+  const KeyTypeInfo& k = info(key_type);
+  const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, false);
+  if (!*seen_first) {
+    *first = twiddle.in(keys[0]);
+    *seen_first = true;
+  }
+  const Bits reference = Bits(*first);
+  Bits chunk_differ = 0;
+  for (uint64_t i = 0; i < n; ++i) chunk_differ |= twiddle.in(keys[i]) ^ reference;
+  *differ |= chunk_differ;
+}
+
+}  // namespace
+
+void DifferingBits::add(const void* keys, uint64_t n) {
+  if (info(key_type_).bytes == 4)
+    fold_differing_bits(key_type_, static_cast<const uint32_t*>(keys), n, &seen_first_, &first_, &differ_);
+  else
+    fold_differing_bits(key_type_, static_cast<const uint64_t*>(keys), n, &seen_first_, &first_, &differ_);
+}
+
 SnapshotPlan SnapshotPlan::within(int stages, uint64_t bytes_each, uint64_t budget) {
   SnapshotPlan plan;
   plan.stages = stages;

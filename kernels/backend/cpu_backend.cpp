@@ -81,12 +81,20 @@ class CpuBackend final : public Backend {
       SORTSCOPE_RETURN_IF_ERROR(generate_host(spec, keys.get()));
     }
     input_ = std::move(keys);
+    differing_bits_ = differing_bits_of(*input_);
     return Status::Ok();
   }
 
   Status set_data(HostKeys keys) override {
     input_ = std::make_shared<HostKeys>(std::move(keys));
+    differing_bits_ = differing_bits_of(*input_);
     return Status::Ok();
+  }
+
+  static uint64_t differing_bits_of(const HostKeys& keys) {
+    DifferingBits differing(keys.key_type);
+    differing.add(keys.bytes.data(), keys.n);
+    return differing.bits();
   }
 
   uint64_t size() const override { return input_ ? input_->n : 0; }
@@ -111,6 +119,7 @@ class CpuBackend final : public Backend {
     const uint64_t n = input_->n;
     SortShape shape;
     SORTSCOPE_RETURN_IF_ERROR(sort_shape(config, input_->key_type, n, &shape));
+    shape.differing_bits = differing_bits_;
     if (algo.max_n && n > algo.max_n)
       return InvalidArgument(std::string(algo.name) + " sorts at most " + std::to_string(algo.max_n) + " keys (" +
                              std::string(algo.max_n_reason) + ")");
@@ -233,6 +242,7 @@ class CpuBackend final : public Backend {
 
  private:
   std::shared_ptr<const HostKeys> input_;
+  uint64_t differing_bits_ = ~uint64_t(0);  // of the data set, for the byte models
   HostKeys output_;
   std::vector<uint32_t> output_values_;
   std::vector<uint32_t> index_values_;

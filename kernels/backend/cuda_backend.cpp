@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <vector>
 
 #include "backend/fault_injection.hpp"
 #include "backend/verify_cuda.hpp"
@@ -175,6 +177,7 @@ class CudaBackend final : public Backend {
     if (!algo.cuda) return run_on_host(config, options, result);
     SortShape shape;
     SORTSCOPE_RETURN_IF_ERROR(sort_shape(config, key_type_, n_, &shape));
+    SORTSCOPE_RETURN_IF_ERROR(find_differing_bits(&shape.differing_bits));
     if (algo.max_n && n_ > algo.max_n)
       return InvalidArgument(std::string(algo.name) + " sorts at most " + std::to_string(algo.max_n) + " keys (" +
                              std::string(algo.max_n_reason) + ")");
@@ -344,6 +347,7 @@ class CudaBackend final : public Backend {
     values_out_.reset();
     host_copy_valid_ = false;
     host_result_valid_ = false;
+    differing_bits_.reset();
     key_type_ = k;
     n_ = n;
     return DeviceArray::make(std::max<size_t>(n * info(k).bytes, 1), &input_);
@@ -387,6 +391,28 @@ class CudaBackend final : public Backend {
   size_t free_memory() const {
     size_t free_bytes = 0, total = 0;
     return cudaMemGetInfo(&free_bytes, &total) == cudaSuccess ? free_bytes : 0;
+  }
+
+  // The byte models need the bits in which the data set's keys differ: read once per data set, in
+  // chunks through a host buffer, outside any timed region.
+  Status find_differing_bits(uint64_t* bits) {
+    if (!differing_bits_) {
+      constexpr uint64_t kChunkBytes = uint64_t(64) << 20;
+      const uint64_t key_bytes = info(key_type_).bytes;
+      const uint64_t chunk_keys = kChunkBytes / key_bytes;
+      std::vector<std::byte> chunk(std::min(n_, chunk_keys) * key_bytes);
+      DifferingBits differing(key_type_);
+      const auto* keys = static_cast<const std::byte*>(input_->get());
+      for (uint64_t i = 0; i < n_; i += chunk_keys) {
+        const uint64_t count = std::min(chunk_keys, n_ - i);
+        SORTSCOPE_RETURN_IF_ERROR(to_status(
+            cudaMemcpy(chunk.data(), keys + i * key_bytes, count * key_bytes, cudaMemcpyDeviceToHost), "reading keys"));
+        differing.add(chunk.data(), count);
+      }
+      differing_bits_ = differing.bits();
+    }
+    *bits = *differing_bits_;
+    return Status::Ok();
   }
 
   // The injected wrong output: the output's first and last keys change places.
@@ -445,6 +471,7 @@ class CudaBackend final : public Backend {
   std::unique_ptr<Backend> host_fallback_;
   bool host_copy_valid_ = false;
   bool host_result_valid_ = false;
+  std::optional<uint64_t> differing_bits_;  // of the data set, once read
 };
 
 }  // namespace

@@ -126,6 +126,21 @@ int param_value(const SortConfig& config, const ParamSpec& spec);
 // Sets (or replaces) the setting of parameter `name`.
 void set_param(SortConfig* config, std::string_view name, int value);
 
+// The bits in which a data set's keys differ, in sort order (SortShape::differing_bits), folded
+// over the keys chunk by chunk; descending order flips every bit and so differs in the same bits.
+class DifferingBits {
+ public:
+  explicit DifferingBits(KeyType key_type) : key_type_(key_type) {}
+  void add(const void* keys, uint64_t n);
+  uint64_t bits() const { return differ_; }
+
+ private:
+  KeyType key_type_;
+  bool seen_first_ = false;
+  uint64_t first_ = 0;
+  uint64_t differ_ = 0;
+};
+
 // The shape a byte model or size limit sees for `config` over n keys of `key_type`; fails when a
 // parameter is out of range.
 Status sort_shape(const SortConfig& config, KeyType key_type, uint64_t n, SortShape* shape);
