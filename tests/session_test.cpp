@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "session/scatter_spans.hpp"
 #include "session/session.hpp"
 #include "session/stages.hpp"
 #include "test_support.hpp"
@@ -136,6 +137,51 @@ TEST(Throughput, BytesCountOnlyThePassesThatRan) {
     }
   }
   EXPECT_GT(partly_skipped, 0) << "no input where some passes ran and others were skipped";
+}
+
+// On sorted keys every 16th position holds digit 0 in the first pass, so the samples miss the other
+// digits; the scatter view still shows every digit that has keys, each exactly where the scan
+// table sends it.
+TEST(ScatterSpans, EveryDigitWithKeysIsShownOnSortedInput) {
+  auto backend = make_cpu_backend();
+  for (const char* algorithm : {"mg-radix", "onesweep"}) {
+    for (const char* dist : {"sorted", "uniform", "det-dup"}) {
+      DataSpec data;
+      data.dist = *parse_distribution(dist);
+      data.n = 1 << 16;
+      ASSERT_TRUE(backend->set_data(data).ok());
+      SortConfig config;
+      config.algorithm = find_algorithm(algorithm);
+      RunOptions options;
+      options.trace = true;
+      RunResult r;
+      ASSERT_TRUE(backend->run(config, options, &r).ok());
+      ASSERT_TRUE(r.trace);
+      int passes_with_unsampled_digits = 0;
+      for (const StageTrace& stage : r.trace->stages) {
+        const RadixSection& pass = *stage.radix;
+        const std::vector<DigitSpan> spans = unsampled_digit_spans(pass);
+        passes_with_unsampled_digits += !spans.empty();
+        std::vector<bool> shown(pass.histogram.size(), false);
+        for (const ScatterSample& s : pass.scatter) shown[s.digit] = true;
+        for (const DigitSpan& s : spans) {
+          EXPECT_FALSE(shown[s.digit]) << "a span for a sampled digit";
+          shown[s.digit] = true;
+          // Exactly the digit's output range: its start in the digit-major scan, its count long.
+          uint64_t start = 0;
+          for (uint32_t d = 0; d < s.digit; ++d) start += pass.histogram[d];
+          EXPECT_EQ(s.dst_begin, start);
+          EXPECT_EQ(s.dst_end - s.dst_begin, pass.histogram[s.digit]);
+          EXPECT_LT(s.src_begin, s.src_end);
+          EXPECT_LE(s.src_end, data.n);
+        }
+        for (size_t d = 0; d < pass.histogram.size(); ++d)
+          if (!pass.skipped && pass.histogram[d] > 0)
+            EXPECT_TRUE(shown[d]) << algorithm << " on " << dist << ", " << stage.name << ": digit " << d << " not shown";
+      }
+      if (std::string(dist) == "sorted") EXPECT_GT(passes_with_unsampled_digits, 0) << "the samples missed no digit";
+    }
+  }
 }
 
 TEST(Session, BadRequestsBecomeMessagesAndTheSessionKeepsWorking) {
