@@ -166,6 +166,35 @@ TEST(Cli, InjectedFaultsEndTheRunWithOneLineAndNonZero) {
   EXPECT_NE(bad.err.find("SORTSCOPE_INJECT_FAULT='allocation:0'"), std::string::npos) << bad.err;
 }
 
+// An output that fails verification fails the command: bench and a headless run both exit 1 and
+// say which check failed.
+TEST(Cli, AWrongOutputExitsNonZero) {
+  const Result bench = run("bench --backend cpu --algorithm mg-radix --n 2^12 --repeat 1 --warmup 0",
+                           "SORTSCOPE_INJECT_FAULT=output");
+  EXPECT_EQ(bench.exit_code, 1) << bench.out << bench.err;
+  EXPECT_NE(bench.out.find("NO: "), std::string::npos) << bench.out;
+  const Result headless = run("--headless --frames 2 --no-live --backend cpu --algorithm mg-radix --n 2^12",
+                              "SORTSCOPE_INJECT_FAULT=output");
+  EXPECT_EQ(headless.exit_code, 1) << headless.err;
+  EXPECT_NE(headless.err.find("failed verification: not sorted"), std::string::npos) << headless.err;
+  // The same runs without the fault pass.
+  EXPECT_EQ(run("--headless --frames 2 --no-live --backend cpu --algorithm mg-radix --n 2^12").exit_code, 0);
+}
+
+// An empty bit range sorts nothing: the output is the input, verified as unchanged, not "sorted".
+TEST(Cli, AnEmptyBitRangeIsVerifiedAsUnchanged) {
+  const Result r = run("bench --backend cpu --algorithm mg-radix,onesweep,std-sort,cpu-par --n 2^12 --begin-bit 10 "
+                       "--end-bit 10 --repeat 1 --warmup 0 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const auto& row : j["results"]) {
+    EXPECT_TRUE(row["verified"].get<bool>()) << row.dump();
+    EXPECT_NE(row["verify_detail"].get<std::string>().find("unchanged: the bit range [10, 10) is empty"),
+              std::string::npos)
+        << row.dump();
+  }
+}
+
 TEST(Cli, BenchSweepsSizesAndRadixBits) {
   const Result r = run("bench --backend cpu --algorithm mg-radix --sweep n=2^10..2^12 --sweep radix-bits=3..4 "
                        "--repeat 1 --warmup 0 --format csv");

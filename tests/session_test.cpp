@@ -5,14 +5,16 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "session/recording.hpp"
-#include "sortscope/trace_json.hpp"
+#include "session/scatter_spans.hpp"
 #include "session/session.hpp"
 #include "session/stages.hpp"
+#include "sortscope/trace_json.hpp"
 #include "test_support.hpp"
 
 namespace sortscope::app {
@@ -109,6 +111,149 @@ TEST(Recording, ABrokenFileIsOneMessage) {
   EXPECT_FALSE(load_recording(testing::TempDir() + "/no-such.ssrec", &r).ok());
 }
 
+// One figure per run: the headline and Controls both read SessionState::timed, the median of every
+// untraced timed run of the shown request, with bytes per key from the byte model of the passes
+// that ran.
+TEST(Session, OneThroughputFigureOverEveryTimedRun) {
+  Session::Options o;
+  o.initial = cpu_request("uniform", 1 << 14);
+  Session session(o);
+  ASSERT_TRUE(session.wait_until_shown(120, 6));
+  const SessionState s = session.state();
+  ASSERT_TRUE(s.run);
+  ASSERT_TRUE(s.timed.measured());
+  EXPECT_DOUBLE_EQ(s.timed.keys_per_s, double(s.run->n) / (s.timed.median_ms * 1e-3));
+  EXPECT_DOUBLE_EQ(s.timed.bytes_per_key, double(s.run->model_bytes) / double(s.run->n));
+  EXPECT_DOUBLE_EQ(s.timed.gbps, double(s.run->model_bytes) / (s.timed.median_ms * 1e6));
+  // A median over the batches' runs lies within the batches' own medians.
+  double slowest = 0, fastest = 1e300;
+  for (const ThroughputPoint& p : s.throughput) {
+    slowest = std::max(slowest, p.keys_per_s);
+    fastest = std::min(fastest, p.keys_per_s);
+  }
+  EXPECT_GE(s.timed.keys_per_s, fastest * 0.999);
+  EXPECT_LE(s.timed.keys_per_s, slowest * 1.001);
+}
+
+// Bytes per key count only the passes that ran: a pass whose digit is the same for every key is
+// skipped, and the byte model learns which from the data set, so the figure on zero keys cannot
+// claim traffic that never happened (and so cannot pass the copy bandwidth). The passes the model
+// counts are the passes the traced run shows moving keys.
+TEST(Throughput, BytesCountOnlyThePassesThatRan) {
+  auto backend = make_cpu_backend();
+  struct Case {
+    const char* algorithm;
+    const char* dist;
+    double bytes_per_key;  // u32 keys, 8-bit digits
+  };
+  // mg-radix: an upsweep read per pass (4 B), 8 B per pass that moves, and a final copy (8 B) when
+  // skipped passes leave the keys outside the output. onesweep: one histogram read, 8 B per pass
+  // that moves, one copy pass when none does.
+  for (const Case& c : {Case{"mg-radix", "uniform", 48}, Case{"mg-radix", "zero", 24}, Case{"onesweep", "uniform", 36},
+                        Case{"onesweep", "zero", 12}}) {
+    DataSpec data;
+    data.dist = *parse_distribution(c.dist);
+    data.n = 1 << 14;
+    ASSERT_TRUE(backend->set_data(data).ok());
+    SortConfig config;
+    config.algorithm = find_algorithm(c.algorithm);
+    set_param(&config, "radix-bits", 8);
+    RunOptions options;
+    options.trace = true;
+    RunResult r;
+    ASSERT_TRUE(backend->run(config, options, &r).ok());
+    EXPECT_DOUBLE_EQ(double(r.model_bytes) / double(data.n), c.bytes_per_key) << c.algorithm << " on " << c.dist;
+  }
+  // Over inputs where some passes move keys and others do not, and over bit ranges, the model's
+  // bytes follow the trace's skipped passes.
+  struct Model {
+    const char* algorithm;
+    uint64_t (*bytes)(uint64_t n, int passes, int moved);
+  };
+  const Model models[] = {
+      {"mg-radix",
+       [](uint64_t n, int passes, int moved) {
+         const bool final_copy = moved == 0 || (passes - moved) % 2 == 1;
+         return uint64_t(passes) * n * 4 + uint64_t(moved + (final_copy ? 1 : 0)) * n * 8;
+       }},
+      {"onesweep", [](uint64_t n, int, int moved) { return n * 4 + uint64_t(std::max(moved, 1)) * n * 8; }},
+  };
+  int partly_skipped = 0;
+  for (const Model& model : models) {
+    for (const char* dist : {"uniform", "zero", "det-dup", "sorted", "entropy-5", "g-groups"}) {
+      for (auto [begin, end] : {std::pair{0, -1}, std::pair{4, 20}, std::pair{10, 10}}) {
+        DataSpec data;
+        data.dist = *parse_distribution(dist);
+        data.n = 5000;
+        ASSERT_TRUE(backend->set_data(data).ok());
+        SortConfig config;
+        config.algorithm = find_algorithm(model.algorithm);
+        config.begin_bit = begin;
+        config.end_bit = end;
+        RunOptions options;
+        options.trace = true;
+        RunResult r;
+        ASSERT_TRUE(backend->run(config, options, &r).ok());
+        ASSERT_TRUE(r.trace);
+        int passes = 0, moved = 0;
+        for (const StageTrace& stage : r.trace->stages) {
+          passes += 1;
+          moved += stage.radix && !stage.radix->skipped;
+        }
+        partly_skipped += moved > 0 && moved < passes;
+        EXPECT_EQ(r.model_bytes, model.bytes(data.n, passes, moved))
+            << model.algorithm << " on " << dist << ", bits [" << begin << ", " << end << ")";
+      }
+    }
+  }
+  EXPECT_GT(partly_skipped, 0) << "no input where some passes ran and others were skipped";
+}
+
+// On sorted keys every 16th position holds digit 0 in the first pass, so the samples miss the other
+// digits; the scatter view still shows every digit that has keys, each exactly where the scan
+// table sends it.
+TEST(ScatterSpans, EveryDigitWithKeysIsShownOnSortedInput) {
+  auto backend = make_cpu_backend();
+  for (const char* algorithm : {"mg-radix", "onesweep"}) {
+    for (const char* dist : {"sorted", "uniform", "det-dup"}) {
+      DataSpec data;
+      data.dist = *parse_distribution(dist);
+      data.n = 1 << 16;
+      ASSERT_TRUE(backend->set_data(data).ok());
+      SortConfig config;
+      config.algorithm = find_algorithm(algorithm);
+      RunOptions options;
+      options.trace = true;
+      RunResult r;
+      ASSERT_TRUE(backend->run(config, options, &r).ok());
+      ASSERT_TRUE(r.trace);
+      int passes_with_unsampled_digits = 0;
+      for (const StageTrace& stage : r.trace->stages) {
+        const RadixSection& pass = *stage.radix;
+        const std::vector<DigitSpan> spans = unsampled_digit_spans(pass);
+        passes_with_unsampled_digits += !spans.empty();
+        std::vector<bool> shown(pass.histogram.size(), false);
+        for (const ScatterSample& s : pass.scatter) shown[s.digit] = true;
+        for (const DigitSpan& s : spans) {
+          EXPECT_FALSE(shown[s.digit]) << "a span for a sampled digit";
+          shown[s.digit] = true;
+          // Exactly the digit's output range: its start in the digit-major scan, its count long.
+          uint64_t start = 0;
+          for (uint32_t d = 0; d < s.digit; ++d) start += pass.histogram[d];
+          EXPECT_EQ(s.dst_begin, start);
+          EXPECT_EQ(s.dst_end - s.dst_begin, pass.histogram[s.digit]);
+          EXPECT_LT(s.src_begin, s.src_end);
+          EXPECT_LE(s.src_end, data.n);
+        }
+        for (size_t d = 0; d < pass.histogram.size(); ++d)
+          if (!pass.skipped && pass.histogram[d] > 0)
+            EXPECT_TRUE(shown[d]) << algorithm << " on " << dist << ", " << stage.name << ": digit " << d << " not shown";
+      }
+      if (std::string(dist) == "sorted") EXPECT_GT(passes_with_unsampled_digits, 0) << "the samples missed no digit";
+    }
+  }
+}
+
 TEST(Session, BadRequestsBecomeMessagesAndTheSessionKeepsWorking) {
   Session::Options o;
   o.initial = cpu_request("uniform", 1000);
@@ -143,6 +288,60 @@ TEST(Session, BadRequestsBecomeMessagesAndTheSessionKeepsWorking) {
   EXPECT_GT(s.run->id, first_run);
   EXPECT_EQ(s.run->n, 2000u);
   EXPECT_TRUE(s.run->verified);
+}
+
+// Runs without stages say why in words true for them: an algorithm without stages, an empty bit
+// range (which leaves the keys as they were and is verified as such), not the snapshot budget.
+TEST(Session, RunsWithoutSnapshotsSayWhy) {
+  Session::Options o;
+  o.initial = cpu_request("uniform", 1024);
+  o.initial.sort.begin_bit = 10;
+  o.initial.sort.end_bit = 10;
+  o.live = false;
+  Session session(o);
+  ASSERT_TRUE(session.wait_until_shown(60));
+  SessionState s = session.state();
+  ASSERT_TRUE(s.run);
+  EXPECT_TRUE(s.run->verified) << s.run->verify_detail;
+  EXPECT_NE(s.run->verify_detail.find("unchanged: the bit range [10, 10) is empty"), std::string::npos)
+      << s.run->verify_detail;
+  EXPECT_EQ(why_no_snapshots(*s.run), "The bit range [10, 10) is empty: there was nothing to sort, and the keys are unchanged.");
+
+  RunRequest baseline = cpu_request("uniform", 1024);
+  baseline.sort.algorithm = find_algorithm("std-sort");
+  session.submit(baseline);
+  ASSERT_TRUE(session.wait_until_shown(60));
+  s = session.state();
+  ASSERT_TRUE(s.run);
+  EXPECT_EQ(why_no_snapshots(*s.run), "std-sort records no stages: only its speed is measured.");
+  EXPECT_EQ(why_no_snapshots(*s.run).find("memory"), std::string::npos);
+}
+
+// A stable sort by a bit range narrower than the key keeps the keys that agree on the range in input
+// order: verification checks that for keys alone too, so an output sorted by the range but with
+// such keys swapped fails.
+TEST(Verify, ABitRangeSortMustBeStable) {
+  HostKeys input;
+  input.key_type = KeyType::u32;
+  input.n = 4;
+  const uint32_t in[] = {0x100, 0x001, 0x200, 0x002};  // bits [8, 16): 1, 0, 2, 0
+  input.bytes.resize(sizeof in);
+  std::memcpy(input.bytes.data(), in, sizeof in);
+  SortConfig config;
+  config.algorithm = find_algorithm("mg-radix");
+  config.begin_bit = 8;
+  config.end_bit = 16;
+  HostKeys output = input;
+  const uint32_t stable[] = {0x001, 0x002, 0x100, 0x200};
+  std::memcpy(output.bytes.data(), stable, sizeof stable);
+  EXPECT_EQ(verify_sorted_host(input, output, nullptr, config), "");
+  const uint32_t unstable[] = {0x002, 0x001, 0x100, 0x200};
+  std::memcpy(output.bytes.data(), unstable, sizeof unstable);
+  EXPECT_NE(verify_sorted_host(input, output, nullptr, config), "");
+  // An empty range: only the input itself passes.
+  config.begin_bit = config.end_bit = 10;
+  EXPECT_NE(verify_sorted_host(input, output, nullptr, config), "");
+  EXPECT_EQ(verify_sorted_host(input, input, nullptr, config), "");
 }
 
 TEST(Session, AskingForCudaWithoutAGpuSaysSo) {

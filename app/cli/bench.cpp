@@ -10,6 +10,7 @@
 #include "cli/options.hpp"
 #include "session/ladder.hpp"
 #include "session/parse.hpp"
+#include "session/throughput.hpp"
 
 namespace sortscope::app::cli {
 namespace {
@@ -23,6 +24,7 @@ struct Row {
   std::string dist;
   double median_ms = 0;
   double keys_per_s = 0;
+  double bytes_per_key = 0;  // of the passes that ran
   double gbps = 0;
   double pct_copy = 0;
   double ratio_to_cub = 0;  // 0: no cub-radix row to compare with
@@ -92,23 +94,23 @@ std::string fmt(const char* f, double v) {
 }
 
 void print_table(const std::vector<Row>& rows) {
-  std::printf("%-20s %-4s %12s %5s %-24s %11s %12s %9s %7s %8s  %s\n", "algorithm", "keys", "n", "pairs", "params",
-              "median ms", "keys/s", "GB/s", "% copy", "vs cub", "verified");
+  std::printf("%-20s %-4s %12s %5s %-24s %11s %12s %7s %9s %7s %8s  %s\n", "algorithm", "keys", "n", "pairs", "params",
+              "median ms", "keys/s", "B/key", "GB/s", "% copy", "vs cub", "verified");
   for (const Row& r : rows) {
-    std::printf("%-20s %-4s %12llu %5s %-24s %11.4f %12s %9.1f %7.1f %8s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
+    std::printf("%-20s %-4s %12llu %5s %-24s %11.4f %12s %7.1f %9.1f %7.1f %8s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
                 static_cast<unsigned long long>(r.n), r.pairs ? "yes" : "no", params_text(r.params).c_str(), r.median_ms,
-                (fmt("%.3f", r.keys_per_s / 1e9) + " G").c_str(), r.gbps, r.pct_copy,
+                (fmt("%.3f", r.keys_per_s / 1e9) + " G").c_str(), r.bytes_per_key, r.gbps, r.pct_copy,
                 r.ratio_to_cub > 0 ? fmt("%.3fx", r.ratio_to_cub).c_str() : "-", r.verified ? "yes" : ("NO: " + r.verify_detail).c_str());
   }
 }
 
 void print_csv(const std::vector<Row>& rows) {
   // params last: its text may hold commas, so it is quoted.
-  std::printf("algorithm,key_type,n,pairs,radix_bits,dist,median_ms,keys_per_s,gbps,pct_copy,ratio_to_cub,verified,params\n");
+  std::printf("algorithm,key_type,n,pairs,radix_bits,dist,median_ms,keys_per_s,bytes_per_key,gbps,pct_copy,ratio_to_cub,verified,params\n");
   for (const Row& r : rows)
-    std::printf("%s,%s,%llu,%d,%d,%s,%.6f,%.6g,%.3f,%.3f,%.4f,%d,\"%s\"\n", r.algorithm.c_str(), r.key_type.c_str(),
+    std::printf("%s,%s,%llu,%d,%d,%s,%.6f,%.6g,%.2f,%.3f,%.3f,%.4f,%d,\"%s\"\n", r.algorithm.c_str(), r.key_type.c_str(),
                 static_cast<unsigned long long>(r.n), r.pairs, radix_bits_of(r), r.dist.c_str(), r.median_ms,
-                r.keys_per_s, r.gbps, r.pct_copy, r.ratio_to_cub, r.verified, params_text(r.params).c_str());
+                r.keys_per_s, r.bytes_per_key, r.gbps, r.pct_copy, r.ratio_to_cub, r.verified, params_text(r.params).c_str());
 }
 
 void print_json(const std::vector<Row>& rows, const std::string& device, const std::string& backend, double copy_gbps,
@@ -122,12 +124,13 @@ void print_json(const std::vector<Row>& rows, const std::string& device, const s
   for (const Row& r : rows) {
     nlohmann::json x = {{"algorithm", r.algorithm}, {"key_type", r.key_type}, {"n", r.n},
                         {"pairs", r.pairs},         {"radix_bits", radix_bits_of(r)}, {"dist", r.dist},
-                        {"median_ms", r.median_ms}, {"keys_per_s", r.keys_per_s}, {"gbps", r.gbps},
+                        {"median_ms", r.median_ms}, {"keys_per_s", r.keys_per_s}, {"bytes_per_key", r.bytes_per_key},
+                        {"gbps", r.gbps},
                         {"pct_copy", r.pct_copy},   {"verified", r.verified},   {"times_ms", r.times_ms}};
     x["params"] = nlohmann::json::object();
     for (const ParamSetting& p : r.params) x["params"][p.name] = p.value;
     x["ratio_to_cub"] = r.ratio_to_cub > 0 ? nlohmann::json(r.ratio_to_cub) : nlohmann::json(nullptr);
-    if (!r.verified) x["verify_detail"] = r.verify_detail;
+    x["verify_detail"] = r.verify_detail;  // what was checked, or what failed
     j["results"].push_back(x);
   }
   std::cout << j.dump(2) << "\n";
@@ -322,9 +325,11 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
         row.pairs = config.pairs;
         for (const ParamSpec& p : algo.params) row.params.push_back({std::string(p.name), param_value(config, p)});
         row.dist = data.dist.name();
-        row.median_ms = result.median_ms;
-        row.keys_per_s = row.n / (result.median_ms * 1e-3);
-        row.gbps = result.model_bytes / (result.median_ms * 1e6);
+        const Throughput timed = throughput_of(row.n, result.model_bytes, result.median_ms);
+        row.median_ms = timed.median_ms;
+        row.keys_per_s = timed.keys_per_s;
+        row.bytes_per_key = timed.bytes_per_key;
+        row.gbps = timed.gbps;
         row.pct_copy = copy_gbps > 0 ? 100.0 * row.gbps / copy_gbps : 0;
         row.verified = result.verified;
         row.verify_detail = result.verify_detail;

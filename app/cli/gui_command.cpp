@@ -127,11 +127,13 @@ int soak(Platform& platform, ui::Ui& ui, Session& session, const RunRequest& bas
       platform.present();
       const SessionState now = session.state();
       const bool shown = !now.busy && now.request == r && (now.run && now.run->request == r);
-      const bool failed = !now.busy && now.request == r && !now.error.empty();
+      const bool failed = !now.busy && now.request == r &&
+                          (!now.error.empty() || (now.run && now.run->request == r && !now.run->verified));
       if ((shown && frame >= 8) || failed) {
         if (failed) {
           ++failures;
-          std::cerr << "sortscope: soak run " << k << ": " << now.error << "\n";
+          std::cerr << "sortscope: soak run " << k << ": "
+                    << (now.error.empty() ? "output failed verification: " + now.run->verify_detail : now.error) << "\n";
         }
         break;
       }
@@ -308,6 +310,16 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       if (end.offer && end.offer->request.backend != request.backend) hint = " (--backend cpu runs it)";
       else if (end.offer) hint = " (--n " + std::to_string(end.offer->request.data.n) + " fits)";
       std::cerr << "sortscope: " << printable(end.error) << hint << "\n";
+      if (!platform->interactive()) status = 1;
+    }
+    // A sort whose output is wrong is a failure like any other, offscreen where no one reads the window.
+    if (end.run && !end.run->verified) {
+      std::cerr << "sortscope: " << end.run->request.sort.algorithm->name
+                << "'s output failed verification: " << printable(end.run->verify_detail) << "\n";
+      if (!platform->interactive()) status = 1;
+    }
+    if (end.ladder && !end.ladder->all_verified()) {
+      std::cerr << "sortscope: a step of the radix ladder failed verification\n";
       if (!platform->interactive()) status = 1;
     }
   }

@@ -357,10 +357,15 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
 namespace {
 
 // SORTSCOPE_INJECT_FAULT arms a failure, to see the app recover from it: "allocation:K" fails the
-// K-th allocation of a backend, "device" makes the GPU's next sort trap (a sticky CUDA error).
+// K-th allocation of a backend, "device" makes the GPU's next sort trap (a sticky CUDA error),
+// "output" spoils the next sort's output so that its verification fails.
 Status arm_injected_fault(std::string_view spec) {
   if (spec == "device") {
     inject_device_fault();
+    return Status::Ok();
+  }
+  if (spec == "output") {
+    inject_wrong_output();
     return Status::Ok();
   }
   constexpr std::string_view kAllocation = "allocation:";
@@ -373,7 +378,7 @@ Status arm_injected_fault(std::string_view spec) {
       return Status::Ok();
     }
   }
-  return InvalidArgument("SORTSCOPE_INJECT_FAULT='" + printable(spec) + "' is neither 'allocation:K' (K >= 1) nor 'device'");
+  return InvalidArgument("SORTSCOPE_INJECT_FAULT='" + printable(spec) + "' is not 'allocation:K' (K >= 1), 'device' or 'output'");
 }
 
 }  // namespace

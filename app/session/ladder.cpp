@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "session/throughput.hpp"
+
 namespace sortscope::app {
 
 namespace {
@@ -72,14 +74,13 @@ Status run_ladder(Backend& backend, const LadderOptions& options, LadderResult* 
     RunResult r;
     SORTSCOPE_RETURN_IF_ERROR(backend.run(config, timed, &r));
     row.ran = true;
-    row.median_ms = r.median_ms;
     row.verified = r.verified;
     row.verify_detail = r.verify_detail;
-    if (r.median_ms > 0) {
-      row.keys_per_s = double(n) / (r.median_ms * 1e-3);
-      row.gbps = double(r.model_bytes) / (r.median_ms * 1e6);
-    }
-    row.bytes_per_key = n ? double(r.model_bytes) / double(n) : 0;
+    const Throughput speed = throughput_of(n, r.model_bytes, r.median_ms);
+    row.median_ms = speed.median_ms;
+    row.keys_per_s = speed.keys_per_s;
+    row.gbps = speed.gbps;
+    row.bytes_per_key = speed.bytes_per_key;
     row.pct_copy = options.copy_gbps > 0 ? 100.0 * row.gbps / options.copy_gbps : 0;
     row.ideal_segments = 32.0 * info(result.key_type).bytes / kSegmentBytes;
     if (algo->traced()) {

@@ -32,7 +32,7 @@ struct LadderRow {
   std::string not_run;  // why not, when it did not run (e.g. it needs the CUDA backend)
   double median_ms = 0;
   double keys_per_s = 0;
-  double bytes_per_key = 0;      // the descriptor's byte model over n
+  double bytes_per_key = 0;      // the descriptor's byte model over n, for the passes that ran
   double gbps = 0;               // model bytes / time
   double pct_copy = 0;           // of the measured copy bandwidth; above 100 would mean the model lies
   double segments_per_store = 0; // 128-byte segments per warp store of the scatter; 0: not traced

@@ -8,6 +8,12 @@
 
 namespace sortscope::app {
 
+namespace {
+// The shown run's figure is the median of at most this many of its latest timed runs: about a
+// minute of live timing at 20 ms a batch, so it follows a machine whose speed changes.
+constexpr size_t kRunTimesKept = 3000;
+}  // namespace
+
 std::string_view backend_choice_name(BackendChoice c) {
   switch (c) {
     case BackendChoice::automatic: return "auto";
@@ -42,6 +48,9 @@ void Session::show_recording(const Recording& r) {
   state_.ladder = r.ladder;
   state_.replay_note = "Replay of a run recorded on " + r.device_name + " (" + r.recorded_at +
                        "): its pictures, timings and look-back are that machine's. Change anything to sort here.";
+  run_times_ms_ = r.times_ms;
+  if (run_times_ms_.empty() && record->untraced_ms > 0) run_times_ms_.push_back(record->untraced_ms);
+  state_.timed = throughput_of(record->n, record->model_bytes, median_ms(run_times_ms_));
   const double gbps_per_ms = double(record->model_bytes) * 1e-6;
   for (size_t i = 0; i < r.times_ms.size(); ++i)
     if (r.times_ms[i] > 0)
@@ -225,6 +234,7 @@ void Session::report_failure(const RunRequest& request, const Status& status) {
   if (max_items) state_.max_items = max_items;
   if (device_lost) {
     state_.run.reset();
+    state_.timed = {};
     state_.device_name += " (stopped working)";
     history_.clear();
   }
@@ -275,6 +285,8 @@ void Session::handle_request(const RunRequest& request) {
   current_ = request;
 
   std::lock_guard lock(mutex_);
+  run_times_ms_ = result.times_ms;
+  state_.timed = throughput_of(n, result.model_bytes, median_ms(run_times_ms_));
   state_.run = std::move(record);
   state_.replay_note.clear();
   state_.error.clear();
@@ -284,8 +296,7 @@ void Session::handle_request(const RunRequest& request) {
   state_.max_items = backend_->max_items(key_type, request.sort.pairs, 0);
   state_.device_memory_in_use = backend_->device_memory_in_use();
   if (result.median_ms > 0) {
-    history_.push_back({now_seconds(), n / (result.median_ms * 1e-3), result.model_bytes / (result.median_ms * 1e6),
-                        request.sort.algorithm, n});
+    history_.push_back({now_seconds(), state_.timed.keys_per_s, state_.timed.gbps, request.sort.algorithm, n});
     while (history_.size() > options_.history_points) history_.pop_front();
   }
 }
@@ -330,9 +341,15 @@ void Session::live_run() {
   if (!s.ok() || result.median_ms <= 0) return;
   const uint64_t n = backend_->size();
   std::lock_guard lock(mutex_);
-  history_.push_back({now_seconds(), n / (result.median_ms * 1e-3), result.model_bytes / (result.median_ms * 1e6),
-                      request.sort.algorithm, n});
+  // Timing runs of an earlier request that finished after a new one was shown do not count for it.
+  if (!state_.run || state_.run->request != request) return;
+  const Throughput batch = throughput_of(n, result.model_bytes, result.median_ms);
+  history_.push_back({now_seconds(), batch.keys_per_s, batch.gbps, request.sort.algorithm, n});
   while (history_.size() > options_.history_points) history_.pop_front();
+  run_times_ms_.insert(run_times_ms_.end(), result.times_ms.begin(), result.times_ms.end());
+  if (run_times_ms_.size() > kRunTimesKept)
+    run_times_ms_.erase(run_times_ms_.begin(), run_times_ms_.end() - kRunTimesKept);
+  state_.timed = throughput_of(n, state_.run->model_bytes, median_ms(run_times_ms_));
   changed_.notify_all();
 }
 

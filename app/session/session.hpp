@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "session/ladder.hpp"
+#include "session/throughput.hpp"
 #include "sortscope/backend.hpp"
 
 namespace sortscope::app {
@@ -39,9 +40,9 @@ struct RunRecord {
   KeyType key_type = KeyType::u32;
   std::optional<SortTrace> trace;  // absent for algorithms without traces
   std::shared_ptr<const StageSnapshots> snapshots;  // absent when n was too large to keep them
-  double untraced_ms = 0;          // median of the timed runs (the real speed)
+  double untraced_ms = 0;          // median of the request's own timed runs
   double traced_ms = 0;            // the traced run's kernel times summed (what tracing costs)
-  uint64_t model_bytes = 0;
+  uint64_t model_bytes = 0;        // of the passes that ran on this data set
   bool verified = false;
   std::string verify_detail;
 };
@@ -49,7 +50,7 @@ struct RunRecord {
 struct ThroughputPoint {
   double seconds = 0;      // since the session started
   double keys_per_s = 0;
-  double gbps = 0;         // model bytes / time
+  double gbps = 0;         // model bytes / time of this batch of timed runs
   const AlgorithmDescriptor* algorithm = nullptr;
   uint64_t n = 0;
 };
@@ -70,6 +71,9 @@ struct SessionState {
   std::string backend_note_detail;  // ... and what CUDA said
   RunRequest request;        // the request being shown or worked on
   std::shared_ptr<const RunRecord> run;
+  // The shown run's one speed: over every untraced timed run of it so far (its own and live
+  // timing's), so the headline, Controls and the plot's latest state agree.
+  Throughput timed;
   std::vector<ThroughputPoint> throughput;
   double copy_gbps = 0;
   uint64_t max_items = 0;    // largest n of the current key type on this backend
@@ -141,6 +145,7 @@ class Session {
   bool stop_ = false;
   SessionState state_;
   std::deque<ThroughputPoint> history_;
+  std::vector<double> run_times_ms_;  // the shown run's timed runs, newest last (bounded)
 
   // Worker-thread only.
   std::unique_ptr<Backend> backend_;

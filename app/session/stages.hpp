@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "session/parse.hpp"
 #include "session/session.hpp"
 
 namespace sortscope::app {
@@ -123,6 +124,20 @@ inline std::string stage_name(const RunRecord& run, int stage) {
   if (stage == 0) return "input";
   if (!run.trace || stage > int(run.trace->stages.size())) return "output";
   return "after " + run.trace->stages[stage - 1].name;
+}
+
+// Why the run kept no keys to step through, as true for this run: the algorithm records no stages,
+// its bit range was empty, or no copy of the keys fitted beside the sort.
+inline std::string why_no_snapshots(const RunRecord& run) {
+  if (!run.trace) return std::string(run.request.sort.algorithm->name) + " records no stages: only its speed is measured.";
+  if (run.trace->stages.empty()) {
+    if (run.trace->end_bit <= run.trace->begin_bit)
+      return "The bit range [" + std::to_string(run.trace->begin_bit) + ", " + std::to_string(run.trace->end_bit) +
+             ") is empty: there was nothing to sort, and the keys are unchanged.";
+    return "The run had no stages: there was nothing to sort.";
+  }
+  return "Snapshots were not kept: not one copy of " + grouped_count(run.n) +
+         " keys fits in the memory left beside the sort.";
 }
 
 }  // namespace sortscope::app

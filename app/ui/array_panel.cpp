@@ -149,12 +149,7 @@ void draw_array_panel(UiFrame& f, bool* open) {
 
   if (!run.snapshots) {
     ImGui::Dummy(ImVec2(float(columns), float(rows)));
-    if (run.trace)
-      ImGui::TextWrapped("Snapshots were not kept: not one copy of %s keys fits in the memory left beside the sort.",
-                         format_count(run.n).c_str());
-    else
-      ImGui::TextWrapped("%s records no stages: only its speed is measured.",
-                         std::string(run.request.sort.algorithm->name).c_str());
+    ImGui::TextWrapped("%s", why_no_snapshots(run).c_str());
     ImGui::End();
     return;
   }

@@ -179,17 +179,23 @@ void stage_controls(UiFrame& f) {
 void result_summary(const SessionState& s) {
   const RunRecord& run = *s.run;
   ImGui::Text("Sorted %s %s keys", format_count(run.n).c_str(), std::string(info(run.key_type).name).c_str());
-  if (run.untraced_ms > 0) {
-    const double keys_per_s = run.n / (run.untraced_ms * 1e-3);
-    const double gbps = run.model_bytes / (run.untraced_ms * 1e6);
-    ImGui::Text("Timed: %s  =  %s", format_ms(run.untraced_ms).c_str(), format_rate(keys_per_s).c_str());
+  // The same figure as the Throughput headline: the median of every untraced timed run so far.
+  const Throughput& timed = s.timed;
+  if (timed.measured()) {
+    ImGui::Text("Timed: %s  =  %s", format_ms(timed.median_ms).c_str(), format_rate(timed.keys_per_s).c_str());
+    help_marker("The median of every untraced timed run of this sort so far (live timing adds runs), the same "
+                "figure the Throughput panel shows. GB/s counts the bytes of the passes that ran: passes that "
+                "find one digit for every key are skipped and move nothing.");
     if (s.copy_gbps > 0)
-      ImGui::Text("%s, %.0f%% of copy bandwidth", format_bytes_rate(gbps).c_str(), 100.0 * gbps / s.copy_gbps);
+      ImGui::TextWrapped("%s at %.3g B/key, %.0f%% of copy bandwidth", format_bytes_rate(timed.gbps).c_str(),
+                         timed.bytes_per_key, 100.0 * timed.gbps / s.copy_gbps);
+    else
+      ImGui::TextWrapped("%s at %.3g B/key", format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key);
   }
   if (run.traced_ms > 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("Traced run: %s (tracing adds %.0f%%)", format_ms(run.traced_ms).c_str(),
-                       run.untraced_ms > 0 ? 100.0 * (run.traced_ms / run.untraced_ms - 1.0) : 0.0);
+    ImGui::TextWrapped("Traced run: %s (%+.0f%% against the timed runs)", format_ms(run.traced_ms).c_str(),
+                       timed.measured() ? 100.0 * (run.traced_ms / timed.median_ms - 1.0) : 0.0);
     ImGui::PopStyleColor();
   }
   ImGui::PushStyleColor(ImGuiCol_Text, run.verified ? kGood : kError);

@@ -1,11 +1,13 @@
 // Scatter: where the sampled keys of the viewed pass went (a line from input position to output
 // position, coloured by digit), and the coalescing meter: how many 128-byte segments a warp's
 // store touched on average, with the shared-memory exchange (as the kernels run) and without it.
+// Digits that no sample stands for are drawn as bands from the scan table, so every digit shows.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
+#include "session/scatter_spans.hpp"
 #include "ui/panel_flags.hpp"
 #include "ui/ui.hpp"
 #include "ui/widgets.hpp"
@@ -16,11 +18,18 @@ namespace {
 constexpr size_t kMaxLines = 1500;  // more only darkens the picture
 
 // Input positions along the top edge, output positions along the bottom.
-void draw_scatter_lines(const RadixSection& p, uint64_t n, ImVec2 p0, ImVec2 p1) {
+void draw_scatter_lines(const RadixSection& p, const std::vector<DigitSpan>& spans, uint64_t n, ImVec2 p0, ImVec2 p1) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const float w = p1.x - p0.x;
   const double scale = double(w) / double(std::max<uint64_t>(n, 1));
+  // Unsampled digits first, translucent, so the sampled lines stay readable on top.
+  for (const DigitSpan& s : spans) {
+    const ImVec2 a(p0.x + float(s.src_begin * scale), p0.y), b(p0.x + float(s.src_end * scale), p0.y);
+    const ImVec2 c(p0.x + float(s.dst_end * scale), p1.y), d(p0.x + float(s.dst_begin * scale), p1.y);
+    dl->AddQuadFilled(a, b, c, d, digit_color(s.digit, p.digits(), 0.22f));
+    dl->AddLine(d, ImVec2(c.x + 1, c.y), digit_color(s.digit, p.digits(), 1.0f), 3.0f);
+  }
   const size_t step = std::max<size_t>(1, (p.scatter.size() + kMaxLines - 1) / kMaxLines);
   const float alpha = p.scatter.size() / step > 600 ? 0.35f : 0.7f;
   for (size_t i = 0; i < p.scatter.size(); i += step) {
@@ -136,6 +145,7 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
     ImGui::End();
     return;
   }
+  const std::vector<DigitSpan> spans = unsampled_digit_spans(p);
   ImGui::Text("Pass %d: where the keys went", p.pass + 1);
   char sampled[48];
   if (t.scatter_stride > 1) std::snprintf(sampled, sizeof sampled, "(one key in %llu)", static_cast<unsigned long long>(t.scatter_stride));
@@ -143,6 +153,14 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
   // On the same line when it fits, else below: clipped text reads as a bug on a projector.
   same_line_if_fits(ImGui::CalcTextSize(sampled).x);
   ImGui::TextDisabled("%s", sampled);
+  if (!spans.empty()) {
+    disabled_text_wrapped("%zu digit%s no sampled key: each drawn as a band from the rows holding its keys to its "
+                          "output range (scan table)",
+                          spans.size(), spans.size() == 1 ? " has" : "s have");
+    help_marker("The trace samples every k-th input position. When digits repeat with the positions (sorted keys), "
+                "the samples can miss digits; the scan table still says which rows of the input hold each digit's "
+                "keys and where in the output they go, so those digits are drawn as bands.");
+  }
 
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -153,7 +171,7 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
   if (p.skipped) {
     ImGui::Dummy(ImVec2(avail.x, plot_h));
   } else {
-    draw_scatter_lines(p, t.n, p0, p1);
+    draw_scatter_lines(p, spans, t.n, p0, p1);
     ImGui::InvisibleButton("scatter", ImVec2(avail.x, plot_h));
     if (ImGui::IsItemHovered() && !p.scatter.empty()) {
       // The sample whose source is nearest the mouse.

@@ -13,7 +13,7 @@ namespace sortscope::app::ui {
 namespace {
 
 // Achieved GB/s as a share of the device-to-device copy bandwidth: the memory floor's gauge.
-void bandwidth_gauge(double gbps, double copy_gbps) {
+void bandwidth_gauge(double gbps, double bytes_per_key, double copy_gbps) {
   const float line = ImGui::GetTextLineHeight();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
@@ -25,8 +25,9 @@ void bandwidth_gauge(double gbps, double copy_gbps) {
                                                                          : IM_COL32(235, 190, 90, 255));
   for (float tick : {0.25f, 0.5f, 0.75f})
     dl->AddLine(ImVec2(b0.x + width * tick, b0.y), ImVec2(b0.x + width * tick, b1.y), IM_COL32(0, 0, 0, 140), 1);
-  char label[64];
-  std::snprintf(label, sizeof label, "%s = %.0f%% of copy", format_bytes_rate(gbps).c_str(), 100.0 * gbps / copy_gbps);
+  char label[96];
+  std::snprintf(label, sizeof label, "%s at %.3g B/key = %.0f%% of copy", format_bytes_rate(gbps).c_str(), bytes_per_key,
+                100.0 * gbps / copy_gbps);
   dl->AddText(ImVec2(b0.x + 6, b0.y), IM_COL32(255, 255, 255, 255), label);
   ImGui::Dummy(ImVec2(width, line + 2));
 }
@@ -89,20 +90,24 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
     return;
   }
   const ThroughputPoint& last = s.throughput.back();
+  // The run's one figure (Controls shows the same); the plot below shows each batch of timed runs.
+  const Throughput& timed = s.timed;
   if (f.resources.big_font) ImGui::PushFont(f.resources.big_font);
-  ImGui::Text("%s", format_rate(last.keys_per_s).c_str());
+  ImGui::Text("%s", format_rate(timed.keys_per_s).c_str());
   if (f.resources.big_font) ImGui::PopFont();
-  if (s.copy_gbps > 0) bandwidth_gauge(last.gbps, s.copy_gbps);
-  else ImGui::Text("%s", format_bytes_rate(last.gbps).c_str());
+  help_marker("The median of every untraced timed run of this sort so far; the plot shows each batch of live timing. "
+              "GB/s counts the bytes of the passes that ran (B/key), so it can be set against the copy bandwidth.");
+  if (s.copy_gbps > 0) bandwidth_gauge(timed.gbps, timed.bytes_per_key, s.copy_gbps);
+  else ImGui::Text("%s at %.3g B/key", format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key);
   const RunRecord& run = *s.run;
-  if (run.traced_ms > 0 && run.untraced_ms > 0) {
-    ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.3f, 1.0f), "Tracing overhead +%.0f%%", 100.0 * (run.traced_ms / run.untraced_ms - 1.0));
+  if (run.traced_ms > 0 && timed.measured()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.3f, 1.0f), "Tracing overhead %+.0f%%", 100.0 * (run.traced_ms / timed.median_ms - 1.0));
     help_marker("The pictures come from one traced run: the same kernels with their trace writes compiled in. "
                 "Speeds are only ever taken from the untraced runs.");
-    disabled_text_wrapped("traced run %s, timed run %s", format_ms(run.traced_ms).c_str(), format_ms(run.untraced_ms).c_str());
+    disabled_text_wrapped("traced run %s, timed run %s", format_ms(run.traced_ms).c_str(), format_ms(timed.median_ms).c_str());
   }
   // The memory floor: no version of this algorithm moves its bytes faster than a copy does.
-  const double bytes_per_key = s.run->n ? double(s.run->model_bytes) / double(s.run->n) : 0;
+  const double bytes_per_key = timed.bytes_per_key;
   const double ceiling = bytes_per_key > 0 ? s.copy_gbps * 1e9 / bytes_per_key : 0;
 
   // Scale to the runs; show the ceiling on the same axis when it is near enough to compare.

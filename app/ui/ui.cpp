@@ -65,11 +65,11 @@ std::optional<PanelId> panel_title_at(const Layout& layout, ImVec2 point) {
   return std::nullopt;
 }
 
-// ", 1.93x B": one side's untraced speed against the other's, once both have run.
+// ", 1.93x B": one side's speed (the median of its untraced timed runs) against the other's.
 std::string race_ratio(const SessionState& side, const SessionState& other, const char* other_name) {
-  if (!side.run || !other.run || side.run->untraced_ms <= 0 || other.run->untraced_ms <= 0) return "";
+  if (!side.timed.measured() || !other.timed.measured()) return "";
   char text[64];
-  std::snprintf(text, sizeof text, ", %.2fx %s", other.run->untraced_ms / side.run->untraced_ms, other_name);
+  std::snprintf(text, sizeof text, ", %.2fx %s", other.timed.median_ms / side.timed.median_ms, other_name);
   return text;
 }
 

@@ -84,12 +84,20 @@ class CpuBackend final : public Backend {
       SORTSCOPE_RETURN_IF_ERROR(generate_host(spec, keys.get()));
     }
     input_ = std::move(keys);
+    differing_bits_ = differing_bits_of(*input_);
     return Status::Ok();
   }
 
   Status set_data(HostKeys keys) override {
     input_ = std::make_shared<HostKeys>(std::move(keys));
+    differing_bits_ = differing_bits_of(*input_);
     return Status::Ok();
+  }
+
+  static uint64_t differing_bits_of(const HostKeys& keys) {
+    DifferingBits differing(keys.key_type);
+    differing.add(keys.bytes.data(), keys.n);
+    return differing.bits();
   }
 
   uint64_t size() const override { return input_ ? input_->n : 0; }
@@ -114,6 +122,7 @@ class CpuBackend final : public Backend {
     const uint64_t n = input_->n;
     SortShape shape;
     SORTSCOPE_RETURN_IF_ERROR(sort_shape(config, input_->key_type, n, &shape));
+    shape.differing_bits = differing_bits_;
     if (algo.max_n && n > algo.max_n)
       return InvalidArgument(std::string(algo.name) + " sorts at most " + std::to_string(algo.max_n) + " keys (" +
                              std::string(algo.max_n_reason) + ")");
@@ -192,12 +201,14 @@ class CpuBackend final : public Backend {
       std::sort(sorted.begin(), sorted.end());
       result->median_ms = sorted[sorted.size() / 2];
     }
+    if (faults::take_output_fault() && n >= 2) {
+      const size_t key_bytes = info(input_->key_type).bytes;
+      std::swap_ranges(output_.bytes.begin(), output_.bytes.begin() + key_bytes, output_.bytes.end() - key_bytes);
+    }
     if (options.verify) {
       result->verify_detail = verify_sorted_host(*input_, output_, config.pairs ? &output_values_ : nullptr, config);
       result->verified = result->verify_detail.empty();
-      if (result->verified)
-        result->verify_detail =
-            "sorted, a permutation of the input" + std::string(config.pairs && algo.stable ? ", stable" : "");
+      if (result->verified) result->verify_detail = verified_detail(config, input_->key_type);
     }
     return Status::Ok();
   }
@@ -234,6 +245,7 @@ class CpuBackend final : public Backend {
 
  private:
   std::shared_ptr<const HostKeys> input_;
+  uint64_t differing_bits_ = ~uint64_t(0);  // of the data set, for the byte models
   HostKeys output_;
   std::vector<uint32_t> output_values_;
   std::vector<uint32_t> index_values_;

@@ -11,10 +11,12 @@ namespace sortscope {
 namespace {
 std::atomic<uint64_t> allocations_until_failure{0};  // 0: none armed
 std::atomic<bool> device_fault_armed{false};
+std::atomic<bool> output_fault_armed{false};
 }  // namespace
 
 void inject_allocation_failure(uint64_t k) { allocations_until_failure.store(k); }
 void inject_device_fault() { device_fault_armed.store(true); }
+void inject_wrong_output() { output_fault_armed.store(true); }
 
 namespace faults {
 
@@ -27,6 +29,7 @@ bool allocation_fails() {
 }
 
 bool take_device_fault() { return device_fault_armed.exchange(false); }
+bool take_output_fault() { return output_fault_armed.exchange(false); }
 
 std::string injected_allocation_message(const std::string& what) {
   return what + " failed: out of memory (an injected failure)";

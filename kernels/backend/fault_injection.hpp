@@ -10,6 +10,8 @@ namespace sortscope::faults {
 bool allocation_fails();
 // True once after inject_device_fault().
 bool take_device_fault();
+// True once after inject_wrong_output().
+bool take_output_fault();
 
 // The message of an injected allocation failure, naming what was being allocated.
 std::string injected_allocation_message(const std::string& what);

@@ -23,7 +23,11 @@ void sort_typed(const RadixSortArgs& a) {
   Bits* out = static_cast<Bits*>(a.keys_out);
   if constexpr (std::is_void_v<Value>) {
     std::copy(in, in + a.n, out);
-    __gnu_parallel::sort(out, out + a.n, [&](Bits x, Bits y) { return ordered(x) < ordered(y); });
+    auto less = [&](Bits x, Bits y) { return ordered(x) < ordered(y); };
+    // Keys that agree on a narrower bit range may still differ: keep them in input order, as the
+    // radix sorts do.
+    if (width < key_bits(a.key_type)) __gnu_parallel::stable_sort(out, out + a.n, less);
+    else __gnu_parallel::sort(out, out + a.n, less);
   } else {
     struct Pair {
       Bits ordered;

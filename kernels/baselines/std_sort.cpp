@@ -22,7 +22,11 @@ void sort_typed(const RadixSortArgs& a) {
   Bits* out = static_cast<Bits*>(a.keys_out);
   if constexpr (std::is_void_v<Value>) {
     std::copy(in, in + a.n, out);
-    std::sort(out, out + a.n, [&](Bits x, Bits y) { return ordered(x) < ordered(y); });
+    auto less = [&](Bits x, Bits y) { return ordered(x) < ordered(y); };
+    // Keys that agree on a narrower bit range may still differ: keep them in input order, as the
+    // radix sorts do.
+    if (end - a.begin_bit < key_bits(a.key_type)) std::stable_sort(out, out + a.n, less);
+    else std::sort(out, out + a.n, less);
   } else {
     std::vector<uint64_t> order(a.n);
     std::iota(order.begin(), order.end(), uint64_t{0});

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "common/radix_passes.hpp"
 #include "sortscope/algorithm.hpp"
 
 namespace sortscope {
@@ -46,6 +47,20 @@ inline ExplainPhase radix_result_phase(const RadixPassNumbers& n) {
 // Bytes of one LSD pass that reads and writes every key and value once.
 inline uint64_t radix_pass_bytes(const SortShape& s) {
   return s.n * (2 * uint64_t(info(s.key_type).bytes) + (s.pairs ? 2 * 4 : 0));
+}
+
+// The passes of `radix_bits`-wide digits over the shape's bit range that move keys. A pass whose
+// digit holds no bit in which the keys differ finds one digit for every key and is skipped, so a
+// byte model that counted it would credit the sort with traffic it never made.
+inline int radix_passes_that_move(const SortShape& s, int radix_bits) {
+  if (s.n == 0) return 0;
+  int moving = 0;
+  for (int p = 0, passes = radix_pass_count(s.begin_bit, s.end_bit, radix_bits); p < passes; ++p) {
+    const RadixPass rp = radix_pass(s.begin_bit, s.end_bit, radix_bits, p);
+    const uint64_t digit_mask = (rp.bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << rp.bits) - 1) << rp.shift;
+    moving += (s.differing_bits & digit_mask) != 0;
+  }
+  return moving;
 }
 
 }  // namespace sortscope

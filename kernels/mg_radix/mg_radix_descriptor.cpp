@@ -36,9 +36,13 @@ int cuda_entry(const detail::RadixSortCall& call) {
 
 int passes(const SortShape& s) { return radix_pass_count(s.begin_bit, s.end_bit, s.params[kRadixBitsParam]); }
 
-// Per pass: the upsweep reads the keys, the downsweep reads and writes keys and values.
+// Every pass's upsweep reads the keys; the downsweep of a pass that moves keys reads and writes
+// keys and values (an early exit skips the others). When skipped passes leave the keys in the
+// scratch buffer, or in the input when none moved, a final copy takes them to the output.
 uint64_t model_bytes(const SortShape& s) {
-  return uint64_t(passes(s)) * (radix_pass_bytes(s) + s.n * info(s.key_type).bytes);
+  const int all = passes(s), moving = radix_passes_that_move(s, s.params[kRadixBitsParam]);
+  const bool final_copy = moving == 0 || (all - moving) % 2 == 1;
+  return uint64_t(all) * s.n * info(s.key_type).bytes + uint64_t(moving + (final_copy ? 1 : 0)) * radix_pass_bytes(s);
 }
 
 std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {

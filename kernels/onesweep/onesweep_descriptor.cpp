@@ -26,9 +26,11 @@ int cuda_entry(const detail::RadixSortCall& call) { return dispatch(call); }
 
 int passes(const SortShape& s) { return radix_pass_count(s.begin_bit, s.end_bit, kRadixBits); }
 
-// One read of the keys for every pass's histogram, then per pass one read and one write.
+// One read of the keys for every pass's histogram, then one read and one write per pass that moves
+// keys; the plan skips the others, and when none moves, one pass copies the input to the output.
 uint64_t model_bytes(const SortShape& s) {
-  return s.n * info(s.key_type).bytes + uint64_t(passes(s)) * radix_pass_bytes(s);
+  const int moving = radix_passes_that_move(s, kRadixBits);
+  return s.n * info(s.key_type).bytes + uint64_t(std::max(moving, 1)) * radix_pass_bytes(s);
 }
 
 std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {

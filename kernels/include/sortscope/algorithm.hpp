@@ -53,6 +53,9 @@ struct SortShape {
   int begin_bit = 0;
   int end_bit = 0;  // resolved: never -1
   ParamValues params{};
+  // The bits in which the keys differ, in sort order (key_traits.hpp): a radix pass whose digit
+  // holds none of them finds every key with one digit and moves nothing. All ones when unknown.
+  uint64_t differing_bits = ~uint64_t(0);
 };
 
 // The CPU entry point: sorts args (host memory) with `params`; with `trace`, records a SortTrace and

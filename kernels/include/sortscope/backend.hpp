@@ -121,21 +121,44 @@ bool cuda_available(std::string* why_not = nullptr);
 // Fault injection, for tests and for trying the app's recovery by hand (SORTSCOPE_INJECT_FAULT in
 // the README): the k-th allocation any backend makes from now on fails as if memory had run out
 // (k = 0 disarms it), and the CUDA backend's next run first launches a kernel that traps, a sticky
-// error that ends the process's use of the GPU.
+// error that ends the process's use of the GPU; and the next sort's output has its first and last
+// keys swapped before it is verified, as a wrong sort would leave them.
 void inject_allocation_failure(uint64_t k);
 void inject_device_fault();
+void inject_wrong_output();
 
 // The value `config` gives its algorithm's parameter `spec`: the setting of that name, else the default.
 int param_value(const SortConfig& config, const ParamSpec& spec);
 // Sets (or replaces) the setting of parameter `name`.
 void set_param(SortConfig* config, std::string_view name, int value);
 
+// The bits in which a data set's keys differ, in sort order (SortShape::differing_bits), folded
+// over the keys chunk by chunk; descending order flips every bit and so differs in the same bits.
+class DifferingBits {
+ public:
+  explicit DifferingBits(KeyType key_type) : key_type_(key_type) {}
+  void add(const void* keys, uint64_t n);
+  uint64_t bits() const { return differ_; }
+
+ private:
+  KeyType key_type_;
+  bool seen_first_ = false;
+  uint64_t first_ = 0;
+  uint64_t differ_ = 0;
+};
+
 // The shape a byte model or size limit sees for `config` over n keys of `key_type`; fails when a
 // parameter is out of range.
 Status sort_shape(const SortConfig& config, KeyType key_type, uint64_t n, SortShape* shape);
 
 // Checks that `keys`/`values` are the sort of `input` under `config` (values are input positions,
-// in input order among equal keys when the algorithm is stable). Empty if so, else what is wrong.
+// in input order among equal keys when the algorithm is stable; with a bit range narrower than the
+// key, a stable sort's keys alone must keep the input order of keys that agree on the range). Empty
+// if so, else what is wrong.
+// What a verified output of `config` was checked to be, e.g. "sorted by bits [8, 16), stable, a
+// permutation of the input", or that an empty bit range left the keys unchanged.
+std::string verified_detail(const SortConfig& config, KeyType key_type);
+
 std::string verify_sorted_host(const HostKeys& input, const HostKeys& keys, const std::vector<uint32_t>* values,
                                const SortConfig& config);
 
