@@ -2,6 +2,7 @@
 // run options; every mistake becomes one clear line on stderr and a non-zero exit.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@ struct RunOptions {
   bool pairs = false;
   bool descending = false;
   std::string dist = "uniform";
+  std::optional<std::string> keys_list;  // --keys-list: the keys themselves (sets the data and n)
   int radix_bits = 0;                // 0: not given; else the same as --param radix-bits=B
   std::vector<std::string> params;   // "NAME=VALUE", any algorithm's parameter
   std::string backend = "auto";
