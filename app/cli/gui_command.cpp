@@ -202,6 +202,7 @@ int run_gui(const RunRequest& request, const GuiOptions& options) {
     view.stage = options.stage;
     view.focus = view_named(options.focus);
     view.show_help = options.show_help;
+    view.value_axis_data = options.value_axis == "data";
     view.show_ladder = options.ladder;
     if (options.ladder) session.climb_ladder();
     if (options.play_seconds >= 0) {

@@ -222,6 +222,11 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   app.add_flag("--ladder", gui.ladder, "Climb the radix ladder on the data set at once and open the Ladder view");
   app.add_option("--focus", gui.focus, "Panel whose phase Explain opens on")
       ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scatter", "network", "merge", "throughput"}));
+  app.add_option("--value-axis", gui.value_axis,
+                 "The array view's value axis: data (from the smallest key present to the largest) or full (the "
+                 "key type's whole range)")
+      ->check(CLI::IsMember({"data", "full"}))
+      ->capture_default_str();
   app.add_flag("--show-help", gui.show_help, "Open with the keyboard shortcuts shown");
   app.add_flag("!--no-live", gui.live, "Do not keep timing runs in the background (the throughput plot stops)");
   app.add_option("--soak", gui.soak_runs,

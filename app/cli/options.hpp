@@ -37,6 +37,7 @@ struct GuiOptions {
   int stage = -1;  // the stage view's stage (0 = input, s = after stage s); -1: the last
   double play_seconds = -1;  // >= 0: play the stages, this long per stage (0: a stage per frame)
   std::string focus;         // the panel whose phase Explain opens on
+  std::string value_axis = "data";  // the array view's value axis: "data" (the keys' range) or "full" (the type's)
   bool show_help = false;    // open with the shortcuts overlay
   bool ladder = false;       // climb the radix ladder on the data set at once and show the Ladder view
   bool frame_times = false;  // headless: report frame times once the sort is shown

@@ -29,6 +29,7 @@ struct PanelResources {
   bool draft_from_session = false;
   char n_text[32] = {};
   char path_text[512] = {};
+  char list_text[1024] = {};
   float ui_scale_draft = 0;
   ImFont* big_font = nullptr;    // headline numbers
 };
