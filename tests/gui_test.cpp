@@ -231,7 +231,9 @@ std::string read_file(const std::string& path) {
 class LayoutRule : public testing::TestWithParam<const char*> {};
 
 TEST_P(LayoutRule, NoTextCutOffOverlappingOrBrokenAtAnySizeAndScale) {
-  const std::string log = testing::TempDir() + "/sortscope_gui_layout.txt";
+  // One log per case: ctest runs the cases side by side.
+  const std::string log = testing::TempDir() + "/sortscope_gui_layout_" +
+                          std::to_string(testing::UnitTest::GetInstance()->current_test_info()->value_param() ? std::hash<std::string>{}(GetParam()) : 0) + ".txt";
   const int sizes[][2] = {{1280, 720}, {1280, 800}, {1920, 1080}, {2560, 1440}, {3840, 2160}};
   for (const auto& [w, h] : sizes)
     for (const char* scale : {"1", "1.5", "2", "3"}) {

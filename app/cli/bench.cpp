@@ -50,6 +50,8 @@ Status parse_sweep(const std::string& text, const std::vector<RunRequest>& reque
     return InvalidArgument("--sweep '" + text + "' is not NAME=A..B (n=2^16..2^28 or a parameter, e.g. radix-bits=1..8)");
   const std::string name = text.substr(0, eq), a = text.substr(eq + 1, dots - eq - 1), b = text.substr(dots + 2);
   if (name == "n") {
+    if (requests.front().data.dist.gives_keys())
+      return InvalidArgument("--sweep " + text + ": the keys are given (--keys-list or --dist file:), so n is their count");
     const auto lo = parse_count(a), hi = parse_count(b);
     if (!lo || !hi || *lo == 0 || *lo > *hi) return InvalidArgument("--sweep n=A..B needs counts with 0 < A <= B");
     sweeps->ns.clear();
@@ -109,7 +111,9 @@ void print_csv(const std::vector<Row>& rows) {
   std::printf("algorithm,key_type,n,pairs,radix_bits,dist,median_ms,keys_per_s,bytes_per_key,gbps,pct_copy,ratio_to_cub,verified,params\n");
   for (const Row& r : rows)
     std::printf("%s,%s,%llu,%d,%d,%s,%.6f,%.6g,%.2f,%.3f,%.3f,%.4f,%d,\"%s\"\n", r.algorithm.c_str(), r.key_type.c_str(),
-                static_cast<unsigned long long>(r.n), r.pairs, radix_bits_of(r), r.dist.c_str(), r.median_ms,
+                static_cast<unsigned long long>(r.n), r.pairs, radix_bits_of(r),
+                // list:170,45,75 holds commas: quoted, as params is
+                r.dist.find(',') == std::string::npos ? r.dist.c_str() : ("\"" + r.dist + "\"").c_str(), r.median_ms,
                 r.keys_per_s, r.bytes_per_key, r.gbps, r.pct_copy, r.ratio_to_cub, r.verified, params_text(r.params).c_str());
 }
 
@@ -248,9 +252,10 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
   }
   // The first data set is made before the copy bandwidth is measured, so that a key file that
   // cannot be read or a size that does not fit fails at once.
-  const bool from_file = requests.front().data.dist.id == Distribution::file;
-  // What set the size, for messages about it: the key file, --sweep n=A..B or --n.
-  const std::string size_source = from_file                ? "'" + requests.front().data.dist.path + "'"
+  const bool from_file = requests.front().data.dist.gives_keys();
+  // What set the size, for messages about it: the key file or list, --sweep n=A..B or --n.
+  const std::string size_source = run.keys_list            ? std::string("--keys-list")
+                                  : from_file              ? "'" + requests.front().data.dist.path + "'"
                                   : sweeps.ns_text.empty() ? "--n " + run.n
                                                            : "--sweep " + sweeps.ns_text;
   auto load = [&](uint64_t n) {

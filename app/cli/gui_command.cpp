@@ -234,6 +234,7 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
     for (const std::string& name : options.hide)
       if (const std::optional<ui::PanelId> hidden = ui::panel_named(name)) view.layout.hidden |= ui::panel_bit(*hidden);
     view.show_help = options.show_help;
+    view.value_axis_data = options.value_axis == "data";
     view.show_ladder = options.ladder || (session_options.replay && session_options.replay->ladder);
     if (options.ladder) session.climb_ladder();
     if (options.play_seconds >= 0) {

@@ -90,6 +90,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_flag("--pairs", o.pairs, "Sort key-value pairs (values are input positions)");
   app.add_flag("--descending", o.descending, "Sort in descending order");
   app.add_option("--dist", o.dist, "Input distribution, entropy-K or file:PATH")->capture_default_str();
+  app.add_option("--keys-list", o.keys_list,
+                 "The keys to sort, separated by commas or spaces (e.g. 170,45,75,90,802,24,2,66): sets the data and n")
+      ->excludes("--dist")
+      ->excludes("--n");
   app.add_option("--radix-bits", o.radix_bits, "Digit width of the radix sorts (1..8; 0 = default): --param radix-bits=B")
       ->check(number_in(0, 8))
       ->capture_default_str();
@@ -168,6 +172,13 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
     return InvalidArgument("--dist '" + o.dist + "': entropy-K takes K = 1..5 (the AND of K uniform words)");
   if (!dist) return InvalidArgument("--dist: unknown distribution '" + o.dist + "' (see sortscope --help)");
   base.data.dist = *dist;
+  if (o.keys_list) {
+    // Parsed here so that a bad key is a command-line mistake; the backend reads the list again.
+    HostKeys listed;
+    SORTSCOPE_RETURN_IF_ERROR(parse_key_list("--keys-list", *o.keys_list, *keys, &listed));
+    base.data.dist = *parse_distribution("list:" + *o.keys_list);
+    base.data.n = listed.n;
+  }
   base.data.seed = o.seed;
   base.sort.pairs = o.pairs;
   base.sort.descending = o.descending;
@@ -261,6 +272,11 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
       ->delimiter(',')
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->check(CLI::IsMember(panel_names));
+  app.add_option("--value-axis", gui.value_axis,
+                 "The array view's value axis: data (from the smallest key present to the largest) or full (the "
+                 "key type's whole range)")
+      ->check(CLI::IsMember({"data", "full"}))
+      ->capture_default_str();
   app.add_flag("--show-help", gui.show_help, "Open with the keyboard shortcuts shown");
   app.add_flag("!--no-live", gui.live, "Do not keep timing runs in the background (the throughput plot stops)");
   app.add_option("--soak", gui.soak_runs,

@@ -2,6 +2,7 @@
 // run options; every mistake becomes one clear line on stderr and a non-zero exit.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@ struct RunOptions {
   bool pairs = false;
   bool descending = false;
   std::string dist = "uniform";
+  std::optional<std::string> keys_list;  // --keys-list: the keys themselves (sets the data and n)
   int radix_bits = 0;                // 0: not given; else the same as --param radix-bits=B
   std::vector<std::string> params;   // "NAME=VALUE", any algorithm's parameter
   std::string backend = "auto";
@@ -38,6 +40,7 @@ struct GuiOptions {
   std::string focus;         // the panel whose phase Explain opens on, outlined (its tab when one panel shows)
   std::string maximize;      // a panel that takes the whole window
   std::vector<std::string> hide;  // panels not shown
+  std::string value_axis = "data";  // the array view's value axis: "data" (the keys' range) or "full" (the type's)
   bool show_help = false;    // open with the shortcuts overlay
   bool ladder = false;       // climb the radix ladder on the data set at once and show the Ladder view
   bool frame_times = false;  // headless: report frame times once the sort is shown

@@ -17,6 +17,12 @@ struct DensityRequest {
   uint32_t rows = 1;
   int digit_shift = 0;  // digit whose values colour the cells
   int digit_bits = 0;   // 0: no digit (the digit sums stay 0)
+  // The value axis: with data_range, rows span the keys' own range [range_lo, range_hi] (ordered
+  // bits, sortscope::Twiddle), linear in value (floats by their value when both ends are finite);
+  // without it, the key type's whole range.
+  bool data_range = false;
+  uint64_t range_lo = 0, range_hi = 0;
+  bool operator==(const DensityRequest&) const = default;
 };
 
 // Cells are two uint32 each, {count, digit_sum}, row-major with row 0 holding the smallest keys.

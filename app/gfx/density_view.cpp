@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "gfx/shader_sources.hpp"
+#include "sortscope/key_traits.hpp"
 
 #if defined(SORTSCOPE_HAVE_CUDA)
 #include "gfx/cuda_gl_buffer.hpp"
@@ -84,10 +85,7 @@ Status DensityView::ensure_grid(uint32_t columns, uint32_t rows) {
 Status DensityView::draw(const std::shared_ptr<const StageSnapshots>& snapshots, int snapshot, const DensityRequest& request) {
   if (!snapshots || request.columns == 0 || request.rows == 0) return Status::Ok();
   SORTSCOPE_RETURN_IF_ERROR(ensure_grid(request.columns, request.rows));
-  const bool same = shown_ == snapshots && shown_snapshot_ == snapshot && shown_request_.n == request.n &&
-                    shown_request_.digit_shift == request.digit_shift && shown_request_.digit_bits == request.digit_bits &&
-                    shown_request_.key_type == request.key_type;
-  if (same) return Status::Ok();
+  if (shown_ == snapshots && shown_snapshot_ == snapshot && shown_request_ == request) return Status::Ok();
   const void* keys = snapshots->keys(snapshot);
   if (!keys && request.n > 0) return Status::Ok();
   const auto start = std::chrono::steady_clock::now();
@@ -100,6 +98,76 @@ Status DensityView::draw(const std::shared_ptr<const StageSnapshots>& snapshots,
   shown_snapshot_ = snapshot;
   shown_request_ = request;
   return Status::Ok();
+}
+
+namespace {
+
+// Copies `bytes` from keys in `memory` (device or host) at byte `offset` to `out`.
+bool copy_keys(BackendKind memory, const void* keys, size_t offset, size_t bytes, void* out) {
+  if (memory != BackendKind::cuda) {
+    std::memcpy(out, static_cast<const std::byte*>(keys) + offset, bytes);
+    return true;
+  }
+#if defined(SORTSCOPE_HAVE_CUDA)
+  if (cudaMemcpy(out, static_cast<const std::byte*>(keys) + offset, bytes, cudaMemcpyDeviceToHost) == cudaSuccess) return true;
+  cudaGetLastError();
+#endif
+  return false;
+}
+
+template <typename Bits>
+void ordered_range_as(const Bits* keys, uint64_t n, const Twiddle<Bits>& twiddle, uint64_t* lo, uint64_t* hi) {
+  Bits least = ~Bits(0), most = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const Bits o = twiddle.in(keys[i]);
+    least = o < least ? o : least;
+    most = o > most ? o : most;
+  }
+  *lo = least;
+  *hi = most;
+}
+
+// The least and greatest of n keys (host memory) as ordered bits.
+void ordered_range(const KeyTypeInfo& k, const void* keys, uint64_t n, uint64_t* lo, uint64_t* hi) {
+  if (k.bytes == 4)
+    ordered_range_as(static_cast<const uint32_t*>(keys), n, make_twiddle<uint32_t>(k.is_signed, k.is_float, false), lo, hi);
+  else
+    ordered_range_as(static_cast<const uint64_t*>(keys), n, make_twiddle<uint64_t>(k.is_signed, k.is_float, false), lo, hi);
+}
+
+}  // namespace
+
+bool DensityView::key_range(const std::shared_ptr<const StageSnapshots>& snapshots, bool output_sorted, uint64_t* lo,
+                            uint64_t* hi) {
+  if (!snapshots || snapshots->size() == 0) return false;
+  if (range_of_ != snapshots) {
+    range_of_ = snapshots;
+    range_known_ = false;
+    const KeyTypeInfo& k = info(snapshots->key_type());
+    const uint64_t n = snapshots->size();
+    if (snapshots->memory() != BackendKind::cuda) {
+      range_known_ = true;
+      ordered_range(k, snapshots->keys(0), n, &range_lo_, &range_hi_);
+    } else if (output_sorted) {
+      // The sorted output's ends are its extremes, in either order.
+      const size_t width = size_t(k.bytes);
+      alignas(8) std::byte ends[16];
+      const void* sorted = snapshots->keys(snapshots->count() - 1);
+      range_known_ = copy_keys(BackendKind::cuda, sorted, 0, width, ends) &&
+                     copy_keys(BackendKind::cuda, sorted, (n - 1) * width, width, ends + width);
+      if (range_known_) ordered_range(k, ends, 2, &range_lo_, &range_hi_);
+    }
+  }
+  *lo = range_lo_;
+  *hi = range_hi_;
+  return range_known_;
+}
+
+bool DensityView::small_keys(const std::shared_ptr<const StageSnapshots>& snapshots, int snapshot, uint64_t max_keys,
+                             std::vector<std::byte>* keys) {
+  if (!snapshots || snapshots->size() == 0 || snapshots->size() > max_keys || !snapshots->keys(snapshot)) return false;
+  keys->resize(snapshots->size() * size_t(info(snapshots->key_type()).bytes));
+  return copy_keys(snapshots->memory(), snapshots->keys(snapshot), 0, keys->size(), keys->data());
 }
 
 Status DensityView::reduce_on_device(const void* keys, const DensityRequest& request) {

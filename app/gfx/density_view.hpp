@@ -32,6 +32,16 @@ class DensityView {
   // keys or the request changed since the last call.
   Status draw(const std::shared_ptr<const StageSnapshots>& snapshots, int snapshot, const DensityRequest& request);
 
+  // The smallest and largest key of `snapshots` as ordered bits (Twiddle, ascending); every
+  // snapshot holds the same keys. Host keys are scanned once per run; on the GPU the first and last
+  // key of the sorted output are read, which needs `output_sorted` (a sort over every key bit).
+  // False when the range cannot be had so cheaply: the view then keeps the type's whole range.
+  bool key_range(const std::shared_ptr<const StageSnapshots>& snapshots, bool output_sorted, uint64_t* lo, uint64_t* hi);
+  // Copies the keys of snapshot `snapshot` to the host when there are at most `max_keys` of them
+  // (the array view writes small arrays out as numbers); false when there are more or none.
+  bool small_keys(const std::shared_ptr<const StageSnapshots>& snapshots, int snapshot, uint64_t max_keys,
+                  std::vector<std::byte>* keys);
+
   GLuint texture() const { return texture_; }
   KeyPath key_path() const { return key_path_; }
   double reduce_ms() const { return reduce_ms_; }  // the last grid computation, wall clock
@@ -55,6 +65,10 @@ class DensityView {
   KeyPath key_path_ = KeyPath::none;
   double reduce_ms_ = 0;
   double kernel_ms_ = 0;
+  // The key range of `range_of_`, computed once per run.
+  std::shared_ptr<const StageSnapshots> range_of_;
+  bool range_known_ = false;
+  uint64_t range_lo_ = 0, range_hi_ = 0;
   // What the current grid shows.
   std::shared_ptr<const StageSnapshots> shown_;
   int shown_snapshot_ = -1;

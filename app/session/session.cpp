@@ -203,7 +203,7 @@ void Session::report_failure(const RunRequest& request, const Status& status) {
   // The limit the controls quote holds even when this request was over it.
   const uint64_t max_items = backend_ ? backend_->max_items(request.data.key_type, request.sort.pairs, 0) : 0;
   if (status.code() == StatusCode::out_of_memory && max_items > 0 && max_items < request.data.n &&
-      request.data.dist.id != Distribution::file) {
+      !request.data.dist.gives_keys()) {
     RunRequest fits = request;
     fits.data.n = max_items;
     offer = Offer{"Sort the " + grouped_count(max_items) + " keys that fit", fits};
@@ -248,8 +248,9 @@ void Session::handle_request(const RunRequest& request) {
   if (Status s = ensure_backend(request.backend); !s.ok()) return fail(s);
 
   if (!loaded_data_ || *loaded_data_ != request.data) {
-    set_busy(request.data.dist.id == Distribution::file ? "reading " + request.data.dist.path
-                                                        : "generating " + std::to_string(request.data.n) + " keys");
+    set_busy(request.data.dist.id == Distribution::file   ? "reading " + request.data.dist.path
+             : request.data.dist.id == Distribution::list ? std::string("reading the key list")
+                                                          : "generating " + std::to_string(request.data.n) + " keys");
     loaded_data_.reset();
     if (Status s = backend_->set_data(request.data); !s.ok()) return fail(s);
     loaded_data_ = request.data;

@@ -1,9 +1,14 @@
 // Array view: every key as a point (index across, value up), reduced on the device to the pixels
-// the panel covers and coloured by its digit in the viewed pass.
+// the panel covers and coloured by its digit in the viewed pass; a small array also written out,
+// each key's value and bits with the pass's digit marked.
 #include <algorithm>
 #include <cstdio>
 #include <cmath>
+#include <string>
+#include <vector>
 
+#include "gfx/density_cell.hpp"
+#include "sortscope/key_traits.hpp"
 #include "ui/panel_flags.hpp"
 #include "ui/ui.hpp"
 #include "ui/widgets.hpp"
@@ -109,6 +114,174 @@ std::string array_notes(const RunRecord& run, const RadixSection* pass) {
   return notes;
 }
 
+// --- small arrays written out ---
+
+// Up to this many keys the array view writes every key out, in decimal and in binary.
+constexpr uint64_t kWrittenKeys = 64;
+constexpr ImU32 kKeyValueColor = IM_COL32(255, 219, 140, 255);  // a key's value, on the plot and in its card
+constexpr ImU32 kDigitTextColor = IM_COL32(16, 18, 24, 255);    // the viewed digit's bits, on their digit's colour
+
+// How a key's bits are written in its card: every shown bit, four to a hex character, or not at all.
+enum class BitsShown { binary, hex, none };
+
+// The cards' shape: which bits each card writes, how, and how the cards fill the panel's width.
+struct KeyCards {
+  BitsShown bits = BitsShown::none;
+  int low_bit = 0, high_bit = 0;  // the bits written, [low_bit, high_bit)
+  int digit_width = 1;            // bits between the gaps (the sort's digit width)
+  int columns = 1, rows = 1;
+  float card_w = 0, card_h = 0, gap = 0;
+  float height() const { return rows * card_h + (rows - 1) * gap; }
+};
+
+// The ordered bits of key i (what the radix digits are taken from).
+uint64_t ordered_bits(KeyType type, const std::vector<std::byte>& keys, uint64_t i) {
+  const KeyTypeInfo& k = info(type);
+  if (k.bytes == 4)
+    return make_twiddle<uint32_t>(k.is_signed, k.is_float, false).in(reinterpret_cast<const uint32_t*>(keys.data())[i]);
+  return make_twiddle<uint64_t>(k.is_signed, k.is_float, false).in(reinterpret_cast<const uint64_t*>(keys.data())[i]);
+}
+
+// The text of bits [low, high) of `bits`, most significant first: binary, or hex (four bits a character).
+std::string bits_text(uint64_t bits, int low, int high, BitsShown how) {
+  std::string text;
+  if (how == BitsShown::binary) {
+    for (int b = high - 1; b >= low; --b) text += ((bits >> b) & 1) ? '1' : '0';
+  } else {
+    for (int b = high - 4; b >= low; b -= 4) text += "0123456789abcdef"[(bits >> b) & 15];
+  }
+  return text;
+}
+
+// Lays the cards out in `width` x `max_height`: binary if it fits, else hex, else values alone;
+// false when not even the values fit (then nothing is written, rather than text over text).
+bool plan_cards(const RunRecord& run, const RadixSection* pass, const std::vector<std::byte>& keys, float width,
+                float max_height, KeyCards* out) {
+  const uint64_t n = run.n;
+  const int key_width = key_bits(run.key_type);
+  // Bits every key has alike above the highest that differs from zero are not written; the
+  // viewed digit always is. Edges fall on the sort's digit boundaries.
+  uint64_t any = 0;
+  for (uint64_t i = 0; i < n; ++i) any |= ordered_bits(run.key_type, keys, i);
+  int high = 1;
+  while (high < key_width && (any >> high) != 0) ++high;
+  const int digit_width = run.trace && run.trace->radix_bits > 0 ? run.trace->radix_bits : 4;
+  const int begin = run.trace ? run.trace->begin_bit : 0;
+  if (pass) high = std::max(high, pass->shift + pass->bits);
+  high = std::min(key_width, begin + (std::max(0, high - begin) + digit_width - 1) / digit_width * digit_width);
+  const int low = std::min(begin, high);
+
+  const float line = ImGui::GetTextLineHeight();
+  const float pad = ImGui::GetStyle().FramePadding.x;
+  const float digit_w = ImGui::CalcTextSize("0").x;
+  float value_w = 0;
+  for (uint64_t i = 0; i < n; ++i)
+    value_w = std::max(value_w, ImGui::CalcTextSize((std::to_string(i) + ": " + format_key(run.key_type, keys.data(), i)).c_str()).x);
+  for (BitsShown how : {BitsShown::binary, BitsShown::hex, BitsShown::none}) {
+    KeyCards c;
+    c.bits = how;
+    c.digit_width = digit_width;
+    c.low_bit = low;
+    c.high_bit = how == BitsShown::hex ? std::min(key_width, low + (high - low + 3) / 4 * 4) : high;
+    const int groups = (c.high_bit - low + digit_width - 1) / digit_width;
+    const float bits_w = how == BitsShown::binary ? digit_w * float(c.high_bit - low) + digit_w * 0.5f * float(groups - 1)
+                         : how == BitsShown::hex  ? digit_w * float((c.high_bit - low) / 4)
+                                                  : 0.0f;
+    c.card_w = std::max(value_w, bits_w) + 2 * pad;
+    c.card_h = (how == BitsShown::none ? line : 2 * line + 2) + 2 * pad;
+    c.gap = pad;
+    c.columns = int(std::min<uint64_t>(n, uint64_t(std::max(0.0f, (width + c.gap) / (c.card_w + c.gap)))));
+    if (c.columns < 1) continue;
+    c.rows = int((n + uint64_t(c.columns) - 1) / uint64_t(c.columns));
+    if (c.height() <= max_height) {
+      *out = c;
+      return true;
+    }
+  }
+  return false;
+}
+
+// One card per key, in index order: "i: value", then its bits with the viewed pass's digit on
+// that digit's colour (the plot's colour for the key), the other bits dimmed.
+void draw_cards(const RunRecord& run, const RadixSection* pass, const std::vector<std::byte>& keys, const KeyCards& c,
+                ImVec2 at) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float line = ImGui::GetTextLineHeight();
+  const float pad = ImGui::GetStyle().FramePadding.x;
+  const float digit_w = ImGui::CalcTextSize("0").x;
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const ImU32 frame = ImGui::GetColorU32(ImGuiCol_Border);
+  for (uint64_t i = 0; i < run.n; ++i) {
+    const ImVec2 p0(at.x + float(i % uint64_t(c.columns)) * (c.card_w + c.gap), at.y + float(i / uint64_t(c.columns)) * (c.card_h + c.gap));
+    const uint64_t bits = ordered_bits(run.key_type, keys, i);
+    const uint32_t digit = pass ? uint32_t((bits >> pass->shift) & ((uint64_t(1) << pass->bits) - 1)) : 0;
+    const ImU32 digit_colour = pass ? digit_color(digit, pass->digits()) : frame;
+    dl->AddRect(p0, ImVec2(p0.x + c.card_w, p0.y + c.card_h), digit_colour, 3.0f, 0, 2.0f);
+    const std::string index = std::to_string(i) + ": ";
+    dl->AddText(ImVec2(p0.x + pad, p0.y + pad), dim, index.c_str());
+    dl->AddText(ImVec2(p0.x + pad + ImGui::CalcTextSize(index.c_str()).x, p0.y + pad), kKeyValueColor,
+                format_key(run.key_type, keys.data(), i).c_str());
+    if (c.bits == BitsShown::none) continue;
+    // Bits from the top, one group per digit of the sort (binary) or per hex character.
+    float x = p0.x + pad;
+    const float y = p0.y + pad + line + 2;
+    const int step = c.bits == BitsShown::binary ? c.digit_width : 4;
+    // The first group may be narrower when the written bits do not start on a boundary.
+    for (int top = c.high_bit; top > c.low_bit;) {
+      const int group_low = c.bits == BitsShown::binary
+                                ? std::max(c.low_bit, c.low_bit + (top - c.low_bit - 1) / step * step)
+                                : top - 4;
+      const std::string text = bits_text(bits, group_low, top, c.bits);
+      const float w = ImGui::CalcTextSize(text.c_str()).x;
+      const bool viewed = pass && group_low < pass->shift + pass->bits && top > pass->shift;
+      if (viewed) {
+        dl->AddRectFilled(ImVec2(x - 1, y - 1), ImVec2(x + w + 1, y + line + 1), digit_colour, 2.0f);
+        dl->AddText(ImVec2(x, y), kDigitTextColor, text.c_str());
+      } else {
+        dl->AddText(ImVec2(x, y), dim, text.c_str());
+      }
+      x += w + (c.bits == BitsShown::binary ? digit_w * 0.5f : 0.0f);
+      top = group_low;
+    }
+  }
+}
+
+// Small arrays get a marker a projector shows on each key's point, in its digit's colour, and its
+// value beside it when every key's column has room for the widest value; above the point, or
+// below it where there is no room above.
+void mark_points(const RunRecord& run, const RadixSection* pass, const std::vector<std::byte>& keys,
+                 const gfx::DensityRequest& request, ImVec2 plot_origin) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float line = ImGui::GetTextLineHeight();
+  const float column_w = float(request.columns) / float(run.n);
+  const float radius = std::max(3.0f, line * 0.25f);
+  float widest = 0;
+  for (uint64_t i = 0; i < run.n; ++i) widest = std::max(widest, ImGui::CalcTextSize(format_key(run.key_type, keys.data(), i).c_str()).x);
+  const bool with_values = widest + 2 * radius + 4 <= column_w;
+  const bool wide = info(run.key_type).bytes == 8;
+  const auto map32 = gfx::make_density_map<uint32_t>(request);
+  const auto map64 = gfx::make_density_map<uint64_t>(request);
+  for (uint64_t i = 0; i < run.n; ++i) {
+    const uint32_t row = wide ? map64.row(reinterpret_cast<const uint64_t*>(keys.data())[i])
+                              : map32.row(reinterpret_cast<const uint32_t*>(keys.data())[i]);
+    const uint32_t column = wide ? map64.column(i) : map32.column(i);
+    const ImVec2 point(plot_origin.x + float(column) + 0.5f, plot_origin.y + float(request.rows - 1 - row) + 0.5f);
+    const uint64_t bits = ordered_bits(run.key_type, keys, i);
+    const ImU32 colour = pass ? digit_color(uint32_t((bits >> pass->shift) & ((uint64_t(1) << pass->bits) - 1)), pass->digits())
+                              : IM_COL32(220, 230, 255, 255);
+    dl->AddCircleFilled(point, radius, colour);
+    if (!with_values) continue;
+    const float y = point.y - radius - line >= plot_origin.y ? point.y - radius - line : point.y + radius;
+    dl->AddText(ImVec2(point.x + radius, y), kKeyValueColor, format_key(run.key_type, keys.data(), i).c_str());
+  }
+}
+
+// Whether the run's last stage holds the keys in order of every bit (its ends are the extremes).
+bool sorts_whole_key(const RunRecord& run) {
+  const SortConfig& sort = run.request.sort;
+  return sort.begin_bit == 0 && (sort.end_bit < 0 || sort.end_bit == key_bits(run.key_type));
+}
+
 }  // namespace
 
 void draw_array_panel(UiFrame& f, bool* open) {
@@ -143,9 +316,34 @@ void draw_array_panel(UiFrame& f, bool* open) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float notes_h = notes.empty() ? 0 : ImGui::CalcTextSize(notes.c_str(), nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y;
   const float footer = ImGui::GetTextLineHeightWithSpacing() * (with_lookback ? 4.6f : 2.2f) + notes_h;
-  const float axis = ImGui::CalcTextSize("max").x + 6;
+
+  // The value axis: the keys' own range, or the key type's (floats' ends have no value to write).
+  gfx::DensityRequest request;
+  PanelResources& r = f.resources;
+  uint64_t lo = 0, hi = 0;
+  request.data_range = f.view.value_axis_data && r.array_view.key_range(run.snapshots, sorts_whole_key(run), &lo, &hi);
+  request.range_lo = lo;
+  request.range_hi = hi;
+  const bool float_keys = info(run.key_type).is_float;
+  const uint64_t type_top = key_bits(run.key_type) == 64 ? ~uint64_t(0) : (uint64_t(1) << key_bits(run.key_type)) - 1;
+  const std::string top_label = request.data_range ? format_ordered_key(run.key_type, hi)
+                                : float_keys       ? "max"
+                                                   : format_ordered_key(run.key_type, type_top);
+  const std::string bottom_label = request.data_range ? format_ordered_key(run.key_type, lo)
+                                   : float_keys       ? "min"
+                                                      : format_ordered_key(run.key_type, 0);
+  const float axis = std::max(ImGui::CalcTextSize(top_label.c_str()).x, ImGui::CalcTextSize(bottom_label.c_str()).x) + 6;
+
+  // A small array is written out under the plot, as many cards a row as fit.
+  const int snapshot = run.snapshots ? snapshot_for(run, stage) : 0;
+  std::vector<std::byte> small_keys;
+  KeyCards cards;
+  const float min_plot = ImGui::GetTextLineHeight() * 4;
+  const bool written = r.array_view.small_keys(run.snapshots, snapshot, kWrittenKeys, &small_keys) &&
+                       plan_cards(run, pass, small_keys, avail.x, avail.y - footer - min_plot, &cards);
+  const float cards_h = written ? cards.height() + ImGui::GetStyle().ItemSpacing.y : 0.0f;
   const uint32_t columns = uint32_t(std::clamp(avail.x - axis, 16.0f, 4096.0f));
-  const uint32_t rows = uint32_t(std::clamp(avail.y - footer, 16.0f, 2048.0f));
+  const uint32_t rows = uint32_t(std::clamp(avail.y - footer - cards_h, 16.0f, 2048.0f));
 
   if (!run.snapshots) {
     ImGui::Dummy(ImVec2(float(columns), float(rows)));
@@ -153,7 +351,6 @@ void draw_array_panel(UiFrame& f, bool* open) {
     ImGui::End();
     return;
   }
-  gfx::DensityRequest request;
   request.key_type = run.key_type;
   request.n = run.snapshots->size();  // a recording keeps fewer keys than it sorted
   request.columns = columns;
@@ -162,28 +359,28 @@ void draw_array_panel(UiFrame& f, bool* open) {
     request.digit_shift = pass->shift;
     request.digit_bits = pass->bits;
   }
-  const int snapshot = snapshot_for(run, stage);
   if (run.snapshots->stage_of(snapshot) + 1 != stage) {
     const std::string kept = "(keys of the last kept stage, " + stage_name(run, run.snapshots->stage_of(snapshot) + 1) + ")";
     same_line_if_fits(ImGui::CalcTextSize(kept.c_str()).x);
     disabled_text_wrapped("%s", kept.c_str());
   }
-  const Status s = f.resources.array_view.draw(run.snapshots, snapshot, request);
-  f.resources.array_view_error = s.ok() ? "" : s.message();
+  const Status s = r.array_view.draw(run.snapshots, snapshot, request);
+  r.array_view_error = s.ok() ? "" : s.message();
 
   // The value axis on the left, then the image (GL's bottom-up rows flipped by the UVs).
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 axis_color = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  dl->AddText(ImVec2(origin.x, origin.y), axis_color, "max");
-  dl->AddText(ImVec2(origin.x, origin.y + rows - ImGui::GetFontSize()), axis_color, "min");
+  dl->AddText(ImVec2(origin.x, origin.y), axis_color, top_label.c_str());
+  dl->AddText(ImVec2(origin.x, origin.y + rows - ImGui::GetFontSize()), axis_color, bottom_label.c_str());
   ImGui::SetCursorScreenPos(ImVec2(origin.x + axis, origin.y));
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(f.resources.array_view.texture())),
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(r.array_view.texture())),
                ImVec2(float(columns), float(rows)), ImVec2(0, 1), ImVec2(1, 0));
   if (ImGui::IsItemHovered()) {
     const float x = ImGui::GetIO().MousePos.x - (origin.x + axis);
     ImGui::SetTooltip("index ~ %s", format_count(uint64_t(double(x) / columns * run.n)).c_str());
   }
+  if (written) mark_points(run, pass, small_keys, request, ImVec2(origin.x + axis, origin.y));
 
   if (with_lookback) {
     const ImVec2 strip_at(origin.x + axis, origin.y + rows + 4);
@@ -191,12 +388,17 @@ void draw_array_panel(UiFrame& f, bool* open) {
       f.view.focus = PhaseView::lookback;
     lookback_strip(*run.trace, *pass, strip_at, float(columns));
   }
+  if (written) {
+    const ImVec2 cards_at = ImGui::GetCursorScreenPos();
+    draw_cards(run, pass, small_keys, cards, cards_at);
+    ImGui::SetCursorScreenPos(ImVec2(cards_at.x, cards_at.y + cards.height() + ImGui::GetStyle().ItemSpacing.y));
+  }
   if (pass) digit_legend(pass->digits(), avail.x);
   if (!notes.empty()) disabled_text_wrapped("%s", notes.c_str());
-  const gfx::DensityView& view = f.resources.array_view;
+  const gfx::DensityView& view = r.array_view;
   const std::string timing = view.kernel_ms() > 0 ? format_ms(view.kernel_ms()) + " on the GPU" : format_ms(view.reduce_ms());
   disabled_text_wrapped("Keys %s; %ux%u pixels in %s.%s", gfx::key_path_text(view.key_path()), columns, rows,
-                      timing.c_str(), f.resources.array_view_error.empty() ? "" : (" " + f.resources.array_view_error).c_str());
+                        timing.c_str(), r.array_view_error.empty() ? "" : (" " + r.array_view_error).c_str());
   ImGui::End();
 }
 

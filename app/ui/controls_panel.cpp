@@ -92,6 +92,7 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
         changed |= info.id != d.data.dist.id;
         d.data.dist.id = info.id;
         if (info.id == Distribution::file) d.data.dist.path = r.path_text;
+        if (info.id == Distribution::list) d.data.dist.list = r.list_text;
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(info.description).c_str());
     }
@@ -107,6 +108,13 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
       changed = true;
     }
     help_marker("Raw little-endian keys (.bin), a NumPy .npy file, or text with keys separated by spaces, commas or newlines. Press Enter to load.");
+  }
+  if (d.data.dist.id == Distribution::list) {
+    if (ImGui::InputText("Key list", r.list_text, sizeof r.list_text, ImGuiInputTextFlags_EnterReturnsTrue)) {
+      d.data.dist.list = r.list_text;
+      changed = true;
+    }
+    help_marker("The keys themselves, separated by commas or spaces (170, 45, 75, 90). Press Enter to sort them.");
   }
   int seed = int(d.data.seed);
   if (ImGui::InputInt("Seed", &seed)) d.data.seed = uint64_t(std::max(0, seed));
@@ -174,6 +182,10 @@ void stage_controls(UiFrame& f) {
     disabled_text_wrapped("%s", stage_name(run, shown).c_str());
   float seconds = float(view.seconds_per_stage);
   if (ImGui::SliderFloat("Seconds per stage", &seconds, 0.2f, 4.0f, "%.1f s")) view.seconds_per_stage = seconds;
+  ImGui::Checkbox("Value axis: the keys' own range", &view.value_axis_data);
+  help_marker("The array view's height spans the smallest to the largest key present, so keys 170..802 or "
+              "-1000..1000 spread out. Off: the key type's whole range, where the radix digits' bands lie "
+              "(--value-axis data|full).");
 }
 
 void result_summary(const SessionState& s) {
@@ -278,6 +290,7 @@ void draw_controls_panel(UiFrame& f, bool* open) {
     r.draft = s.request;
     std::snprintf(r.n_text, sizeof r.n_text, "%llu", static_cast<unsigned long long>(s.request.data.n));
     std::snprintf(r.path_text, sizeof r.path_text, "%s", s.request.data.dist.path.c_str());
+    std::snprintf(r.list_text, sizeof r.list_text, "%s", s.request.data.dist.list.c_str());
     r.draft_from_session = true;
   }
   RunRequest& d = r.draft;

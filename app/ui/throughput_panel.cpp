@@ -25,11 +25,19 @@ void bandwidth_gauge(double gbps, double bytes_per_key, double copy_gbps) {
                                                                          : IM_COL32(235, 190, 90, 255));
   for (float tick : {0.25f, 0.5f, 0.75f})
     dl->AddLine(ImVec2(b0.x + width * tick, b0.y), ImVec2(b0.x + width * tick, b1.y), IM_COL32(0, 0, 0, 140), 1);
-  char label[96];
+  // The whole line in the gauge where it fits; else the share in it and the bytes per key below.
+  char label[96], bytes[48];
   std::snprintf(label, sizeof label, "%s at %.3g B/key = %.0f%% of copy", format_bytes_rate(gbps).c_str(), bytes_per_key,
                 100.0 * gbps / copy_gbps);
+  bytes[0] = '\0';
+  if (ImGui::CalcTextSize(label).x > width - 12) {
+    std::snprintf(label, sizeof label, "%s = %.0f%% of copy", format_bytes_rate(gbps).c_str(), 100.0 * gbps / copy_gbps);
+    std::snprintf(bytes, sizeof bytes, "at %.3g B/key", bytes_per_key);
+  }
+  if (ImGui::CalcTextSize(label).x > width - 12) std::snprintf(label, sizeof label, "%.0f%% of copy", 100.0 * gbps / copy_gbps);
   dl->AddText(ImVec2(b0.x + 6, b0.y), IM_COL32(255, 255, 255, 255), label);
   ImGui::Dummy(ImVec2(width, line + 2));
+  if (bytes[0]) ImGui::TextDisabled("%s", bytes);
 }
 
 struct KernelTotal {

@@ -32,6 +32,7 @@ struct PanelResources {
   bool draft_from_session = false;
   char n_text[32] = {};
   char path_text[512] = {};
+  char list_text[1024] = {};
   float ui_scale_draft = 0;
   SortConfig race_draft;         // the challenger being chosen in the Race controls
   bool race_hidden = false;      // a race is on but the window is too small for its two columns

@@ -19,6 +19,7 @@ struct ViewState {
   double stage_shown_at = 0;  // when playback last advanced
   float ui_scale = 1.0f;
   bool scan_table_offsets = false;  // the scan table shows the exclusive scan, not the counts
+  bool value_axis_data = true;  // the array view's value axis spans the keys present, not the key type's range
   bool show_help = false;
   bool show_ladder = false;  // the Ladder view takes the pictures' place
   PhaseView focus = PhaseView::none;  // the view the mouse was last over: Explain highlights its phase

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "session/parse.hpp"
+#include "sortscope/key_traits.hpp"
 #include "ui/panel_flags.hpp"
 
 namespace sortscope::app::ui {
@@ -52,6 +53,16 @@ std::string format_key(KeyType type, const void* keys, uint64_t i) {
     case KeyType::f64: std::snprintf(buf, sizeof buf, "%g", static_cast<const double*>(keys)[i]); break;
   }
   return buf;
+}
+
+std::string format_ordered_key(KeyType type, uint64_t ordered) {
+  const KeyTypeInfo& k = info(type);
+  if (k.bytes == 4) {
+    const uint32_t raw = make_twiddle<uint32_t>(k.is_signed, k.is_float, false).raw(uint32_t(ordered));
+    return format_key(type, &raw, 0);
+  }
+  const uint64_t raw = make_twiddle<uint64_t>(k.is_signed, k.is_float, false).raw(ordered);
+  return format_key(type, &raw, 0);
 }
 
 ImU32 digit_color(float t, float alpha) {

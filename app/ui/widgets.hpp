@@ -19,6 +19,8 @@ std::string format_bytes_rate(double gbps);    // "2961 GB/s"
 std::string format_ms(double ms);              // "0.412 ms" / "12.5 us"
 // Key i of an array of `type` keys, as its value: "170", "-3", "2.5".
 std::string format_key(KeyType type, const void* keys, uint64_t i);
+// A key given as ordered bits (sortscope::Twiddle, ascending), as its value.
+std::string format_ordered_key(KeyType type, uint64_t ordered);
 
 // Hue of digit value t in [0, 1], matching shaders/density.frag.
 ImU32 digit_color(float t, float alpha = 1.0f);

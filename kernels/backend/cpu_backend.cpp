@@ -73,8 +73,8 @@ class CpuBackend final : public Backend {
 
   Status set_data(const DataSpec& spec) override {
     auto keys = std::make_shared<HostKeys>();
-    if (spec.dist.id == Distribution::file) {
-      SORTSCOPE_RETURN_IF_ERROR(load_key_file(spec.dist.path, spec.key_type, keys.get()));
+    if (spec.dist.gives_keys()) {
+      SORTSCOPE_RETURN_IF_ERROR(load_given_keys(spec, keys.get()));
     } else {
       if (spec.n > max_items(spec.key_type, false, 0))
         return OutOfMemory(std::to_string(spec.n) + " keys do not fit in host memory (at most " +

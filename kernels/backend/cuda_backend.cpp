@@ -143,9 +143,9 @@ class CudaBackend final : public Backend {
   }
 
   Status set_data(const DataSpec& spec) override {
-    if (spec.dist.id == Distribution::file) {
+    if (spec.dist.gives_keys()) {
       HostKeys keys;
-      SORTSCOPE_RETURN_IF_ERROR(load_key_file(spec.dist.path, spec.key_type, &keys));
+      SORTSCOPE_RETURN_IF_ERROR(load_given_keys(spec, &keys));
       return set_data(std::move(keys));
     }
     const uint64_t limit = max_items(spec.key_type, false, 0);

@@ -28,6 +28,7 @@ constexpr std::array kDistributions = {
     DistributionInfo{Distribution::entropy, "entropy-K", "AND of K uniform words (K = 1..5): fewer 1 bits"},
     DistributionInfo{Distribution::zipf, "zipf", "65536 random values with Zipf frequencies (s = 1.1)"},
     DistributionInfo{Distribution::file, "file:PATH", "keys from a file: raw little-endian (.bin), .npy, or text"},
+    DistributionInfo{Distribution::list, "list:KEYS", "the keys written out, e.g. list:170,45,75 (as --keys-list)"},
 };
 
 template <typename Table, typename Id>
@@ -53,6 +54,7 @@ const DistributionInfo& info(Distribution d) { return find_info(kDistributions, 
 std::string DistributionSpec::name() const {
   if (id == Distribution::entropy) return "entropy-" + std::to_string(entropy_ands);
   if (id == Distribution::file) return "file:" + path;
+  if (id == Distribution::list) return "list:" + list;
   return std::string(info(id).name);
 }
 
@@ -62,6 +64,11 @@ std::optional<DistributionSpec> parse_distribution(std::string_view text) {
     spec.id = Distribution::file;
     spec.path = std::string(text.substr(5));
     if (spec.path.empty()) return std::nullopt;
+    return spec;
+  }
+  if (text.starts_with("list:")) {
+    spec.id = Distribution::list;
+    spec.list = std::string(text.substr(5));
     return spec;
   }
   if (text.starts_with("entropy-")) {
@@ -74,7 +81,7 @@ std::optional<DistributionSpec> parse_distribution(std::string_view text) {
     return spec;
   }
   for (const auto& d : kDistributions) {
-    if (d.id == Distribution::entropy || d.id == Distribution::file) continue;
+    if (d.id == Distribution::entropy || d.id == Distribution::file || d.id == Distribution::list) continue;
     if (d.name == text) {
       spec.id = d.id;
       return spec;

@@ -21,7 +21,8 @@ inline Kind kind_of(Distribution d) {
     case Distribution::det_dup: return Kind::det_dup;
     case Distribution::entropy: return Kind::entropy;
     case Distribution::zipf: return Kind::zipf;
-    case Distribution::file: break;
+    case Distribution::file:
+    case Distribution::list: break;
   }
   return Kind::uniform;
 }

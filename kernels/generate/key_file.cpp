@@ -1,5 +1,6 @@
 // Reading user key files: raw little-endian binary, NumPy .npy, or text (keys separated by
 // whitespace or commas, any number a line).
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstring>
@@ -147,7 +148,31 @@ bool parse_number(std::string_view s, T* v) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-// Where a comma stands between two digits on a line without a decimal point, or npos.
+// Whether a token that is not a key of type T is a number all the same, one outside T's range
+// (-5 or 5000000000 for u32, 1e999 for f32): then the message says so rather than "not a key".
+template <typename T>
+bool out_of_range(std::string_view s) {
+  if (!s.empty() && (s.front() == '+' || s.front() == '-')) s.remove_prefix(1);
+  if constexpr (std::is_floating_point_v<T>) {
+    long double v;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return (ec == std::errc() || ec == std::errc::result_out_of_range) && p == s.data() + s.size();
+  } else {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+  }
+}
+
+// "n u32 key (0..4294967295)": the key type and, for integers, the values it holds (after "a").
+template <typename T>
+std::string type_and_range(KeyType k) {
+  const std::string type(info(k).name);
+  std::string text = (type[0] == 'i' || type[0] == 'f' ? "n " : " ") + type + " key";  // an i32, a u32
+  if constexpr (!std::is_floating_point_v<T>)
+    text += " (" + std::to_string(std::numeric_limits<T>::min()) + ".." + std::to_string(std::numeric_limits<T>::max()) + ")";
+  return text;
+}
+
+// Where a decimal comma stands between two digits on a line without a decimal point, or npos.
 size_t decimal_comma(std::string_view line) {
   if (line.find('.') != std::string_view::npos) return std::string_view::npos;
   for (size_t i = 1; i + 1 < line.size(); ++i)
@@ -160,25 +185,25 @@ size_t decimal_comma(std::string_view line) {
 bool separates(char c) { return c == ',' || std::isspace(static_cast<unsigned char>(c)); }
 
 // Keys separated by whitespace or commas, any number a line ("170, 45, 75" or one a line); '#'
-// starts a comment that runs to the end of its line.
-template <typename T>
-Status parse_text_as(const std::string& path, const std::string& file, HostKeys* out) {
+// starts a comment that runs to the end of its line. `where(line)` names the place in messages:
+// "'keys.txt' line 3" for a file, "--keys-list" for a list.
+template <typename T, typename Where>
+Status parse_text_as(const std::string& text, const Where& where, bool decimal_commas_refused, HostKeys* out) {
   std::vector<T> keys;
   size_t line_no = 0;
-  for (size_t at = 0; at < file.size();) {
-    size_t end = file.find('\n', at);
-    if (end == std::string::npos) end = file.size();
-    std::string_view line(file.data() + at, end - at);
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + at, end - at);
     ++line_no;
     at = end + 1;
     line = line.substr(0, line.find('#'));
-    if constexpr (std::is_floating_point_v<T>) {
+    if (std::is_floating_point_v<T> && decimal_commas_refused) {
       // "2,5" with no decimal point on the line is a decimal comma far more often than two keys.
       const size_t comma = decimal_comma(line);
       if (comma != std::string_view::npos) {
         const size_t from = line.find_last_of(" \t", comma) == std::string_view::npos ? 0 : line.find_last_of(" \t", comma) + 1;
-        return InvalidArgument("'" + path + "' line " + std::to_string(line_no) + ": '" +
-                               excerpt(line.substr(from, line.find_first_of(" \t", comma) - from)) +
+        return InvalidArgument(where(line_no) + ": '" + excerpt(line.substr(from, line.find_first_of(" \t", comma) - from)) +
                                "' looks like a decimal comma; write the point (2.5), or put a space after a comma "
                                "that separates keys");
       }
@@ -194,10 +219,12 @@ Status parse_text_as(const std::string& path, const std::string& file, HostKeys*
       i = j;
       T v;
       if (!parse_number(token, &v)) {
+        if (out_of_range<T>(token))
+          return InvalidArgument(where(line_no) + ": '" + excerpt(token) + "' does not fit a" +
+                                 type_and_range<T>(out->key_type) + "; choose a --keys type that holds it");
         const std::string type(info(out->key_type).name);
         const char* article = type[0] == 'i' || type[0] == 'f' ? "an " : "a ";  // an i32, an f32, a u32
-        return InvalidArgument("'" + path + "' line " + std::to_string(line_no) + ": '" + excerpt(token) +
-                               "' is not " + article + type + " key");
+        return InvalidArgument(where(line_no) + ": '" + excerpt(token) + "' is not " + article + type + " key");
       }
       keys.push_back(v);
     }
@@ -206,6 +233,22 @@ Status parse_text_as(const std::string& path, const std::string& file, HostKeys*
   out->bytes.resize(keys.size() * sizeof(T));
   if (!keys.empty()) std::memcpy(out->bytes.data(), keys.data(), out->bytes.size());
   return Status::Ok();
+}
+
+// A file may come from a locale that writes 2,5; a list's commas are its separators, as documented.
+template <typename Where>
+Status parse_text(const std::string& text, KeyType k, const Where& where, bool decimal_commas_refused, HostKeys* out) {
+  out->key_type = k;
+  const bool refused = decimal_commas_refused;
+  switch (k) {
+    case KeyType::u32: return parse_text_as<uint32_t>(text, where, refused, out);
+    case KeyType::i32: return parse_text_as<int32_t>(text, where, refused, out);
+    case KeyType::f32: return parse_text_as<float>(text, where, refused, out);
+    case KeyType::u64: return parse_text_as<uint64_t>(text, where, refused, out);
+    case KeyType::i64: return parse_text_as<int64_t>(text, where, refused, out);
+    case KeyType::f64: return parse_text_as<double>(text, where, refused, out);
+  }
+  return InvalidArgument("unknown key type");
 }
 
 }  // namespace
@@ -223,15 +266,24 @@ Status parse_key_file(const std::string& path, const std::string& file, KeyType 
   if (ext == "bin" || ext == "raw") return take_raw(path, file.data(), file.size(), k, out);
   if (file.find('\0') != std::string::npos)
     return InvalidArgument("'" + path + "' looks binary; name it .bin (raw little-endian) or .npy");
-  switch (k) {
-    case KeyType::u32: return parse_text_as<uint32_t>(path, file, out);
-    case KeyType::i32: return parse_text_as<int32_t>(path, file, out);
-    case KeyType::f32: return parse_text_as<float>(path, file, out);
-    case KeyType::u64: return parse_text_as<uint64_t>(path, file, out);
-    case KeyType::i64: return parse_text_as<int64_t>(path, file, out);
-    case KeyType::f64: return parse_text_as<double>(path, file, out);
-  }
-  return InvalidArgument("unknown key type");
+  return parse_text(file, k, [&](size_t line) { return "'" + path + "' line " + std::to_string(line); }, true, out);
+}
+
+Status parse_key_list(std::string_view source, std::string_view text, KeyType k, HostKeys* out) {
+  const std::string name(source);
+  // A list is one line of keys: a newline separates keys like a space, and nothing is a comment.
+  if (text.find('#') != std::string_view::npos)
+    return InvalidArgument(name + ": '#' is not part of a key (a list of keys has no comments)");
+  std::string keys(text);
+  std::replace(keys.begin(), keys.end(), '\n', ' ');
+  SORTSCOPE_RETURN_IF_ERROR(parse_text(keys, k, [&](size_t) { return name; }, false, out));
+  if (out->n == 0) return InvalidArgument(name + ": no keys (write them separated by commas, e.g. 170,45,75)");
+  return Status::Ok();
+}
+
+Status load_given_keys(const DataSpec& spec, HostKeys* out) {
+  if (spec.dist.id == Distribution::list) return parse_key_list("the key list", spec.dist.list, spec.key_type, out);
+  return load_key_file(spec.dist.path, spec.key_type, out);
 }
 
 }  // namespace sortscope

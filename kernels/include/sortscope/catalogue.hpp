@@ -42,6 +42,7 @@ enum class Distribution {
   entropy,  // AND of K uniform words, K = 1..5 (name "entropy-K")
   zipf,
   file,     // "file:PATH"
+  list,     // "list:KEYS": keys written out, e.g. "list:170,45,75" (--keys-list)
 };
 
 struct DistributionInfo {
@@ -53,13 +54,17 @@ struct DistributionInfo {
 std::span<const DistributionInfo> distributions();
 const DistributionInfo& info(Distribution d);
 
-// A fully parsed --dist value: the distribution plus its parameter (K of entropy-K, PATH of file:).
+// A fully parsed --dist value: the distribution plus its parameter (K of entropy-K, PATH of file:,
+// KEYS of list:).
 struct DistributionSpec {
   Distribution id = Distribution::uniform;
   int entropy_ands = 1;
   std::string path;
+  std::string list;  // the keys of list:KEYS as written, separated by commas or whitespace
 
-  std::string name() const;  // canonical text, e.g. "entropy-3", "file:/tmp/keys.bin"
+  std::string name() const;  // canonical text, e.g. "entropy-3", "file:/tmp/keys.bin", "list:170,45"
+  // Whether the keys are given (a file or a list) rather than generated: n is their count.
+  bool gives_keys() const { return id == Distribution::file || id == Distribution::list; }
   bool operator==(const DistributionSpec&) const = default;
 };
 

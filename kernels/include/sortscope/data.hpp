@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sortscope/catalogue.hpp"
@@ -41,6 +42,15 @@ Status load_key_file(const std::string& path, KeyType key_type, HostKeys* out);
 // The same for a file's bytes already in memory; `path` chooses the format and names the file in
 // messages.
 Status parse_key_file(const std::string& path, const std::string& bytes, KeyType key_type, HostKeys* out);
+
+// Keys written as text, separated by whitespace or commas as in a text key file ("170, 45, 75"),
+// for --keys-list and list:KEYS. Messages start with `source` ("--keys-list: '1x' is not a u32
+// key"); a list without keys is refused.
+Status parse_key_list(std::string_view source, std::string_view text, KeyType key_type, HostKeys* out);
+
+// The keys of a data set whose distribution gives them (DistributionSpec::gives_keys): the file
+// read, or the list parsed, as keys of spec.key_type.
+Status load_given_keys(const DataSpec& spec, HostKeys* out);
 
 // The zipf distribution's inverse-CDF table: cumulative thresholds on the 64-bit uniform range.
 const std::vector<uint64_t>& zipf_thresholds();
