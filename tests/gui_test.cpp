@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -299,6 +300,26 @@ TEST(Gui, TheRacePresetSortsOneInputTwiceSideBySide) {
     EXPECT_GT(stats(p, race.sides[side].array).saturated, 0.05) << "side " << side << ": no keys drawn";
     EXPECT_GT(stats(p, race.sides[side].histogram).saturated, 0.05) << "side " << side << ": no histogram";
   }
+}
+
+TEST(Gui, FocusScanOpensTheExclusiveScanWithEveryCellNumbered) {
+  // The textbook's eight keys in tiles of two: a 4 x 16 table, a number in every cell; the
+  // exclusive scan's numbers are not the counts'.
+  const std::string counts_png = testing::TempDir() + "/sortscope_gui_counts.png";
+  const std::string scan_png = testing::TempDir() + "/sortscope_gui_scan.png";
+  const std::string args = "--headless --frames 4 --backend cpu --keys-list 170,45,75,90,802,24,2,66 --param tile-keys=2 "
+                           "--stage 1 --width 1600 --height 900 ";
+  ASSERT_EQ(run_sortscope(args + "--focus scan-table --screenshot " + counts_png), 0);
+  ASSERT_EQ(run_sortscope(args + "--focus scan --screenshot " + scan_png), 0);
+  Picture counts, scan;
+  ASSERT_TRUE(load(counts_png, &counts));
+  ASSERT_TRUE(load(scan_png, &scan));
+  const auto layout = sortscope::app::ui::fixed_layout(1600, 900, 1.0f);
+  int differing = 0;
+  for (int y = int(layout.scan_table.y) + 40; y < int(layout.scan_table.y + layout.scan_table.h); ++y)
+    for (int x = int(layout.scan_table.x); x < int(layout.scan_table.x + layout.scan_table.w); ++x)
+      differing += std::memcmp(counts.at(x, y), scan.at(x, y), 3) != 0;
+  EXPECT_GT(differing, 2000) << "--focus scan shows the same table as the counts";
 }
 
 TEST(Gui, TheFocusedPanelIsOutlined) {

@@ -124,6 +124,34 @@ TEST(MgRadixCpu, TraceHoldsItsInvariants) {
   }
 }
 
+TEST(MgRadixCpu, ATeachingTileGivesAFewKeysSeveralBlocks) {
+  // The textbook's eight keys in tiles of two: four blocks, four rows of each pass's scan table.
+  auto backend = make_cpu_backend();
+  ASSERT_OK(backend->set_data(DataSpec{*parse_distribution("list:170,45,75,90,802,24,2,66"), 8, 1, KeyType::u32}));
+  for (int tile : {1, 2, 3, 8}) {
+    SortConfig config;
+    set_param(&config, "tile-keys", tile);
+    RunOptions options;
+    options.trace = true;
+    options.snapshot_budget = kSnapshotBudgetBytes;
+    RunResult r;
+    ASSERT_OK(backend->run(config, options, &r));
+    EXPECT_TRUE(r.verified) << r.verify_detail;
+    ASSERT_TRUE(r.trace.has_value());
+    EXPECT_EQ(r.trace->tile_items, uint32_t(tile));
+    EXPECT_EQ(r.trace->grid_blocks, uint32_t((8 + tile - 1) / tile));
+    EXPECT_EQ(check_invariants(*r.trace), "") << "tile " << tile;
+    // Pass 1's first row is the first tile's digits: 170 and 45 have low digits 10 and 13.
+    if (tile == 2) {
+      const RadixSection& p = *r.trace->stages[0].radix;
+      EXPECT_EQ(p.rows, 4u);
+      EXPECT_EQ(p.counts[10 * p.rows + 0], 1u);
+      EXPECT_EQ(p.counts[13 * p.rows + 0], 1u);
+      EXPECT_EQ(p.counts[2 * p.rows + 3], 2u) << "2 and 66 share the last tile and digit 2";
+    }
+  }
+}
+
 TEST(MgRadixCpu, SkipsPassesWhereEveryKeyHasTheSameDigit) {
   auto backend = make_cpu_backend();
   // All-zero keys: every digit of every pass is 0, so every pass is skipped.

@@ -42,7 +42,7 @@ PhaseView view_named(const std::string& name) {
   if (name == "array") return PhaseView::keys;
   if (name == "lookback") return PhaseView::lookback;
   if (name == "histogram") return PhaseView::histogram;
-  if (name == "scan-table") return PhaseView::scan_table;
+  if (name == "scan-table" || name == "scan") return PhaseView::scan_table;
   if (name == "scatter") return PhaseView::scatter;
   if (name == "network") return PhaseView::network;
   if (name == "merge") return PhaseView::merge;
@@ -229,6 +229,7 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
     view.stage = options.stage;
     view.phase = options.phase - 1;
     view.focus = view_named(options.focus);
+    view.scan_table_offsets = options.focus == "scan";
     if (const std::optional<ui::PanelId> focused = ui::focused_panel(view)) view.layout.tab = *focused;
     if (!options.maximize.empty()) view.layout.maximized = ui::panel_named(options.maximize);
     for (const std::string& name : options.hide)

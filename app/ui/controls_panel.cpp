@@ -85,7 +85,10 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
     ImGui::TextWrapped("n = %s", format_count(d.data.n).c_str());
   ImGui::PopStyleColor();
 
-  const std::string dist_label = d.data.dist.id == Distribution::entropy ? "entropy-K" : d.data.dist.name();
+  // The keys themselves are edited below; the list's name alone fits the combo.
+  const std::string dist_label = d.data.dist.id == Distribution::entropy ? "entropy-K"
+                                 : d.data.dist.id == Distribution::list  ? "list"
+                                                                         : d.data.dist.name();
   if (ImGui::BeginCombo("Distribution", dist_label.substr(0, 40).c_str())) {
     for (const DistributionInfo& info : distributions()) {
       if (ImGui::Selectable(std::string(info.name).c_str(), info.id == d.data.dist.id)) {

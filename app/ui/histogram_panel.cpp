@@ -72,6 +72,22 @@ void draw_histogram_panel(UiFrame& f, bool* open) {
   }
   dl->AddLine(previous, ImVec2(plot1.x, previous.y), IM_COL32(255, 255, 255, 230), 2.0f);
 
+  // Each bar's count, when every count fits its bar's width: inside the bar's top when the bar is
+  // tall enough, else just above it.
+  char count_text[24];
+  std::snprintf(count_text, sizeof count_text, "%llu", static_cast<unsigned long long>(max_count));
+  if (ImGui::CalcTextSize(count_text).x + 4 <= bar_w) {
+    for (uint32_t d = 0; d < digits; ++d) {
+      if (!p.histogram[d]) continue;
+      std::snprintf(count_text, sizeof count_text, "%llu", static_cast<unsigned long long>(p.histogram[d]));
+      const float top = plot1.y - h * float(double(p.histogram[d]) / double(max_count));
+      const float x = plot0.x + (d + 0.5f) * bar_w - ImGui::CalcTextSize(count_text).x / 2;
+      const bool inside = plot1.y - top >= line + 4;
+      dl->AddText(ImVec2(x, inside ? top + 2 : top - line - 2), inside ? IM_COL32(16, 18, 24, 255) : IM_COL32(255, 255, 255, 255),
+                  count_text);
+    }
+  }
+
   // Axes: counts on the left, offsets (0 .. n) on the right, digits below.
   char label[32];
   std::snprintf(label, sizeof label, max_count >= 1000000 ? "%.1fM" : "%.0f",

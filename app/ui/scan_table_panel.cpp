@@ -35,10 +35,22 @@ uint32_t ramp_rgba(float t) {
 
 constexpr uint32_t kEmptyCell = 0xff181414u;
 
+// The colour of a cell holding `value` among `cells`: offsets scaled 0..n; counts against their
+// mean (mid-ramp = an even share, bright = twice that or more), so skew stands out.
+uint32_t ramp_colour(const RunRecord& run, bool offsets, uint64_t value, size_t cells) {
+  const double n = double(std::max<uint64_t>(run.n, 1));
+  if (offsets) return ramp_rgba(float(value / n));
+  const double mean = n / double(cells);
+  return value ? ramp_rgba(float(0.05 + 0.95 * value / (2 * mean))) : kEmptyCell;
+}
+
+// The colour of table entry i (digit-major) when a texture row is one block.
+uint32_t cell_colour(const RunRecord& run, const RadixSection& p, bool offsets, size_t i) {
+  return ramp_colour(run, offsets, offsets ? p.offsets[i] : p.counts[i], p.counts.size());
+}
+
 // Builds the texture for (run, pass, mode): at most `max_rows` rows, grouping blocks. Counts are
-// summed per group and coloured against their mean (mid-ramp = an even share, bright = twice that
-// or more), so skew stands out; offsets show each group's first block scaled 0..n, so the picture
-// is the scan's walk itself.
+// summed per group; offsets show each group's first block, so the picture is the scan's walk itself.
 void rebuild_texture(PanelResources& r, const RunRecord& run, const RadixSection& p, bool offsets, int max_rows) {
   const uint32_t digits = p.digits();
   const int group = std::max(1, int((p.rows + max_rows - 1) / max_rows));
@@ -55,12 +67,7 @@ void rebuild_texture(PanelResources& r, const RunRecord& run, const RadixSection
       }
     }
   std::vector<uint32_t> pixels(cells.size());
-  const double n = double(std::max<uint64_t>(run.n, 1));
-  const double mean = n / double(cells.size());
-  for (size_t i = 0; i < cells.size(); ++i) {
-    if (offsets) pixels[i] = ramp_rgba(float(cells[i] / n));
-    else pixels[i] = cells[i] ? ramp_rgba(float(0.05 + 0.95 * cells[i] / (2 * mean))) : kEmptyCell;
-  }
+  for (size_t i = 0; i < cells.size(); ++i) pixels[i] = ramp_colour(run, offsets, cells[i], cells.size());
   r.scan_table.upload_rgba(int(digits), rows, pixels.data());
   r.scan_table_run = run.id;
   r.scan_table_stage = p.pass;
@@ -95,7 +102,7 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
   // Reduce-then-scan's rows are its thread blocks; one-sweep's are groups of consecutive tiles.
   const bool tile_rows = run->trace->table_rows == TableRows::tiles;
   const char* row_noun = tile_rows ? "tile row" : "block";
-  ImGui::Text("%u %ss x %u digits, pass %d", p.rows, row_noun, p.digits(), p.pass + 1);
+  ImGui::Text("%u %s%s x %u digits, pass %d", p.rows, row_noun, p.rows == 1 ? "" : "s", p.digits(), p.pass + 1);
   if (ImGui::RadioButton("counts", !offsets)) show_offsets = false;
   ImGui::SameLine();
   if (!scanned) {
@@ -130,8 +137,26 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
     for (uint32_t d = 1; d < p.digits(); ++d)
       dl->AddLine(ImVec2(origin.x + d * cw, origin.y), ImVec2(origin.x + d * cw, origin.y + size.y), IM_COL32(0, 0, 0, 90));
   }
+  // Every cell's number (count or exclusive scan) when each fits its cell and a cell is one block;
+  // the numbers then show the scan's walk themselves, so the arrow is left out.
+  const float row_h = size.y / float((p.rows + r.scan_table_row_group - 1) / r.scan_table_row_group);
+  const bool numbered = r.scan_table_row_group == 1 && row_h >= ImGui::GetTextLineHeight() + 2 &&
+                        ImGui::CalcTextSize(std::to_string(offsets ? run->n : p.rows ? *std::max_element(p.counts.begin(), p.counts.end()) : 0).c_str()).x + 4 <= cw;
+  if (numbered) {
+    for (uint32_t d = 0; d < p.digits(); ++d)
+      for (uint32_t b = 0; b < p.rows; ++b) {
+        const size_t i = size_t(d) * p.rows + b;
+        const std::string text = std::to_string(offsets ? p.offsets[i] : uint64_t(p.counts[i]));
+        const ImVec2 text_size = ImGui::CalcTextSize(text.c_str());
+        // Dark text on the ramp's bright end, light on its dark end and on empty cells.
+        const ImVec4 cell = ImGui::ColorConvertU32ToFloat4(cell_colour(*run, p, offsets, i));
+        const bool bright = 0.3f * cell.x + 0.59f * cell.y + 0.11f * cell.z > 0.5f;
+        dl->AddText(ImVec2(origin.x + (d + 0.5f) * cw - text_size.x / 2, origin.y + (b + 0.5f) * row_h - text_size.y / 2),
+                    bright ? IM_COL32(16, 18, 24, 255) : IM_COL32(240, 240, 240, 255), text.c_str());
+      }
+  }
   // The scan's walk, drawn over the first two columns: down, then over to the next column.
-  if (cw >= 8) {
+  if (cw >= 8 && !numbered) {
     const ImU32 c = IM_COL32(255, 255, 255, 200);
     const float x0 = origin.x + cw * 0.5f, x1 = origin.x + cw * 1.5f;
     dl->AddLine(ImVec2(x0, origin.y + 4), ImVec2(x0, origin.y + size.y - 6), c, 2);

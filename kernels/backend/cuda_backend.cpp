@@ -188,6 +188,13 @@ class CudaBackend final : public Backend {
     SortShape shape;
     SORTSCOPE_RETURN_IF_ERROR(sort_shape(config, key_type_, n_, &shape));
     SORTSCOPE_RETURN_IF_ERROR(find_differing_bits(&shape.differing_bits));
+    for (size_t i = 0; i < algo.params.size(); ++i)
+      if (algo.params[i].cpu_only && shape.params[i] != algo.params[i].default_value)
+        return InvalidArgument(std::string(algo.name) + "'s " + std::string(algo.params[i].name) + " = " +
+                               std::to_string(shape.params[i]) +
+                               " runs on the CPU backend only: the GPU kernels' tiles are compiled in (--backend cpu, "
+                               "or leave " + std::string(algo.params[i].name) + " at " +
+                               std::to_string(algo.params[i].default_value) + ")");
     if (algo.max_n && n_ > algo.max_n)
       return InvalidArgument(std::string(algo.name) + " sorts at most " + std::to_string(algo.max_n) + " keys (" +
                              std::string(algo.max_n_reason) + ")");

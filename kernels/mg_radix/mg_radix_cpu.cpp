@@ -28,7 +28,9 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
   const int end_bit = a.resolved_end_bit();
   const int passes = radix_pass_count(a.begin_bit, end_bit, bits);
   const mg_radix::Policy policy = mg_radix::policy_for_bits(bits, sizeof(Bits), int(kValueBytes));
-  const EvenShare share = EvenShare::make(a.n, policy.tile_items(), a.max_grid ? a.max_grid : mg_radix::kCpuDefaultGrid);
+  // A teaching tile replaces the kernels' own: with a few keys, several blocks and scan-table rows.
+  const uint32_t tile_items = a.tile_items ? a.tile_items : policy.tile_items();
+  const EvenShare share = EvenShare::make(a.n, tile_items, a.max_grid ? a.max_grid : mg_radix::kCpuDefaultGrid);
   const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
   const uint64_t n = a.n;
   const uint32_t grid = share.grid;
@@ -45,7 +47,7 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
     trace->radix_bits = bits;
     trace->begin_bit = a.begin_bit;
     trace->end_bit = end_bit;
-    trace->tile_items = policy.tile_items();
+    trace->tile_items = tile_items;
     trace->grid_blocks = grid;
     trace->scatter_stride = stride;
   }
@@ -116,7 +118,7 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
           if (!trace) continue;
           if (i % stride == 0) samples[i / stride] = {i, j, d};
           tile_destinations.push_back(j);
-          if (tile_destinations.size() == policy.tile_items() || i + 1 == e) {
+          if (tile_destinations.size() == tile_items || i + 1 == e) {
             add_tile_coalescing(tile_destinations, sizeof(Bits), &block_coalescing[b]);
             tile_destinations.clear();
           }

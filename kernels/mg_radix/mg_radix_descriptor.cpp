@@ -12,17 +12,22 @@ namespace sortscope::mg_radix {
 
 namespace {
 
-enum Param { kRadixBitsParam };
+enum Param { kRadixBitsParam, kTileKeysParam };
 
 constexpr ParamSpec kParams[] = {
     {"radix-bits", kMinRadixBits, kMaxRadixBits, kDefaultRadixBits,
      "digit width d: 2^d buckets, ceil(key bits / d) passes (the paper's d = 4)"},
+    {"tile-keys", 0, 4096, 0,
+     "keys per tile for teaching (0: the kernels' own tile): small tiles give a few keys several blocks, each "
+     "a row of the scan table; CPU backend only",
+     true},
 };
 
 Status cpu_entry(const RadixSortArgs& args, const ParamValues& params, SortTrace* trace,
                  const StageObserver* observer) {
   RadixSortArgs a = args;
   a.radix_bits = params[kRadixBitsParam];
+  a.tile_items = uint32_t(params[kTileKeysParam]);
   return cpu::mg_radix_sort(a, trace, observer);
 }
 

@@ -30,6 +30,9 @@ struct ParamSpec {
   int max = 0;
   int default_value = 0;
   std::string_view help;  // one line
+  // A value other than the default runs on the CPU backend only (a teaching setting whose GPU
+  // counterpart is compiled into the kernels); the CUDA backend says so instead of sorting.
+  bool cpu_only = false;
 };
 
 // The view that draws a phase's output, so Explain can follow the panel under the mouse.

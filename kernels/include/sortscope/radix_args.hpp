@@ -23,6 +23,7 @@ struct RadixSortArgs {
   bool descending = false;
   int radix_bits = 0;               // 0: the algorithm's tuned default
   uint32_t max_grid = 0;            // 0: the backend's choice (mg-radix: blocks in the scan table)
+  uint32_t tile_items = 0;          // 0: the algorithm's tile; else a teaching tile (CPU twins that take one)
 
   int resolved_end_bit() const { return end_bit < 0 ? key_bits(key_type) : end_bit; }
 };
