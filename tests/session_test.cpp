@@ -254,6 +254,22 @@ TEST(ScatterSpans, EveryDigitWithKeysIsShownOnSortedInput) {
   }
 }
 
+TEST(Session, PerKernelTimesComeFromAnUntracedRun) {
+  Session::Options o;
+  o.initial = cpu_request("uniform", 1 << 18);
+  Session session(o);
+  ASSERT_TRUE(session.wait_until_shown(120, 1));
+  const SessionState s = session.state();
+  ASSERT_TRUE(s.run);
+  ASSERT_FALSE(s.run->kernel_times.empty()) << "the CPU twin times its phases without the trace";
+  double sum = 0;
+  for (const KernelTiming& k : s.run->kernel_times) sum += k.ms;
+  // One untraced run, phase by phase: near a timed run, far from the traced run's total.
+  EXPECT_GT(sum, 0.0);
+  EXPECT_LT(sum, 3 * s.timed.median_ms + 5.0) << "untraced kernels " << sum << " ms, timed " << s.timed.median_ms;
+  EXPECT_EQ(s.run->kernel_times.size(), 3u * 8u) << "upsweep, spine scan and downsweep of each of 8 passes";
+}
+
 TEST(Session, BadRequestsBecomeMessagesAndTheSessionKeepsWorking) {
   Session::Options o;
   o.initial = cpu_request("uniform", 1000);

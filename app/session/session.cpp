@@ -264,6 +264,7 @@ void Session::handle_request(const RunRequest& request) {
   options.snapshot_budget = kSnapshotBudgetBytes;
   options.warmup = 1;
   options.repeat = 3;
+  options.kernel_times = true;
   set_busy("sorting " + std::to_string(n) + " keys with " + std::string(algo.name));
   RunResult result;
   if (Status s = backend_->run(request.sort, options, &result); !s.ok()) return fail(s);
@@ -278,6 +279,7 @@ void Session::handle_request(const RunRequest& request) {
   if (result.trace)
     for (const StageTrace& stage : result.trace->stages)
       for (const KernelTiming& k : stage.kernels) record->traced_ms += k.ms;
+  record->kernel_times = std::move(result.kernel_times);
   record->trace = std::move(result.trace);
   record->snapshots = std::move(result.snapshots);
   record->model_bytes = result.model_bytes;

@@ -42,6 +42,9 @@ struct RunRecord {
   std::shared_ptr<const StageSnapshots> snapshots;  // absent when n was too large to keep them
   double untraced_ms = 0;          // median of the request's own timed runs
   double traced_ms = 0;            // the traced run's kernel times summed (what tracing costs)
+  // An untraced run's kernels, timed one by one (launch order); empty where the backend cannot,
+  // and then only the traced run's times exist, which include the trace writes.
+  std::vector<KernelTiming> kernel_times;
   uint64_t model_bytes = 0;        // of the passes that ran on this data set
   bool verified = false;
   std::string verify_detail;

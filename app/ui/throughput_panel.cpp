@@ -46,25 +46,37 @@ struct KernelTotal {
   int launches = 0;
 };
 
-// The traced run's kernels (or CPU phases), summed over its stages by name, in first-launch order.
-std::vector<KernelTotal> kernel_totals(const SortTrace& trace) {
+// Kernels (or CPU phases) summed by name, in first-launch order.
+std::vector<KernelTotal> kernel_totals(const std::vector<KernelTiming>& kernels) {
   std::vector<KernelTotal> totals;
-  for (const StageTrace& stage : trace.stages)
-    for (const KernelTiming& k : stage.kernels) {
-      auto it = std::find_if(totals.begin(), totals.end(), [&](const KernelTotal& t) { return t.name == k.name; });
-      if (it == totals.end()) it = totals.insert(totals.end(), KernelTotal{k.name});
-      it->ms += k.ms;
-      it->launches += 1;
-    }
+  for (const KernelTiming& k : kernels) {
+    auto it = std::find_if(totals.begin(), totals.end(), [&](const KernelTotal& t) { return t.name == k.name; });
+    if (it == totals.end()) it = totals.insert(totals.end(), KernelTotal{k.name});
+    it->ms += k.ms;
+    it->launches += 1;
+  }
   return totals;
 }
 
-void kernel_bars(const std::vector<KernelTotal>& kernels) {
+std::vector<KernelTotal> kernel_totals(const SortTrace& trace) {
+  std::vector<KernelTiming> all;
+  for (const StageTrace& stage : trace.stages) all.insert(all.end(), stage.kernels.begin(), stage.kernels.end());
+  return kernel_totals(all);
+}
+
+// `traced`: the times are the traced run's, which include its trace writes; else an untraced run's.
+void kernel_bars(const std::vector<KernelTotal>& kernels, bool traced) {
   double total = 0;
   for (const KernelTotal& k : kernels) total += k.ms;
-  ImGui::Text("Last traced run, per kernel");
-  help_marker("Each kernel's time summed over the stages of the traced run (the timed runs record no per-kernel "
-              "times). Tracing writes extra data, so these add up to more than the timed run.");
+  if (traced) {
+    ImGui::Text("Traced run, per kernel");
+    help_marker("Each kernel's time summed over the stages of the traced run: this backend times kernels one by one "
+                "only while tracing, and tracing writes extra data, so these add up to more than the timed run.");
+  } else {
+    ImGui::Text("Timed run, per kernel");
+    help_marker("One more untraced run, each kernel (CPU phase) timed on its own and summed over the passes: the "
+                "sort as it runs, without the trace's writes.");
+  }
   const float line = ImGui::GetTextLineHeight();
   const float width = ImGui::GetContentRegionAvail().x;
   auto label_of = [](const KernelTotal& k) { return k.launches > 1 ? k.name + " x" + std::to_string(k.launches) : k.name; };
@@ -125,7 +137,11 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
   const double top = 1.15 * (ceiling_on_plot ? std::max(ceiling, fastest) : fastest);
   if (ceiling > 0 && !ceiling_on_plot)
     disabled_text_wrapped("copy-bandwidth ceiling %s (%.0fx higher)", format_rate(ceiling).c_str(), ceiling / fastest);
-  const std::vector<KernelTotal> kernels = run.trace ? kernel_totals(*run.trace) : std::vector<KernelTotal>{};
+  // An untraced run's kernel times where the backend took them; else the traced run's, said so.
+  const bool traced_times = run.kernel_times.empty();
+  const std::vector<KernelTotal> kernels = !traced_times ? kernel_totals(run.kernel_times)
+                                           : run.trace   ? kernel_totals(*run.trace)
+                                                         : std::vector<KernelTotal>{};
   const float kernels_h =
       kernels.empty() ? 0 : ImGui::GetTextLineHeightWithSpacing() * float(kernels.size() + 1) + ImGui::GetStyle().ItemSpacing.y;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -160,7 +176,7 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
     dl->AddText(ImVec2(p0.x + 4, p1.y + 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), caption);
   }
   ImGui::Dummy(ImVec2(avail.x, plot_h));
-  if (!kernels.empty()) kernel_bars(kernels);
+  if (!kernels.empty()) kernel_bars(kernels, traced_times);
   ImGui::End();
 }
 

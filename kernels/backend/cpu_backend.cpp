@@ -173,6 +173,11 @@ class CpuBackend final : public Backend {
       result->times_ms.push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
+    if (options.kernel_times) {
+      RadixSortArgs timed_args = args;
+      timed_args.kernel_times = &result->kernel_times;
+      SORTSCOPE_RETURN_IF_ERROR(algo.cpu(timed_args, shape.params, nullptr, nullptr));
+    }
     if (options.trace && algo.traced()) {
       SortTrace trace;
       std::shared_ptr<HostSnapshots> snapshots;

@@ -129,6 +129,11 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
       next ^= 1;
     }
     const double downsweep_ms = downsweep_clock.ms();
+    const uint64_t moved = n * (sizeof(Bits) + kValueBytes);
+    std::vector<KernelTiming> phases = {{"upsweep", upsweep_ms, n * sizeof(Bits)},
+                                        {"spine scan", spine_ms, uint64_t(digits) * grid * 4 * 2},
+                                        {"downsweep", downsweep_ms, skipped ? 0 : 2 * moved}};
+    if (!trace && a.kernel_times) a.kernel_times->insert(a.kernel_times->end(), phases.begin(), phases.end());
 
     if (trace) {
       StageTrace stage;
@@ -147,10 +152,7 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
         pt.coalescing.segments_exchanged += c.segments_exchanged;
         pt.coalescing.segments_direct += c.segments_direct;
       }
-      const uint64_t moved = n * (sizeof(Bits) + kValueBytes);
-      stage.kernels = {{"upsweep", upsweep_ms, n * sizeof(Bits)},
-                    {"spine scan", spine_ms, uint64_t(digits) * grid * 4 * 2},
-                    {"downsweep", downsweep_ms, skipped ? 0 : 2 * moved}};
+      stage.kernels = std::move(phases);
       stage.name = radix_stage_name(pt);
       trace->stages.push_back(std::move(stage));
     }

@@ -125,6 +125,11 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
       if constexpr (kPairs) src_values = dst_values;
       next ^= 1;
     }
+    const uint64_t moved = n * (sizeof(Bits) + kValueBytes);
+    std::vector<KernelTiming> phases;
+    if (p == 0) phases.push_back({"histogram", histogram_ms, n * sizeof(Bits)});
+    phases.push_back({"onesweep pass", ms_since(start), skipped ? 0 : 2 * moved});
+    if (!trace && a.kernel_times) a.kernel_times->insert(a.kernel_times->end(), phases.begin(), phases.end());
     if (trace) {
       StageTrace stage;
       RadixSection& pt = stage.radix.emplace();
@@ -148,9 +153,7 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
           r.inclusive_reads += kDigits;
         }
       }
-      const uint64_t moved = n * (sizeof(Bits) + kValueBytes);
-      if (p == 0) stage.kernels.push_back({"histogram", histogram_ms, n * sizeof(Bits)});
-      stage.kernels.push_back({"onesweep pass", ms_since(start), skipped ? 0 : 2 * moved});
+      stage.kernels = std::move(phases);
       stage.name = radix_stage_name(pt);
       trace->stages.push_back(std::move(stage));
     }

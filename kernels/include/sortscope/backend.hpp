@@ -39,6 +39,9 @@ struct RunOptions {
   int warmup = 0;               // untimed runs first
   int repeat = 1;               // timed runs
   bool verify = true;           // check the output: sorted, a permutation, stable for pairs of stable sorts
+  // One more untraced run, timed kernel by kernel where the backend can (the CPU twins' phase
+  // clocks), so that per-kernel times are those of the sort as it runs, not of the traced one.
+  bool kernel_times = false;
 };
 
 // Which stages of a traced run keep a snapshot: every `stride`-th stage and the last one.
@@ -79,6 +82,9 @@ struct RunResult {
   std::optional<SortTrace> trace;
   std::shared_ptr<const StageSnapshots> snapshots;
   uint64_t model_bytes = 0;      // bytes the algorithm moves (its descriptor's model)
+  // With RunOptions::kernel_times: the untraced run's kernels in launch order; empty where the
+  // backend or algorithm cannot time them one by one.
+  std::vector<KernelTiming> kernel_times;
 };
 
 class Backend {

@@ -5,10 +5,13 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "sortscope/catalogue.hpp"
 
 namespace sortscope {
+
+struct KernelTiming;
 
 struct RadixSortArgs {
   KeyType key_type = KeyType::u32;
@@ -24,6 +27,9 @@ struct RadixSortArgs {
   int radix_bits = 0;               // 0: the algorithm's tuned default
   uint32_t max_grid = 0;            // 0: the backend's choice (mg-radix: blocks in the scan table)
   uint32_t tile_items = 0;          // 0: the algorithm's tile; else a teaching tile (CPU twins that take one)
+  // With no trace, a CPU twin that times its phases appends each one here (an untraced run, timed
+  // phase by phase); null: not asked for.
+  std::vector<KernelTiming>* kernel_times = nullptr;
 
   int resolved_end_bit() const { return end_bit < 0 ? key_bits(key_type) : end_bit; }
 };
