@@ -10,11 +10,13 @@ out vec4 frag_color;
 
 const vec3 kBackground = vec3(0.055, 0.063, 0.078);
 
-// A perceptually even hue wheel (blue, cyan, green, yellow, orange, red, magenta): neighbouring
-// digits differ visibly, so buckets stand apart at a projector.
+uniform vec3 u_palette[9];  // the digit palette's stops, digit 0 first (gfx/palette.hpp)
+
+// The palette's colour at t in [0, 1], blended between its stops as gfx::palette_color blends them.
 vec3 digit_hue(float t) {
-  vec3 c = 0.5 + 0.5 * cos(6.28318 * (vec3(0.0, 0.33, 0.67) - t * 0.85));
-  return mix(vec3(0.55), c, 0.9);
+  float x = clamp(t, 0.0, 1.0) * 8.0;
+  int i = min(int(x), 7);
+  return mix(u_palette[i], u_palette[i + 1], x - float(i));
 }
 
 void main() {

@@ -7,11 +7,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 
 #include "ui/layout.hpp"
+#include "ui/settings.hpp"
+#include "ui/ui.hpp"
 
 namespace {
 
@@ -250,7 +253,8 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values("--n 2^16", "--n 2^16 --stage 2 --phase 2", "--n 2^16 --algorithm onesweep", "--n 2^16 --algorithm merge",
                     "--n 2^10 --algorithm bitonic", "--n 2^10 --algorithm odd-even", "--n 2^10 --ladder",
                     "--n 2^16 --maximize controls", "--n 2^16 --show-help", "--n 2^16 --focus scatter --hide explain",
-                    "--n 2^16 --race onesweep-vs-reduce-then-scan"));
+                    "--n 2^16 --race onesweep-vs-reduce-then-scan",
+                    "--n 2^16 --stage 2 --theme high-contrast --palette colour-blind"));
 
 TEST(Gui, AMaximizedPanelTakesTheWholeWindow) {
   const std::string png = testing::TempDir() + "/sortscope_gui_maximized.png";
@@ -347,3 +351,152 @@ TEST(Gui, FrameTimesWithoutLiveTimingReportPromptly) {
                               " && grep -q 'frame time median' " + log;
   EXPECT_EQ(std::system(command.c_str()), 0) << "no frame times within 60 s";
 }
+
+namespace {
+
+// Runs the program with stderr captured to `log`.
+int run_logged(const std::string& args, const std::string& log) {
+  return run_sortscope(args + " 2>" + log);
+}
+
+TEST(Gui, PanelPicturesOnlyThatPanel) {
+  const std::string png = testing::TempDir() + "/sortscope_gui_panel.png";
+  std::remove(png.c_str());
+  ASSERT_EQ(run_sortscope("--headless --frames 6 --backend cpu --n 2^16 --stage 2 --width 1600 --height 900 --panel histogram "
+                          "--screenshot " + png),
+            0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  const auto layout = sortscope::app::ui::fixed_layout(1600, 900, 1.0f);
+  EXPECT_NEAR(p.w, layout.histogram.w, 1.0);
+  EXPECT_NEAR(p.h, layout.histogram.h, 1.0);
+  EXPECT_GT(stats(p, PanelRect{0, 0, float(p.w), float(p.h)}).saturated, 0.05) << "the picture holds no bars";
+  // A panel this run does not show is a failure with one line that lists the ones it does.
+  const std::string log = testing::TempDir() + "/sortscope_gui_panel.txt";
+  EXPECT_EQ(run_logged("--headless --frames 2 --backend cpu --n 2^12 --panel network --screenshot " + png, log), 1);
+  EXPECT_NE(read_file(log).find("--panel network: this run's view has no such panel (the panels it shows: controls, array"),
+            std::string::npos)
+      << read_file(log);
+}
+
+TEST(Gui, TheColourBlindPaletteRecoloursTheDigits) {
+  const std::string args = "--headless --frames 6 --backend cpu --n 2^16 --stage 2 --width 1600 --height 900 --panel histogram ";
+  const std::string wheel_png = testing::TempDir() + "/sortscope_gui_wheel.png";
+  const std::string safe_png = testing::TempDir() + "/sortscope_gui_viridis.png";
+  ASSERT_EQ(run_sortscope(args + "--screenshot " + wheel_png), 0);
+  ASSERT_EQ(run_sortscope(args + "--palette colour-blind --screenshot " + safe_png), 0);
+  Picture wheel, safe;
+  ASSERT_TRUE(load(wheel_png, &wheel));
+  ASSERT_TRUE(load(safe_png, &safe));
+  const PanelRect whole{0, 0, float(safe.w), float(safe.h)};
+  // The last digit's bar takes the palette's last stop: viridis's yellow, the wheel's magenta.
+  EXPECT_GT(count_colour(safe, whole, 0xfd, 0xe7, 0x25), 200) << "no viridis-yellow bar";
+  EXPECT_LT(count_colour(wheel, whole, 0xfd, 0xe7, 0x25), 10);
+  EXPECT_GT(count_colour(wheel, whole, 0xc4, 0x0f, 0xb2), 200) << "no hue-wheel bar for the last digit";
+}
+
+TEST(Gui, TheHighContrastThemeIsWhiteOnBlack) {
+  const std::string png = testing::TempDir() + "/sortscope_gui_contrast.png";
+  ASSERT_EQ(run_sortscope("--headless --frames 4 --backend cpu --n 2^12 --width 1600 --height 900 --theme high-contrast "
+                          "--screenshot " + png),
+            0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  const auto layout = sortscope::app::ui::fixed_layout(1600, 900, 1.0f);
+  const int pixels = int(layout.explain.w * layout.explain.h);
+  EXPECT_GT(count_colour(p, layout.explain, 0, 0, 0), pixels / 2) << "Explain's ground is not black";
+  EXPECT_GT(count_colour(p, layout.explain, 255, 255, 255), 500) << "Explain has no white text";
+}
+
+// The settings file: written where --settings says, read back on the next start, and a flag on
+// the command line wins over it.
+TEST(Gui, SettingsAreKeptAndTheCommandLineWins) {
+  namespace ui = sortscope::app::ui;
+  const std::string file = testing::TempDir() + "/sortscope_settings/settings.json";
+  std::filesystem::remove_all(std::filesystem::path(file).parent_path());
+  const std::string base = "--headless --frames 2 --backend cpu --n 2^10 --settings " + file;
+  ASSERT_EQ(run_sortscope(base + " --theme high-contrast --palette colour-blind --hide explain,scatter --ui-scale 1.25"), 0);
+  ui::WindowSettings kept;
+  ASSERT_TRUE(ui::load_settings(file, {}, &kept).ok()) << read_file(file);
+  EXPECT_EQ(kept.view.theme, ui::Theme::high_contrast);
+  EXPECT_EQ(kept.view.palette, "colour-blind");
+  EXPECT_EQ(kept.view.ui_scale, 1.25f);
+  EXPECT_EQ(kept.view.layout.hidden, ui::panel_bit(ui::PanelId::explain) | ui::panel_bit(ui::PanelId::scatter));
+
+  // A start without those flags takes them from the file (the picture is white on black, Explain
+  // hidden), and keeps them; --palette given wins.
+  const std::string png = testing::TempDir() + "/sortscope_gui_settings.png";
+  ASSERT_EQ(run_sortscope(base + " --palette hue-wheel --ui-scale 1 --width 1600 --height 900 --screenshot " + png), 0);
+  ui::WindowSettings again;
+  ASSERT_TRUE(ui::load_settings(file, {}, &again).ok());
+  EXPECT_EQ(again.view.theme, ui::Theme::high_contrast);
+  EXPECT_EQ(again.view.palette, "hue-wheel");
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  ui::LayoutOptions options;
+  options.hidden = again.view.layout.hidden;
+  const auto layout = ui::fixed_layout(1600, 900, 1.0f, sortscope::kRadixSection, false, options);
+  EXPECT_FALSE(layout.explain.visible());
+  EXPECT_GT(count_colour(p, layout.controls, 0, 0, 0), int(layout.controls.w * layout.controls.h) / 3);
+
+  // What the file lacks stays as it was; a flag named in `given` is not read.
+  ui::WindowSettings partial;
+  partial.view.theme = ui::Theme::dark;
+  ASSERT_TRUE(ui::load_settings(file, {"theme"}, &partial).ok());
+  EXPECT_EQ(partial.view.theme, ui::Theme::dark);
+  EXPECT_EQ(partial.view.layout.hidden, again.view.layout.hidden);
+}
+
+TEST(Gui, ABrokenSettingsFileIsOneLineAndTheWindowStillOpens) {
+  namespace ui = sortscope::app::ui;
+  const std::string file = testing::TempDir() + "/sortscope_broken_settings.json";
+  const std::string log = testing::TempDir() + "/sortscope_broken_settings.txt";
+  for (const auto& [text, needle] :
+       {std::pair<std::string, std::string>{"{not json", "is not a JSON object"},
+        {"{\"theme\": \"dark\"}", "does not say \"sortscope settings\": 1"},
+        {"{\"sortscope settings\": 1, \"theme\": \"neon\"}", "'theme' is \"neon\", not dark or high-contrast"},
+        {"{\"sortscope settings\": 1, \"hide\": [\"array\", 7]}", "'hide' is 7, not a panel"},
+        {"{\"sortscope settings\": 1, \"width\": 99999}", "'width' is 99999, not an integer in 320..8192"}}) {
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
+    ui::WindowSettings s;
+    const sortscope::Status status = ui::load_settings(file, {}, &s);
+    EXPECT_FALSE(status.ok()) << text;
+    EXPECT_NE(status.message().find(needle), std::string::npos) << status.message();
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
+    EXPECT_EQ(run_logged("--headless --frames 2 --backend cpu --n 2^10 --settings " + file, log), 0) << text;
+    const std::string err = read_file(log);
+    EXPECT_NE(err.find("sortscope: settings: "), std::string::npos) << err;
+    EXPECT_NE(err.find("; the rest are the defaults"), std::string::npos) << err;
+  }
+  // A missing file is a first start, not a mistake.
+  std::filesystem::remove(file);
+  ui::WindowSettings fresh;
+  EXPECT_TRUE(ui::load_settings(file, {}, &fresh).ok());
+}
+
+TEST(Gui, SettingsLiveInTheXdgConfigDirectory) {
+  namespace ui = sortscope::app::ui;
+  ::setenv("XDG_CONFIG_HOME", "/tmp/xdg-config", 1);
+  EXPECT_EQ(ui::default_settings_path(), "/tmp/xdg-config/sortscope/settings.json");
+  ::unsetenv("XDG_CONFIG_HOME");
+  ::setenv("HOME", "/home/student", 1);
+  EXPECT_EQ(ui::default_settings_path(), "/home/student/.config/sortscope/settings.json");
+}
+
+TEST(Gui, ExportedPicturesGetNamesThatSayWhatTheyShow) {
+  namespace ui = sortscope::app::ui;
+  const std::string dir = testing::TempDir() + "/sortscope_exports";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  sortscope::app::SessionState state;
+  const std::string first = ui::png_export_path(dir, state, 0, ui::PanelId::histogram);
+  EXPECT_NE(first.find("/sortscope-histogram-"), std::string::npos) << first;
+  EXPECT_TRUE(first.ends_with(".png")) << first;
+  // Two pictures in one second do not overwrite each other.
+  std::ofstream(first) << "taken";
+  const std::string second = ui::png_export_path(dir, state, 0, ui::PanelId::histogram);
+  EXPECT_NE(second, first);
+  EXPECT_TRUE(second.ends_with("-2.png")) << second;
+}
+
+}  // namespace

@@ -17,6 +17,7 @@
 #include "platform/platform.hpp"
 #include "session/recording.hpp"
 #include "ui/layout_audit.hpp"
+#include "ui/settings.hpp"
 #include "ui/ui.hpp"
 
 namespace sortscope::app::cli {
@@ -38,6 +39,14 @@ void render_frame(Platform& platform, ui::Ui& ui, Session& session) {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
+// "array, explain, histogram": the panels a layout shows.
+std::string shown_panel_names(const ui::Layout& layout) {
+  std::string names;
+  for (int i = 0; i < ui::kPanelCount; ++i)
+    if (layout[ui::PanelId(i)].visible()) names += (names.empty() ? "" : ", ") + std::string(ui::panel_name(ui::PanelId(i)));
+  return names;
+}
+
 PhaseView view_named(const std::string& name) {
   if (name == "array") return PhaseView::keys;
   if (name == "lookback") return PhaseView::lookback;
@@ -57,6 +66,49 @@ void report_frame_times(std::vector<double> ms, uint64_t n) {
   const double median = ms[ms.size() / 2], p90 = ms[std::min(ms.size() - 1, ms.size() * 9 / 10)];
   std::fprintf(stderr, "sortscope: %llu keys: frame time median %.2f ms, 90th percentile %.2f ms over %zu frames (%.0f fps)\n",
                static_cast<unsigned long long>(n), median, p90, ms.size(), 1000.0 / median);
+}
+
+// The frame just drawn, or the part of it inside `area` (ImGui's display coordinates; the whole
+// frame where `area` is not visible).
+Status read_picture(Platform& platform, const ui::PanelRect& area, Image* image) {
+  SORTSCOPE_RETURN_IF_ERROR(platform.read_frame(image));
+  if (area.visible()) {
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    *image = crop(*image, int(area.x * scale.x), int(area.y * scale.y), int(area.w * scale.x), int(area.h * scale.y));
+  }
+  return Status::Ok();
+}
+
+// Writes the picture the viewer asked for (P, Shift+P) and says where it went.
+void write_png_export(Platform& platform, ui::Ui& ui, const ui::PngExport& request) {
+  Image image;
+  Status s = read_picture(platform, request.area, &image);
+  if (s.ok()) s = write_png(image, request.path);
+  const std::string note = s.ok() ? "Saved " + request.path + " (" + std::to_string(image.width) + "x" +
+                                        std::to_string(image.height) + ")"
+                                  : "Could not save the picture: " + s.message();
+  std::cerr << "sortscope: " << printable(note) << "\n";
+  ui.png_export_done(note);
+}
+
+// The window's settings: the command line's, then the settings file's where the command line said
+// nothing. `path` is where they are kept ("" for none).
+ui::WindowSettings start_settings(const GuiOptions& options, const std::string& path) {
+  ui::WindowSettings settings;
+  ui::ViewState& view = settings.view;
+  view.ui_scale = options.ui_scale;
+  view.theme = ui::theme_named(options.theme).value_or(ui::Theme::dark);
+  view.palette = options.palette;
+  view.value_axis_data = options.value_axis == "data";
+  if (!options.maximize.empty()) view.layout.maximized = ui::panel_named(options.maximize);
+  for (const std::string& name : options.hide)
+    if (const std::optional<ui::PanelId> hidden = ui::panel_named(name)) view.layout.hidden |= ui::panel_bit(*hidden);
+  settings.width = options.width;
+  settings.height = options.height;
+  if (!path.empty())
+    if (const Status s = ui::load_settings(path, options.given, &settings); !s.ok())
+      std::cerr << "sortscope: settings: " << printable(s.message()) << "; the rest are the defaults\n";
+  return settings;
 }
 
 // --- soak ---
@@ -198,13 +250,18 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       return 2;
     }
   }
+  // A window remembers its settings per user; a headless picture depends on its command line alone.
+  const std::string settings_path = !options.settings.empty() ? options.settings
+                                    : options.headless        ? ""
+                                                              : ui::default_settings_path();
+  ui::WindowSettings settings = start_settings(options, settings_path);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
+  ImGui::GetIO().IniFilename = nullptr;  // the layout is computed; ui/settings.hpp keeps what a user chose
 
   PlatformOptions platform_options;
-  platform_options.width = options.width;
-  platform_options.height = options.height;
+  platform_options.width = settings.width;
+  platform_options.height = settings.height;
   std::unique_ptr<Platform> platform;
   const Status opened = options.headless ? create_headless_platform(platform_options, &platform)
                                          : create_window_platform(platform_options, &platform);
@@ -224,18 +281,15 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
     session_options.device_lock = std::make_shared<std::mutex>();
     session_options.replay = std::move(recording);
     Session session(session_options);
-    ui::ViewState view;
-    view.ui_scale = options.ui_scale;
+    ui::ViewState view = settings.view;
     view.stage = options.stage;
     view.phase = options.phase - 1;
     view.focus = view_named(options.focus);
     view.scan_table_offsets = options.focus == "scan";
     if (const std::optional<ui::PanelId> focused = ui::focused_panel(view)) view.layout.tab = *focused;
-    if (!options.maximize.empty()) view.layout.maximized = ui::panel_named(options.maximize);
-    for (const std::string& name : options.hide)
-      if (const std::optional<ui::PanelId> hidden = ui::panel_named(name)) view.layout.hidden |= ui::panel_bit(*hidden);
+    const std::optional<ui::PanelId> pictured = ui::panel_named(options.panel);
+    if (pictured) view.layout.tab = *pictured;
     view.show_help = options.show_help;
-    view.value_axis_data = options.value_axis == "data";
     view.show_ladder = options.ladder || (session_options.replay && session_options.replay->ladder);
     if (options.ladder) session.climb_ladder();
     if (options.play_seconds >= 0) {
@@ -274,9 +328,18 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
         glFinish();  // the frame's GPU work, interop reduction included
         frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count());
       }
+      if (std::optional<ui::PngExport> asked = ui.take_png_export()) write_png_export(*platform, ui, *asked);
       if (last && !options.screenshot.empty()) {
         Image image;
-        Status s = platform->read_frame(&image);
+        ui::PanelRect area;
+        Status s = Status::Ok();
+        if (pictured) {
+          area = ui.layout()[*pictured];
+          if (!area.visible())
+            s = InvalidArgument("--panel " + options.panel + ": this run's view has no such panel (the panels it shows: " +
+                                shown_panel_names(ui.layout()) + ")");
+        }
+        if (s.ok()) s = read_picture(*platform, area, &image);
         if (s.ok()) s = write_png(image, options.screenshot);
         if (!s.ok()) {
           std::cerr << "sortscope: " << printable(s.message()) << "\n";
@@ -303,6 +366,12 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
         if (!problems.empty()) status = 1;
       }
       platform->present();
+    }
+    if (!settings_path.empty()) {
+      settings.view = ui.view();
+      if (platform->interactive()) platform->framebuffer_size(&settings.width, &settings.height);
+      if (const Status s = ui::save_settings(settings_path, settings); !s.ok())
+        std::cerr << "sortscope: settings not kept: " << printable(s.message()) << "\n";
     }
     const SessionState end = session.state();
     if (time_frames) report_frame_times(frame_ms, end.run ? end.run->n : 0);

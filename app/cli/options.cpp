@@ -12,6 +12,7 @@
 #include <span>
 #include <sstream>
 
+#include "gfx/palette.hpp"
 #include "session/parse.hpp"
 #include "sortscope/backend.hpp"
 #include "ui/layout.hpp"
@@ -249,10 +250,21 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   app.add_flag("--headless", gui.headless, "Render offscreen (EGL) instead of opening a window");
   app.add_option("--frames", gui.frames, "Frames to render before exiting (headless default: 60)")
       ->check(number_in(0, std::numeric_limits<int>::max()));
-  app.add_option("--screenshot", gui.screenshot, "Write the last frame to this PNG file");
+  CLI::Option* screenshot = app.add_option("--screenshot", gui.screenshot, "Write the last frame to this PNG file");
   app.add_option("--width", gui.width, "Window or image width")->check(number_in(320, 8192));
   app.add_option("--height", gui.height, "Window or image height")->check(number_in(240, 8192));
   app.add_option("--ui-scale", gui.ui_scale, "UI scale (fonts and spacing)")->check(number_in(0.5f, 4.0f));
+  app.add_option("--theme", gui.theme, "dark, or high-contrast (white on black, thick edges) for a washed-out projector")
+      ->check(CLI::IsMember({"dark", "high-contrast"}))
+      ->capture_default_str();
+  std::vector<std::string> palette_names;
+  for (const gfx::Palette& p : gfx::palettes()) palette_names.push_back(p.name);
+  app.add_option("--palette", gui.palette, "Digit colours: hue-wheel, or colour-blind (viridis, safe for every colour vision)")
+      ->check(CLI::IsMember(palette_names))
+      ->capture_default_str();
+  app.add_option("--settings", gui.settings,
+                 "Settings file to start from and save to (default for a window: $XDG_CONFIG_HOME/sortscope/"
+                 "settings.json; headless runs read none unless given)");
   app.add_option("--stage", gui.stage, "Stage to open at: 0 = input, S = after stage S (default: the sorted output)")
       ->check(number_in(-1, 1 << 20));
   app.add_option("--phase", gui.phase,
@@ -268,6 +280,9 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   const std::vector<std::string> panel_names(std::begin(ui::kPanelNames), std::end(ui::kPanelNames));
   app.add_option("--maximize", gui.maximize, "Panel that takes the whole window (M or a double-click on a title; Esc restores)")
       ->check(CLI::IsMember(panel_names));
+  app.add_option("--panel", gui.panel, "With --screenshot: the picture holds only this panel")
+      ->check(CLI::IsMember(panel_names))
+      ->needs(screenshot);
   app.add_option("--hide", gui.hide, "Panels not shown (PANEL[,PANEL...]; the Panels list in Controls shows them again)")
       ->delimiter(',')
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
@@ -361,6 +376,8 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
     c.exit_code = 2;
     return c;
   }
+  for (const char* flag : {"ui-scale", "theme", "palette", "value-axis", "hide", "maximize", "width", "height"})
+    if (app.get_option(std::string("--") + flag)->count() > 0) gui.given.insert(flag);
   if (bench_cmd->parsed()) {
     c.kind = Command::Kind::bench;
     c.run = bench_run;

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,17 @@ struct GuiOptions {
   bool headless = false;
   int frames = 0;  // 0: run until closed (windowed); headless defaults to 60
   std::string screenshot;
+  std::string panel;         // with --screenshot: the picture holds only this panel
   int width = 1920;
   int height = 1080;
   float ui_scale = 1.0f;
+  std::string theme = "dark";
+  std::string palette = "hue-wheel";
+  // The settings file the window starts from and saves to ("": the user's, for a window; none
+  // offscreen, so that a headless picture depends on its command line alone).
+  std::string settings;
+  // The flags of the settings file given on the command line ("ui-scale", "hide", ...): they win.
+  std::set<std::string> given;
   int stage = -1;  // the stage view's stage (0 = input, s = after stage s); -1: the last
   int phase = 0;   // >= 1: stop inside that stage after its phase P (count, scan, scatter); 0: the whole stage
   double play_seconds = -1;  // >= 0: play the stages, this long per stage (0: a stage per frame)

@@ -218,6 +218,12 @@ Status DensityView::reduce_on_host(const void* keys, const DensityRequest& reque
   return Status::Ok();
 }
 
+void DensityView::set_palette(const Palette& palette) {
+  if (palette.stops == palette_) return;
+  palette_ = palette.stops;
+  shown_snapshot_ = -1;  // shade again at the next draw
+}
+
 void DensityView::shade(const DensityRequest& request) {
   GLint previous_fbo = 0, viewport[4];
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_fbo);
@@ -234,6 +240,7 @@ void DensityView::shade(const DensityRequest& request) {
   // Sparse keys (fewer than a quarter of the columns) grow into blobs a projector can show.
   const int radius = request.n * 4 <= columns_ ? 2 : (request.n <= columns_ ? 1 : 0);
   glUniform1i(program_.uniform("u_radius"), radius);
+  glUniform3fv(program_.uniform("u_palette"), kPaletteStops, palette_[0].data());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, cells_);
   glBindVertexArray(vao_);
   glDrawArrays(GL_TRIANGLES, 0, 3);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gfx/gl_program.hpp"
+#include "gfx/palette.hpp"
 #include "sortscope/backend.hpp"
 #include "gfx/density_grid.hpp"
 
@@ -41,6 +42,9 @@ class DensityView {
   // (the array view writes small arrays out as numbers); false when there are more or none.
   bool small_keys(const std::shared_ptr<const StageSnapshots>& snapshots, int snapshot, uint64_t max_keys,
                   std::vector<std::byte>* keys);
+
+  // The digit colours of the next draw; a new palette recolours the view at its next draw.
+  void set_palette(const Palette& palette);
 
   GLuint texture() const { return texture_; }
   KeyPath key_path() const { return key_path_; }
@@ -74,6 +78,7 @@ class DensityView {
   int shown_snapshot_ = -1;
   DensityRequest shown_request_;
   bool program_ready_ = false;
+  std::array<Rgb, kPaletteStops> palette_ = palettes().front().stops;
 };
 
 }  // namespace sortscope::gfx

@@ -2,6 +2,7 @@
 #include <glad/gl.h>
 #include <stb/stb_image_write.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "platform/gl_info.hpp"
@@ -31,6 +32,19 @@ Status write_png(const Image& image, const std::string& path) {
   if (!stbi_write_png(path.c_str(), image.width, image.height, 4, image.rgba.data(), image.width * 4))
     return IoError("cannot write '" + path + "'");
   return Status::Ok();
+}
+
+Image crop(const Image& image, int x, int y, int width, int height) {
+  const int x0 = std::clamp(x, 0, image.width), y0 = std::clamp(y, 0, image.height);
+  const int x1 = std::clamp(x + width, x0, image.width), y1 = std::clamp(y + height, y0, image.height);
+  Image out;
+  out.width = x1 - x0;
+  out.height = y1 - y0;
+  out.rgba.resize(size_t(out.width) * out.height * 4);
+  for (int row = 0; row < out.height; ++row)
+    std::memcpy(out.rgba.data() + size_t(row) * out.width * 4, image.rgba.data() + (size_t(y0 + row) * image.width + x0) * 4,
+                size_t(out.width) * 4);
+  return out;
 }
 
 }  // namespace sortscope::app

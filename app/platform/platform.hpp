@@ -46,5 +46,7 @@ Status create_window_platform(const PlatformOptions& options, std::unique_ptr<Pl
 Status create_headless_platform(const PlatformOptions& options, std::unique_ptr<Platform>* out);
 
 Status write_png(const Image& image, const std::string& path);
+// The part of `image` inside the rectangle (in pixels, top row first), clipped to the image.
+Image crop(const Image& image, int x, int y, int width, int height);
 
 }  // namespace sortscope::app

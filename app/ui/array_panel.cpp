@@ -16,7 +16,7 @@
 namespace sortscope::app::ui {
 namespace {
 
-void digit_legend(uint32_t digits, float width) {
+void digit_legend(const gfx::Palette& palette, uint32_t digits, float width) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float h = ImGui::GetTextLineHeight() * 0.7f;
@@ -26,7 +26,7 @@ void digit_legend(uint32_t digits, float width) {
   for (int i = 0; i < steps; ++i) {
     const float x0 = at.x + label_w + 8 + bar_w * i / steps;
     const float x1 = at.x + label_w + 8 + bar_w * (i + 1) / steps;
-    dl->AddRectFilled(ImVec2(x0, at.y + 2), ImVec2(x1, at.y + 2 + h), digit_color(uint32_t(i), uint32_t(steps)));
+    dl->AddRectFilled(ImVec2(x0, at.y + 2), ImVec2(x1, at.y + 2 + h), digit_color(palette, uint32_t(i), uint32_t(steps)));
   }
   ImGui::TextUnformatted("digit 0");
   ImGui::SameLine(label_w + 16 + bar_w);
@@ -203,7 +203,7 @@ bool plan_cards(const RunRecord& run, const RadixSection* pass, const std::vecto
 
 // One card per key, in index order: "i: value", then its bits with the viewed pass's digit on
 // that digit's colour (the plot's colour for the key), the other bits dimmed.
-void draw_cards(const RunRecord& run, const RadixSection* pass, const std::vector<std::byte>& keys, const KeyCards& c,
+void draw_cards(const gfx::Palette& palette, const RunRecord& run, const RadixSection* pass, const std::vector<std::byte>& keys, const KeyCards& c,
                 ImVec2 at) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeight();
@@ -215,7 +215,7 @@ void draw_cards(const RunRecord& run, const RadixSection* pass, const std::vecto
     const ImVec2 p0(at.x + float(i % uint64_t(c.columns)) * (c.card_w + c.gap), at.y + float(i / uint64_t(c.columns)) * (c.card_h + c.gap));
     const uint64_t bits = ordered_bits(run.key_type, keys, i);
     const uint32_t digit = pass ? uint32_t((bits >> pass->shift) & ((uint64_t(1) << pass->bits) - 1)) : 0;
-    const ImU32 digit_colour = pass ? digit_color(digit, pass->digits()) : frame;
+    const ImU32 digit_colour = pass ? digit_color(palette, digit, pass->digits()) : frame;
     dl->AddRect(p0, ImVec2(p0.x + c.card_w, p0.y + c.card_h), digit_colour, 3.0f, 0, 2.0f);
     const std::string index = std::to_string(i) + ": ";
     dl->AddText(ImVec2(p0.x + pad, p0.y + pad), dim, index.c_str());
@@ -249,7 +249,7 @@ void draw_cards(const RunRecord& run, const RadixSection* pass, const std::vecto
 // Small arrays get a marker a projector shows on each key's point, in its digit's colour, and its
 // value beside it when every key's column has room for the widest value; above the point, or
 // below it where there is no room above.
-void mark_points(const RunRecord& run, const RadixSection* pass, const std::vector<std::byte>& keys,
+void mark_points(const gfx::Palette& palette, const RunRecord& run, const RadixSection* pass, const std::vector<std::byte>& keys,
                  const gfx::DensityRequest& request, ImVec2 plot_origin) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeight();
@@ -267,7 +267,7 @@ void mark_points(const RunRecord& run, const RadixSection* pass, const std::vect
     const uint32_t column = wide ? map64.column(i) : map32.column(i);
     const ImVec2 point(plot_origin.x + float(column) + 0.5f, plot_origin.y + float(request.rows - 1 - row) + 0.5f);
     const uint64_t bits = ordered_bits(run.key_type, keys, i);
-    const ImU32 colour = pass ? digit_color(uint32_t((bits >> pass->shift) & ((uint64_t(1) << pass->bits) - 1)), pass->digits())
+    const ImU32 colour = pass ? digit_color(palette, uint32_t((bits >> pass->shift) & ((uint64_t(1) << pass->bits) - 1)), pass->digits())
                               : IM_COL32(220, 230, 255, 255);
     dl->AddCircleFilled(point, radius, colour);
     if (!with_values) continue;
@@ -364,6 +364,7 @@ void draw_array_panel(UiFrame& f, bool* open) {
     same_line_if_fits(ImGui::CalcTextSize(kept.c_str()).x);
     disabled_text_wrapped("%s", kept.c_str());
   }
+  r.array_view.set_palette(*f.palette);
   const Status s = r.array_view.draw(run.snapshots, snapshot, request);
   r.array_view_error = s.ok() ? "" : s.message();
 
@@ -380,7 +381,7 @@ void draw_array_panel(UiFrame& f, bool* open) {
     const float x = ImGui::GetIO().MousePos.x - (origin.x + axis);
     ImGui::SetTooltip("index ~ %s", format_count(uint64_t(double(x) / columns * run.n)).c_str());
   }
-  if (written) mark_points(run, pass, small_keys, request, ImVec2(origin.x + axis, origin.y));
+  if (written) mark_points(*f.palette, run, pass, small_keys, request, ImVec2(origin.x + axis, origin.y));
 
   if (with_lookback) {
     const ImVec2 strip_at(origin.x + axis, origin.y + rows + 4);
@@ -390,10 +391,10 @@ void draw_array_panel(UiFrame& f, bool* open) {
   }
   if (written) {
     const ImVec2 cards_at = ImGui::GetCursorScreenPos();
-    draw_cards(run, pass, small_keys, cards, cards_at);
+    draw_cards(*f.palette, run, pass, small_keys, cards, cards_at);
     ImGui::SetCursorScreenPos(ImVec2(cards_at.x, cards_at.y + cards.height() + ImGui::GetStyle().ItemSpacing.y));
   }
-  if (pass) digit_legend(pass->digits(), avail.x);
+  if (pass) digit_legend(*f.palette, pass->digits(), avail.x);
   if (!notes.empty()) disabled_text_wrapped("%s", notes.c_str());
   const gfx::DensityView& view = r.array_view;
   const std::string timing = view.kernel_ms() > 0 ? format_ms(view.kernel_ms()) + " on the GPU" : format_ms(view.reduce_ms());

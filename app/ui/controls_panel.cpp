@@ -280,6 +280,30 @@ void panel_list(UiFrame& f) {
                         "collapses the controls to a strip.");
 }
 
+// How the window looks (remembered between sessions), and its picture.
+void appearance_controls(UiFrame& f) {
+  ViewState& view = f.view;
+  PanelResources& r = f.resources;
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);
+  // The font is rebuilt when the drag ends, not on every frame of it.
+  if (r.ui_scale_draft <= 0) r.ui_scale_draft = view.ui_scale;
+  ImGui::SliderFloat("UI scale", &r.ui_scale_draft, 0.75f, 3.0f, "%.2fx");
+  if (edit_done()) view.ui_scale = r.ui_scale_draft;
+  if (ImGui::BeginCombo("Theme", view.theme == Theme::high_contrast ? "High contrast" : "Dark")) {
+    if (ImGui::Selectable("Dark", view.theme == Theme::dark)) view.theme = Theme::dark;
+    if (ImGui::Selectable("High contrast", view.theme == Theme::high_contrast)) view.theme = Theme::high_contrast;
+    ImGui::EndCombo();
+  }
+  if (ImGui::BeginCombo("Digit colours", f.palette->label.c_str())) {
+    for (const gfx::Palette& p : gfx::palettes())
+      if (ImGui::Selectable(p.label.c_str(), &p == f.palette)) view.palette = p.name;
+    ImGui::EndCombo();
+  }
+  ImGui::PopItemWidth();
+  if (ImGui::Button("Save as PNG (P)")) r.png_window_asked = true;
+  help_marker("Writes the window to a PNG in the current directory; Shift+P writes only the panel under the mouse.");
+}
+
 }  // namespace
 
 void draw_controls_panel(UiFrame& f, bool* open) {
@@ -363,12 +387,7 @@ void draw_controls_panel(UiFrame& f, bool* open) {
   ImGui::Separator();
   race_controls(f);
   panel_list(f);
-  // The font is rebuilt when the drag ends, not on every frame of it.
-  if (r.ui_scale_draft <= 0) r.ui_scale_draft = f.view.ui_scale;
-  ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);
-  ImGui::SliderFloat("UI scale", &r.ui_scale_draft, 0.75f, 3.0f, "%.2fx");
-  if (edit_done()) f.view.ui_scale = r.ui_scale_draft;
-  ImGui::PopItemWidth();
+  appearance_controls(f);
   ImGui::End();
 }
 

@@ -56,7 +56,7 @@ void draw_histogram_panel(UiFrame& f, bool* open) {
     const float top = plot1.y - h * float(double(p.histogram[d]) / double(max_count));
     const float gap = bar_w > 6 ? 1.0f : 0.0f;
     dl->AddRectFilled(ImVec2(plot0.x + d * bar_w + gap, top), ImVec2(plot0.x + (d + 1) * bar_w - gap, plot1.y),
-                      digit_color(d, digits));
+                      digit_color(*f.palette, d, digits));
   }
   // Exclusive scan: bucket d starts at the sum of the counts of digits below it (0 .. n).
   const double n = double(std::max<uint64_t>(run->n, 1));

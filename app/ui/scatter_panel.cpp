@@ -18,7 +18,7 @@ namespace {
 constexpr size_t kMaxLines = 1500;  // more only darkens the picture
 
 // Input positions along the top edge, output positions along the bottom.
-void draw_scatter_lines(const RadixSection& p, const std::vector<DigitSpan>& spans, uint64_t n, ImVec2 p0, ImVec2 p1) {
+void draw_scatter_lines(const gfx::Palette& palette, const RadixSection& p, const std::vector<DigitSpan>& spans, uint64_t n, ImVec2 p0, ImVec2 p1) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const float w = p1.x - p0.x;
@@ -27,15 +27,15 @@ void draw_scatter_lines(const RadixSection& p, const std::vector<DigitSpan>& spa
   for (const DigitSpan& s : spans) {
     const ImVec2 a(p0.x + float(s.src_begin * scale), p0.y), b(p0.x + float(s.src_end * scale), p0.y);
     const ImVec2 c(p0.x + float(s.dst_end * scale), p1.y), d(p0.x + float(s.dst_begin * scale), p1.y);
-    dl->AddQuadFilled(a, b, c, d, digit_color(s.digit, p.digits(), 0.22f));
-    dl->AddLine(d, ImVec2(c.x + 1, c.y), digit_color(s.digit, p.digits(), 1.0f), 3.0f);
+    dl->AddQuadFilled(a, b, c, d, digit_color(palette, s.digit, p.digits(), 0.22f));
+    dl->AddLine(d, ImVec2(c.x + 1, c.y), digit_color(palette, s.digit, p.digits(), 1.0f), 3.0f);
   }
   const size_t step = std::max<size_t>(1, (p.scatter.size() + kMaxLines - 1) / kMaxLines);
   const float alpha = p.scatter.size() / step > 600 ? 0.35f : 0.7f;
   for (size_t i = 0; i < p.scatter.size(); i += step) {
     const ScatterSample& s = p.scatter[i];
     dl->AddLine(ImVec2(p0.x + float(s.src * scale), p0.y), ImVec2(p0.x + float(s.dst * scale), p1.y),
-                digit_color(s.digit, p.digits(), alpha), 1.0f);
+                digit_color(palette, s.digit, p.digits(), alpha), 1.0f);
   }
   dl->AddLine(p0, ImVec2(p1.x, p0.y), ImGui::GetColorU32(ImGuiCol_Border), 2);
   dl->AddLine(ImVec2(p0.x, p1.y), p1, ImGui::GetColorU32(ImGuiCol_Border), 2);
@@ -171,7 +171,7 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
   if (p.skipped) {
     ImGui::Dummy(ImVec2(avail.x, plot_h));
   } else {
-    draw_scatter_lines(p, spans, t.n, p0, p1);
+    draw_scatter_lines(*f.palette, p, spans, t.n, p0, p1);
     ImGui::InvisibleButton("scatter", ImVec2(avail.x, plot_h));
     if (ImGui::IsItemHovered() && !p.scatter.empty()) {
       // The sample whose source is nearest the mouse.

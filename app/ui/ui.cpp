@@ -3,8 +3,14 @@
 
 #include <backends/imgui_impl_opengl3.h>
 
+#include <bit>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
+#include <sstream>
+#include <utility>
+
+#include "embedded_assets.hpp"
 
 #include "session/stages.hpp"
 #include "ui/layout.hpp"
@@ -14,7 +20,6 @@
 namespace sortscope::app::ui {
 namespace {
 
-constexpr const char* kFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 constexpr float kBaseFontPixels = 18.0f;  // readable from the back of a classroom at 1080p
 constexpr ImU32 kFocusOutline = IM_COL32(255, 176, 48, 255);
 
@@ -34,6 +39,7 @@ constexpr const char* kShortcuts[][2] = {
     {"L", "the Ladder view: every radix rung on this input / back"},
     {"M, double-click a title", "maximise the panel under the mouse / restore it"},
     {"C", "collapse the controls to a strip / open them"},
+    {"P, Shift+P", "save the window / the panel under the mouse as a PNG (in the current directory)"},
     {"Tab, Shift+Tab", "one panel at a time (small windows): the next / previous panel"},
     {"Enter", "after an error: take what it offers (the n that fits, the CPU backend)"},
     {"F1 or H", "show / hide this help"},
@@ -73,6 +79,60 @@ std::string race_ratio(const SessionState& side, const SessionState& other, cons
   return text;
 }
 
+// The first font file of assets/fonts.txt that exists, or "" (ImGui's own font then).
+std::string ui_font_path() {
+  std::istringstream lines(assets::fonts_txt);
+  std::string line;
+  while (std::getline(lines, line))
+    if (!line.empty() && line[0] != '#' && std::filesystem::exists(line)) return line;
+  return "";
+}
+
+// The theme's style at scale 1.
+ImGuiStyle theme_style(Theme theme) {
+  ImGuiStyle s;
+  ImGui::StyleColorsDark(&s);
+  s.WindowRounding = 4;
+  s.FrameRounding = 3;
+  s.GrabRounding = 3;
+  s.WindowBorderSize = 1;
+  s.ItemSpacing = ImVec2(8, 6);
+  s.Colors[ImGuiCol_WindowBg] = ImVec4(0.075f, 0.082f, 0.10f, 1.0f);
+  s.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.16f, 0.29f, 0.48f, 1.0f);
+  if (theme == Theme::high_contrast) {
+    // A projector washes out greys and thin lines: black ground, white text, captions nearly
+    // white, thick light edges on every panel and control, saturated title bars.
+    const ImVec4 black(0, 0, 0, 1), white(1, 1, 1, 1), edge(0.9f, 0.9f, 0.9f, 1), frame(0.16f, 0.16f, 0.16f, 1);
+    s.WindowBorderSize = 2;
+    s.FrameBorderSize = 1;
+    s.Colors[ImGuiCol_Text] = white;
+    s.Colors[ImGuiCol_TextDisabled] = ImVec4(0.85f, 0.85f, 0.85f, 1);
+    s.Colors[ImGuiCol_WindowBg] = black;
+    s.Colors[ImGuiCol_ChildBg] = black;
+    s.Colors[ImGuiCol_PopupBg] = black;
+    s.Colors[ImGuiCol_Border] = edge;
+    s.Colors[ImGuiCol_FrameBg] = frame;
+    s.Colors[ImGuiCol_FrameBgHovered] = ImVec4(0.3f, 0.3f, 0.3f, 1);
+    s.Colors[ImGuiCol_FrameBgActive] = ImVec4(0.4f, 0.4f, 0.4f, 1);
+    s.Colors[ImGuiCol_TitleBg] = ImVec4(0.0f, 0.22f, 0.55f, 1);
+    s.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.0f, 0.35f, 0.85f, 1);
+    s.Colors[ImGuiCol_TitleBgCollapsed] = s.Colors[ImGuiCol_TitleBg];
+    s.Colors[ImGuiCol_Button] = ImVec4(0.0f, 0.30f, 0.70f, 1);
+    s.Colors[ImGuiCol_ButtonHovered] = ImVec4(0.0f, 0.42f, 0.95f, 1);
+    s.Colors[ImGuiCol_ButtonActive] = ImVec4(1.0f, 0.75f, 0.0f, 1);
+    s.Colors[ImGuiCol_Header] = ImVec4(0.0f, 0.30f, 0.70f, 1);
+    s.Colors[ImGuiCol_HeaderHovered] = ImVec4(0.0f, 0.42f, 0.95f, 1);
+    s.Colors[ImGuiCol_CheckMark] = ImVec4(1.0f, 0.85f, 0.0f, 1);
+    // The grab lies under the slider's value: white text must stay readable on it.
+    s.Colors[ImGuiCol_SliderGrab] = ImVec4(0.1f, 0.5f, 1.0f, 1);
+    s.Colors[ImGuiCol_SliderGrabActive] = ImVec4(0.3f, 0.65f, 1.0f, 1);
+    s.Colors[ImGuiCol_Separator] = edge;
+    s.Colors[ImGuiCol_PlotHistogram] = ImVec4(1.0f, 0.85f, 0.0f, 1);
+    s.Colors[ImGuiCol_TableRowBgAlt] = ImVec4(1, 1, 1, 0.10f);
+  }
+  return s;
+}
+
 std::optional<PanelId> panel_at(const Layout& layout, ImVec2 point) {
   for (int i = 0; i < kPanelCount; ++i)
     if (layout[PanelId(i)].contains(point.x, point.y)) return PanelId(i);
@@ -83,29 +143,31 @@ std::optional<PanelId> panel_at(const Layout& layout, ImVec2 point) {
 
 std::optional<PanelId> focused_panel(const ViewState& view) { return panel_of(view.focus); }
 
-Ui::Ui(const ViewState& initial) : view_(initial), resources_(std::make_unique<PanelResources>()) {
-  ImGui::StyleColorsDark();
-  ImGuiStyle& s = ImGui::GetStyle();
-  s.WindowRounding = 4;
-  s.FrameRounding = 3;
-  s.GrabRounding = 3;
-  s.WindowBorderSize = 1;
-  s.ItemSpacing = ImVec2(8, 6);
-  s.Colors[ImGuiCol_WindowBg] = ImVec4(0.075f, 0.082f, 0.10f, 1.0f);
-  s.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.16f, 0.29f, 0.48f, 1.0f);
-  base_style_ = s;
+const char* theme_name(Theme theme) { return theme == Theme::high_contrast ? "high-contrast" : "dark"; }
+
+std::optional<Theme> theme_named(const std::string& name) {
+  for (Theme t : {Theme::dark, Theme::high_contrast})
+    if (name == theme_name(t)) return t;
+  return std::nullopt;
 }
+
+Ui::Ui(const ViewState& initial) : view_(initial), resources_(std::make_unique<PanelResources>()) {}
 
 Ui::~Ui() = default;
 
-void Ui::apply_scale(float scale) {
+void Ui::apply_style(float scale, Theme theme) {
+  if (applied_theme_ != theme || scale != applied_scale_) {
+    ImGui::GetStyle() = theme_style(theme);
+    ImGui::GetStyle().ScaleAllSizes(scale);
+    applied_theme_ = theme;
+  }
   if (scale == applied_scale_) return;
   applied_scale_ = scale;
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  if (std::filesystem::exists(kFontPath)) {
-    io.Fonts->AddFontFromFileTTF(kFontPath, kBaseFontPixels * scale);
-    resources_->big_font = io.Fonts->AddFontFromFileTTF(kFontPath, kBaseFontPixels * scale * 1.8f);
+  if (const std::string font = ui_font_path(); !font.empty()) {
+    io.Fonts->AddFontFromFileTTF(font.c_str(), kBaseFontPixels * scale);
+    resources_->big_font = io.Fonts->AddFontFromFileTTF(font.c_str(), kBaseFontPixels * scale * 1.8f);
   } else {
     // ImGui's built-in bitmap font, at its sizes: small on a projector, but always there.
     ImFontConfig config;
@@ -116,8 +178,6 @@ void Ui::apply_scale(float scale) {
   }
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
-  ImGui::GetStyle() = base_style_;
-  ImGui::GetStyle().ScaleAllSizes(scale);
 }
 
 void Ui::handle_shortcuts(const SessionState& state) {
@@ -128,7 +188,7 @@ void Ui::handle_shortcuts(const SessionState& state) {
   auto pressed = [](ImGuiKey key, bool repeat) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), repeat); };
   // Keys ImGui 1.86 does not name: GLFW's codes, which its GLFW backend uses as indices.
   auto pressed_code = [](int glfw_key) { return ImGui::IsKeyPressed(glfw_key, false); };
-  constexpr int kGlfwKey0 = 48, kGlfwKeyC = 67, kGlfwKeyH = 72, kGlfwKeyL = 76, kGlfwKeyM = 77, kGlfwKeyF1 = 290, kGlfwKeyMinus = 45, kGlfwKeyEqual = 61,
+  constexpr int kGlfwKey0 = 48, kGlfwKeyC = 67, kGlfwKeyH = 72, kGlfwKeyL = 76, kGlfwKeyM = 77, kGlfwKeyP = 80, kGlfwKeyF1 = 290, kGlfwKeyMinus = 45, kGlfwKeyEqual = 61,
                 kGlfwKeypadSubtract = 333, kGlfwKeypadAdd = 334;
   if (pressed_code(kGlfwKeyF1) || pressed_code(kGlfwKeyH)) view.show_help = !view.show_help;
   if (pressed(ImGuiKey_Escape, false)) {
@@ -137,6 +197,10 @@ void Ui::handle_shortcuts(const SessionState& state) {
   }
   if (pressed_code(kGlfwKeyL)) view.show_ladder = !view.show_ladder;
   if (pressed_code(kGlfwKeyM)) toggle_maximized(panel_at(layout_, io.MousePos) ? panel_at(layout_, io.MousePos) : panel_of(view.focus));
+  if (pressed_code(kGlfwKeyP)) {
+    const std::optional<PanelId> under = panel_at(layout_, io.MousePos);
+    ask_png_export(state, io.KeyShift ? (under ? under : panel_of(view.focus)) : std::nullopt);
+  }
   if (pressed_code(kGlfwKeyC)) view.layout.controls = layout_.controls.visible() ? ControlsMode::strip : ControlsMode::open;
   if (layout_.one_at_a_time() && pressed(ImGuiKey_Tab, false)) {
     const std::vector<PanelId>& tabs = layout_.tab_panels;
@@ -184,12 +248,13 @@ void Ui::advance_playback(const SessionState& state) {
 }
 
 void Ui::draw(Session& session) {
-  apply_scale(view_.ui_scale);
+  apply_style(view_.ui_scale, view_.theme);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
 
   const SessionState state = session.state();
   UiFrame frame{session, state, view_, *resources_, ImGui::GetTime(), layout_};
+  if (const gfx::Palette* palette = gfx::find_palette(view_.palette)) frame.palette = palette;
   handle_shortcuts(state);
   // Enter takes what an error offers: the largest n that fits, or the CPU backend.
   if (state.offer && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false))
@@ -224,6 +289,7 @@ void Ui::draw(Session& session) {
   draw_panels(frame, layout_);
   if (challenger) {
     UiFrame other{*challenger_, *challenger, view_, *challenger_resources_, frame.now, challenger_layout_};
+    other.palette = frame.palette;
     other.side = " challenger";
     other.side_note = " (B)";
     other.title_note = " (B: " + describe_sort(challenger->request.sort) + race_ratio(*challenger, state, "A") + ")";
@@ -241,8 +307,67 @@ void Ui::draw(Session& session) {
                                             kFocusOutline, 4.0f * view_.ui_scale, 0, t);
   }
   if (view_.show_help) draw_help_overlay(frame);
+  if (resources_->png_window_asked) {
+    ask_png_export(state, std::nullopt);
+    resources_->png_window_asked = false;
+  }
+  draw_export_note();
 
   ImGui::Render();
+}
+
+std::string png_export_path(const std::string& directory, const SessionState& state, int stage,
+                            std::optional<PanelId> panel) {
+  std::string name = "sortscope";
+  if (state.run) {
+    const uint64_t n = state.run->n;
+    const bool power = n && (n & (n - 1)) == 0;
+    name += "-" + std::string(state.run->request.sort.algorithm->name) + "-" +
+            (power ? "2e" + std::to_string(std::countr_zero(n)) : std::to_string(n)) + "-stage" + std::to_string(stage);
+  }
+  if (panel) name += "-" + std::string(panel_name(*panel));
+  const std::time_t now = std::time(nullptr);
+  char when[32];
+  std::strftime(when, sizeof when, "-%Y%m%d-%H%M%S", std::localtime(&now));
+  name += when;
+  const std::filesystem::path dir(directory);
+  std::filesystem::path path = dir / (name + ".png");
+  for (int k = 2; std::filesystem::exists(path); ++k) path = dir / (name + "-" + std::to_string(k) + ".png");
+  return path.string();
+}
+
+void Ui::ask_png_export(const SessionState& state, std::optional<PanelId> panel) {
+  PngExport e;
+  if (panel && layout_[*panel].visible()) e.area = layout_[*panel];
+  else panel.reset();
+  const int stage = state.run ? viewed_stage(view_.stage, *state.run) : 0;
+  e.path = png_export_path(".", state, stage, panel);
+  png_export_ = e;
+}
+
+std::optional<PngExport> Ui::take_png_export() { return std::exchange(png_export_, std::nullopt); }
+
+void Ui::png_export_done(std::string note) {
+  export_note_ = std::move(note);
+  export_note_at_ = ImGui::GetTime();
+}
+
+// The last export's note, along the window's foot for a few seconds.
+void Ui::draw_export_note() {
+  constexpr double kNoteSeconds = 4;
+  if (export_note_.empty() || ImGui::GetTime() - export_note_at_ > kNoteSeconds) return;
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x / 2, display.y - ImGui::GetFontSize()), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(display.x * 0.9f, display.y / 3));
+  ImGui::SetNextWindowBgAlpha(0.92f);
+  if (ImGui::Begin("##export note", nullptr,
+                   ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
+                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav)) {
+    ImGui::PushTextWrapPos(display.x * 0.85f);
+    ImGui::TextUnformatted(export_note_.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::End();
 }
 
 void Ui::draw_panels(UiFrame& frame, const Layout& layout) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gfx/density_view.hpp"
+#include "gfx/palette.hpp"
 #include "gfx/texture.hpp"
 #include "session/session.hpp"
 #include "ui/layout.hpp"
@@ -37,6 +38,7 @@ struct PanelResources {
   SortConfig race_draft;         // the challenger being chosen in the Race controls
   bool race_hidden = false;      // a race is on but the window is too small for its two columns
   ImFont* big_font = nullptr;    // headline numbers
+  bool png_window_asked = false; // the Controls' "Save as PNG" was pressed this frame
 };
 
 // What one frame's panels work from.
@@ -51,6 +53,7 @@ struct UiFrame {
   std::string side = "";
   std::string side_note = "";   // " (A)", " (B)": after every panel's title
   std::string title_note = "";  // the side with its sort and speed, after the array view's and throughput's titles
+  const gfx::Palette* palette = &gfx::palettes().front();  // the view's digit palette
 };
 
 void draw_controls_panel(UiFrame& frame, bool* open);
@@ -68,12 +71,25 @@ std::optional<PanelId> focused_panel(const ViewState& view);
 // The keyboard shortcuts, over everything while ViewState::show_help is set.
 void draw_help_overlay(UiFrame& frame);
 
+// A picture of the window or of one panel, asked for with P / Shift+P or from Controls. The frame
+// loop reads the frame back and writes the file: the UI never touches the framebuffer.
+struct PngExport {
+  std::string path;
+  PanelRect area;  // in ImGui's display coordinates; not visible(): the whole window
+};
+
+// "sortscope-mg-radix-2e20-stage3-histogram-20261124-153012.png" in `directory`, a name no file
+// there has yet.
+std::string png_export_path(const std::string& directory, const SessionState& state, int stage,
+                            std::optional<PanelId> panel);
+
 class Ui {
  public:
   explicit Ui(const ViewState& initial = {});
   ~Ui();
-  // Loads the UI font at `scale` (DejaVu Sans from fonts-dejavu-core, or ImGui's own font).
-  void apply_scale(float scale);
+  // Loads the UI font at `scale` (the first of assets/fonts.txt that exists, or ImGui's own font)
+  // and sets the theme's colours and sizes at that scale.
+  void apply_style(float scale, Theme theme);
   // Starts, lays out and renders one frame of every panel (ImGui::NewFrame to ImGui::Render).
   void draw(Session& session);
   ViewState& view() { return view_; }
@@ -83,6 +99,10 @@ class Ui {
   Session* challenger() { return challenger_.get(); }
   // The layout of the last frame drawn.
   const Layout& layout() const { return layout_; }
+  // The picture asked for in the last frame drawn, once.
+  std::optional<PngExport> take_png_export();
+  // What became of it ("Saved ...", or why not), shown over the window for a few seconds.
+  void png_export_done(std::string note);
 
  private:
   void handle_shortcuts(const SessionState& state);
@@ -94,16 +114,22 @@ class Ui {
   // Starts, follows or stops the challenger to match ViewState::race and the shown request.
   void update_race(const SessionState& shown);
   void draw_panels(UiFrame& frame, const Layout& layout);
+  // Asks for a picture of `panel`, or of the window where there is none.
+  void ask_png_export(const SessionState& state, std::optional<PanelId> panel);
+  void draw_export_note();
 
   ViewState view_;
   std::unique_ptr<PanelResources> resources_;
   float applied_scale_ = 0;
-  ImGuiStyle base_style_;
+  std::optional<Theme> applied_theme_;
   Layout layout_;                    // the last frame's, where the mouse's clicks and keys land
   std::shared_ptr<std::mutex> device_lock_;
   std::unique_ptr<Session> challenger_;
   std::unique_ptr<PanelResources> challenger_resources_;
   Layout challenger_layout_;
+  std::optional<PngExport> png_export_;
+  std::string export_note_;
+  double export_note_at_ = -1e9;
 };
 
 }  // namespace sortscope::app::ui

@@ -3,12 +3,19 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "sortscope/algorithm.hpp"
 #include "sortscope/backend.hpp"
 #include "ui/layout.hpp"
 
 namespace sortscope::app::ui {
+
+// The window's colours: ImGui's dark style, or white on black with bright edges for a washed-out
+// projector.
+enum class Theme { dark, high_contrast };
+const char* theme_name(Theme theme);  // "dark", "high-contrast"
+std::optional<Theme> theme_named(const std::string& name);
 
 struct ViewState {
   // View stage 0 is the input; stage s + 1 the keys after trace stage s (session/stages.hpp).
@@ -18,6 +25,8 @@ struct ViewState {
   double seconds_per_stage = 1.0;
   double stage_shown_at = 0;  // when playback last advanced
   float ui_scale = 1.0f;
+  Theme theme = Theme::dark;
+  std::string palette = "hue-wheel";  // the digit palette's name (gfx/palette.hpp)
   bool scan_table_offsets = false;  // the scan table shows the exclusive scan, not the counts
   bool value_axis_data = true;  // the array view's value axis spans the keys present, not the key type's range
   bool show_help = false;

@@ -65,20 +65,13 @@ std::string format_ordered_key(KeyType type, uint64_t ordered) {
   return format_key(type, &raw, 0);
 }
 
-ImU32 digit_color(float t, float alpha) {
-  // 0.5 + 0.5 cos(2 pi (offset - 0.85 t)), mixed 90% with grey: as in density.frag
-  const float phase = 6.2831853f;
-  float c[3];
-  const float offsets[3] = {0.0f, 0.33f, 0.67f};
-  for (int i = 0; i < 3; ++i) {
-    const float v = 0.5f + 0.5f * std::cos(phase * (offsets[i] - t * 0.85f));
-    c[i] = 0.55f + (v - 0.55f) * 0.9f;
-  }
+ImU32 digit_color(const gfx::Palette& palette, float t, float alpha) {
+  const gfx::Rgb c = gfx::palette_color(palette, t);
   return ImGui::ColorConvertFloat4ToU32(ImVec4(c[0], c[1], c[2], alpha));
 }
 
-ImU32 digit_color(uint32_t digit, uint32_t digits, float alpha) {
-  return digit_color(digits > 1 ? float(digit) / float(digits - 1) : 0.0f, alpha);
+ImU32 digit_color(const gfx::Palette& palette, uint32_t digit, uint32_t digits, float alpha) {
+  return digit_color(palette, digits > 1 ? float(digit) / float(digits - 1) : 0.0f, alpha);
 }
 
 void note_focus(UiFrame& frame, PhaseView view) {

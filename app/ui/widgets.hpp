@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "gfx/palette.hpp"
 #include "session/session.hpp"
 #include "session/stages.hpp"
 #include "ui/ui.hpp"
@@ -22,9 +23,9 @@ std::string format_key(KeyType type, const void* keys, uint64_t i);
 // A key given as ordered bits (sortscope::Twiddle, ascending), as its value.
 std::string format_ordered_key(KeyType type, uint64_t ordered);
 
-// Hue of digit value t in [0, 1], matching shaders/density.frag.
-ImU32 digit_color(float t, float alpha = 1.0f);
-ImU32 digit_color(uint32_t digit, uint32_t digits, float alpha = 1.0f);
+// The palette's colour of digit value t in [0, 1], as the array view's shader colours it.
+ImU32 digit_color(const gfx::Palette& palette, float t, float alpha = 1.0f);
+ImU32 digit_color(const gfx::Palette& palette, uint32_t digit, uint32_t digits, float alpha = 1.0f);
 
 void help_marker(const char* text);
 // ImGui::SameLine() when an item `width` wide still fits on the last item's line; else the item goes
