@@ -14,7 +14,7 @@ using Rgb = std::array<float, 3>;  // 0..1
 
 struct Palette {
   std::string name;   // "colour-blind": what --palette and the settings file say
-  std::string label;  // "Colour-blind safe (viridis)": what Controls shows
+  std::string label;  // "Colour-blind safe": what Controls shows
   std::array<Rgb, kPaletteStops> stops{};  // digit 0 first
 };
 

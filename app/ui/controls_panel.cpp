@@ -299,6 +299,8 @@ void appearance_controls(UiFrame& f) {
       if (ImGui::Selectable(p.label.c_str(), &p == f.palette)) view.palette = p.name;
     ImGui::EndCombo();
   }
+  help_marker("Colour-blind safe is viridis: dark blue to yellow, its brightness rising with the digit, so every "
+              "colour vision (and a grey printout) tells the digits apart in order.");
   ImGui::PopItemWidth();
   if (ImGui::Button("Save as PNG (P)")) r.png_window_asked = true;
   help_marker("Writes the window to a PNG in the current directory; Shift+P writes only the panel under the mouse.");
