@@ -187,8 +187,9 @@ TEST(Gui, HelpOverlayListsTheShortcuts) {
   ASSERT_EQ(run_sortscope("--headless --frames 4 --backend cpu --n 2^12 --show-help --width 1600 --height 900 --screenshot " + png), 0);
   Picture p;
   ASSERT_TRUE(load(png, &p));
-  // The overlay's key names are drawn in the formula colour, centred over the panels.
-  const PanelRect centre{500, 250, 600, 400};
+  // The overlay's key names are drawn in the formula colour, centred over the panels (clear of
+  // Explain, top right, whose formulas share the colour).
+  const PanelRect centre{300, 120, 850, 660};
   EXPECT_GT(count_colour(p, centre, 255, 219, 140), 30) << "no shortcut list in the middle of the window";
 }
 
@@ -254,7 +255,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "--n 2^10 --algorithm bitonic", "--n 2^10 --algorithm odd-even", "--n 2^10 --ladder",
                     "--n 2^16 --maximize controls", "--n 2^16 --show-help", "--n 2^16 --focus scatter --hide explain",
                     "--n 2^16 --race onesweep-vs-reduce-then-scan",
-                    "--n 2^16 --stage 2 --theme high-contrast --palette colour-blind"));
+                    "--n 2^16 --stage 2 --theme high-contrast --palette colour-blind",
+                    "--n 2^16 --algorithm sample-det --stage 3 --focus buckets"));
 
 TEST(Gui, AMaximizedPanelTakesTheWholeWindow) {
   const std::string png = testing::TempDir() + "/sortscope_gui_maximized.png";
@@ -497,6 +499,24 @@ TEST(Gui, ExportedPicturesGetNamesThatSayWhatTheyShow) {
   const std::string second = ui::png_export_path(dir, state, 0, ui::PanelId::histogram);
   EXPECT_NE(second, first);
   EXPECT_TRUE(second.ends_with("-2.png")) << second;
+}
+
+TEST(Gui, SampleSortDrawsItsBucketsUnderTheBound) {
+  const std::string png = testing::TempDir() + "/sortscope_gui_buckets.png";
+  const std::string log = testing::TempDir() + "/sortscope_gui_buckets.txt";
+  ASSERT_EQ(run_logged("--headless --frames 6 --backend cpu --algorithm sample-det --n 2^16 --dist zipf --stage 3 "
+                       "--width 1600 --height 900 --screenshot " + png,
+                       log),
+            0)
+      << read_file(log);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  const auto layout = sortscope::app::ui::fixed_layout(1600, 900, 1.0f, sortscope::kBucketSection);
+  ASSERT_TRUE(layout.buckets.visible());
+  EXPECT_FALSE(layout.histogram.visible()) << "a sample sort has no radix panels";
+  EXPECT_GT(stats(p, layout.buckets).saturated, 0.05) << "no bucket bars";
+  // The 2n/s line (orange-red) runs across the bars.
+  EXPECT_GT(count_colour(p, layout.buckets, 255, 120, 90), int(layout.buckets.w / 2)) << "no bound line";
 }
 
 }  // namespace

@@ -55,6 +55,7 @@ PhaseView view_named(const std::string& name) {
   if (name == "scatter") return PhaseView::scatter;
   if (name == "network") return PhaseView::network;
   if (name == "merge") return PhaseView::merge;
+  if (name == "buckets") return PhaseView::buckets;
   if (name == "throughput") return PhaseView::throughput;
   return PhaseView::none;
 }

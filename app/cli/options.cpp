@@ -276,7 +276,7 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   app.add_option("--focus", gui.focus,
                  "Panel to point at: outlined, Explain opens on its phase, and its tab opens when the window "
                  "shows one panel at a time; scan opens the scan table on the exclusive scan of the counts")
-      ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scan", "scatter", "network", "merge", "throughput"}));
+      ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scan", "scatter", "network", "merge", "buckets", "throughput"}));
   const std::vector<std::string> panel_names(std::begin(ui::kPanelNames), std::end(ui::kPanelNames));
   app.add_option("--maximize", gui.maximize, "Panel that takes the whole window (M or a double-click on a title; Esc restores)")
       ->check(CLI::IsMember(panel_names));

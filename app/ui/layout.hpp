@@ -25,16 +25,16 @@ struct PanelRect {
   bool contains(float px, float py) const { return visible() && px >= x && px < x + w && py >= y && py < y + h; }
 };
 
-enum class PanelId { controls, array, explain, histogram, scan_table, scatter, network, merge, throughput, ladder };
-constexpr int kPanelCount = 10;
+enum class PanelId { controls, array, explain, histogram, scan_table, scatter, network, merge, buckets, throughput, ladder };
+constexpr int kPanelCount = 11;
 
 // The names --maximize, --hide, --panel and --focus take, in PanelId order.
-constexpr const char* kPanelNames[kPanelCount] = {"controls", "array",   "explain",    "histogram", "scan-table",
-                                                  "scatter",  "network", "merge", "throughput", "ladder"};
+constexpr const char* kPanelNames[kPanelCount] = {"controls", "array",   "explain", "histogram",  "scan-table", "scatter",
+                                                  "network",  "merge",   "buckets", "throughput", "ladder"};
 // What a tab or a list calls each panel, in PanelId order.
 constexpr const char* kPanelTitles[kPanelCount] = {"Controls", "Array",      "Explain",    "Histogram",
                                                    "Scan table", "Scatter", "Network", "Merge path",
-                                                   "Throughput", "Ladder"};
+                                                   "Buckets",    "Throughput", "Ladder"};
 
 inline const char* panel_name(PanelId id) { return kPanelNames[int(id)]; }
 inline const char* panel_title(PanelId id) { return kPanelTitles[int(id)]; }
@@ -60,15 +60,15 @@ struct LayoutOptions {
 
 // A panel the run has no data for, or that is hidden, keeps an empty rectangle and is not drawn.
 struct Layout {
-  PanelRect controls, array, explain, histogram, scan_table, scatter, network, merge, throughput, ladder;
+  PanelRect controls, array, explain, histogram, scan_table, scatter, network, merge, buckets, throughput, ladder;
   PanelRect controls_strip;          // the collapsed controls: buttons to open them and to step
   PanelRect tabs;                    // one panel at a time: the row of tabs choosing it
   std::vector<PanelId> tab_panels;   // the panels the tabs offer
   std::optional<PanelId> maximized;  // the panel that took the whole window
 
   PanelRect& operator[](PanelId id) {
-    PanelRect* rects[kPanelCount] = {&controls, &array,   &explain, &histogram,  &scan_table,
-                                     &scatter,  &network, &merge,   &throughput, &ladder};
+    PanelRect* rects[kPanelCount] = {&controls, &array, &explain, &histogram,  &scan_table, &scatter,
+                                     &network,  &merge, &buckets, &throughput, &ladder};
     return *rects[int(id)];
   }
   const PanelRect& operator[](PanelId id) const { return const_cast<Layout&>(*this)[id]; }
@@ -95,6 +95,7 @@ inline std::vector<PanelId> shown_panels(unsigned sections, bool ladder, unsigne
     if (sections & kRadixSection) panels.insert(panels.end(), {PanelId::histogram, PanelId::scan_table, PanelId::scatter});
     if (sections & kNetworkSection) panels.push_back(PanelId::network);
     if (sections & kMergeSection) panels.push_back(PanelId::merge);
+    if (sections & kBucketSection) panels.push_back(PanelId::buckets);
     panels.push_back(PanelId::throughput);
   }
   std::erase_if(panels, [&](PanelId id) { return (hidden & panel_bit(id)) != 0; });

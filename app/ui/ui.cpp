@@ -56,6 +56,7 @@ std::optional<PanelId> panel_of(PhaseView view) {
     case PhaseView::scatter: return PanelId::scatter;
     case PhaseView::network: return PanelId::network;
     case PhaseView::merge: return PanelId::merge;
+    case PhaseView::buckets: return PanelId::buckets;
     case PhaseView::throughput: return PanelId::throughput;
     default: return std::nullopt;
   }
@@ -373,8 +374,8 @@ void Ui::draw_export_note() {
 void Ui::draw_panels(UiFrame& frame, const Layout& layout) {
   using DrawPanel = void (*)(UiFrame&, bool*);
   constexpr DrawPanel kDrawPanel[kPanelCount] = {
-      draw_controls_panel, draw_array_panel,   draw_explain_panel, draw_histogram_panel,  draw_scan_table_panel,
-      draw_scatter_panel,  draw_network_panel, draw_merge_panel,   draw_throughput_panel, draw_ladder_panel};
+      draw_controls_panel, draw_array_panel,   draw_explain_panel, draw_histogram_panel,    draw_scan_table_panel, draw_scatter_panel,
+      draw_network_panel,  draw_merge_panel,   draw_buckets_panel, draw_throughput_panel, draw_ladder_panel};
   for (int i = 0; i < kPanelCount; ++i) {
     const PanelRect& rect = layout[PanelId(i)];
     if (!rect.visible()) continue;

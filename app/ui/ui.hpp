@@ -65,6 +65,7 @@ void draw_scatter_panel(UiFrame& frame, bool* open);
 void draw_explain_panel(UiFrame& frame, bool* open);
 void draw_network_panel(UiFrame& frame, bool* open);
 void draw_merge_panel(UiFrame& frame, bool* open);
+void draw_buckets_panel(UiFrame& frame, bool* open);
 void draw_ladder_panel(UiFrame& frame, bool* open);
 // The panel the view's focus is on (what the mouse last pointed at, or --focus), if any.
 std::optional<PanelId> focused_panel(const ViewState& view);

@@ -1,0 +1,26 @@
+// Deterministic sample sort (Dehne & Zaboli, Algorithm 1) inside its folder: the CPU twin and the
+// trace pieces.
+#pragma once
+
+#include <cstdint>
+
+#include "sortscope/algorithm.hpp"
+
+namespace sortscope::sample_det {
+
+struct Shape {
+  int samples = 0;        // s: samples per sublist, global samples, buckets
+  int sublist_keys = 0;   // n / m: keys of one sublist (one block's shared memory on a GPU)
+};
+
+// Sorts args (host memory) step by step as Algorithm 1 does, recording the trace of its four
+// stages (local sort; samples and splitters; locate, scan and relocate; bucket sort).
+Status sort_cpu(const RadixSortArgs& args, const Shape& shape, SortTrace* trace, const StageObserver* observer);
+
+// m: the sublists n keys make.
+uint64_t sublist_count(uint64_t n, const Shape& shape);
+// The paper's promise for the largest bucket, 2n/s (with every key told apart by its input
+// position, so duplicates keep it too), rounded up.
+uint64_t bucket_bound(uint64_t n, int samples);
+
+}  // namespace sortscope::sample_det

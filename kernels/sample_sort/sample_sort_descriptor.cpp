@@ -1,0 +1,110 @@
+// Deterministic sample sort as the rest of the program sees it: parameters, entry point, byte
+// model, stage count and Explain, phase by phase with the paper's steps.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "sample_sort/sample_sort.hpp"
+#include "sample_sort/sample_sort_policy.hpp"
+
+namespace sortscope::sample_det {
+namespace {
+
+constexpr ParamSpec kParams[] = {
+    {"samples", kMinSamples, kMaxSamples, kDefaultSamples,
+     "s: samples per sublist, global samples and buckets (the paper's best: s = 64)"},
+    {"sublist-keys", kMinSublistKeys, kMaxSublistKeys, kDefaultSublistKeys,
+     "n / m: keys of one sublist, sorted locally (one block's shared memory on a GPU)"},
+};
+
+Shape shape_of(const ParamValues& p) { return {p[kSamplesParam], p[kSublistKeysParam]}; }
+
+Status cpu_entry(const RadixSortArgs& args, const ParamValues& params, SortTrace* trace, const StageObserver* observer) {
+  return sort_cpu(args, shape_of(params), trace, observer);
+}
+
+int stages(const SortShape&) { return kStageCount; }
+
+// The local sort, the relocation and the bucket sort each read and write every key (and value)
+// once; the samples, the m x s counts and their scan are a few bytes per sublist.
+uint64_t model_bytes(const SortShape& s) {
+  const uint64_t item = uint64_t(info(s.key_type).bytes) + (s.pairs ? 4 : 0);
+  const Shape shape = shape_of(s.params);
+  const uint64_t m = sublist_count(s.n, shape), table = m * uint64_t(shape.samples) * 4;
+  return s.n < 2 ? 0 : 3 * 2 * s.n * item + 3 * table;
+}
+
+std::string number(uint64_t v) { return std::to_string(v); }
+
+std::string ratio(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", v);
+  return text;
+}
+
+std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {
+  std::string local = "m = ceil(n / sublist keys) sublists, each sorted on its own";
+  std::string sampling = "s equidistant samples per sorted sublist; sort the m*s samples; take s equidistant global samples";
+  std::string buckets = "bucket j = keys after splitter j-1, up to splitter j; |B_j| <= 2n/s";
+  if (trace && trace->n > 0) {
+    const uint64_t n = trace->n, m = trace->grid_blocks;
+    local = number(m) + (m == 1 ? " sublist" : " sublists") + " of " + number(trace->tile_items) + " keys, each sorted on its own";
+    if (stage && stage->buckets) {
+      const BucketSection& b = *stage->buckets;
+      const uint64_t s = b.splitters.size() + 1;
+      sampling = number(std::min<uint64_t>(s, trace->tile_items)) + " samples from each of " + number(m) +
+                 " sublists; " + number(b.splitters.size()) + " splitters from their sort";
+      if (!b.sizes.empty()) {
+        const uint64_t largest = *std::max_element(b.sizes.begin(), b.sizes.end());
+        buckets = number(s) + " buckets, the largest " + number(largest) + " keys = " +
+                  ratio(double(largest) * double(s) / double(n)) + " x n/s; the bound 2n/s = " + number(b.bound) +
+                  (largest <= b.bound ? " holds" : " is BROKEN");
+      }
+    }
+  }
+  return {
+      {"Local sort (steps 1-2)",
+       "The keys are cut into m sublists, each small enough for one block's shared memory, and every sublist is "
+       "sorted there on its own. Nothing crosses a sublist yet: the picture shows m sorted runs. With the local "
+       "sort of step 9, this is where the paper finds most of the time goes.",
+       local, "Dehne & Zaboli 2012, Algorithm 1 steps 1-2", PhaseView::keys},
+      {"Samples and splitters (steps 3-5)",
+       "Each sorted sublist gives s equidistant samples: its keys at ranks len/s, 2 len/s, ..., len. The m*s "
+       "samples are sorted, and s equidistant samples of that list are the global samples; the first s - 1 are "
+       "the splitters (the last is the largest key). Because every sample stands for len/s keys of its sublist, "
+       "no bucket can get more than 2n/s keys, whatever the input: the sampling is deterministic, not random.",
+       sampling, "Dehne & Zaboli 2012, Algorithm 1 steps 3-5", PhaseView::buckets},
+      {"Locate, scan, relocate (steps 6-8)",
+       "Each block finds every splitter in its sublist by binary search in tree order: splitter s/2 first over "
+       "the whole sublist, then s/4 and 3s/4 inside the halves it leaves, so that the searches of one round never "
+       "read the same words. That cuts each sublist into s parts of sizes a_i1..a_is. A bucket-major exclusive "
+       "scan of the m x s counts gives each part its place, and each part is copied there as one run: the "
+       "relocation reads and writes whole runs, coalesced. Keys are told apart by their input position as well "
+       "as their value, so duplicates cannot break the bound: equal keys are split between buckets in input "
+       "order, and the sort stays stable.",
+       buckets, "Dehne & Zaboli 2012, Algorithm 1 steps 6-8, Fig. 1", PhaseView::buckets},
+      {"Bucket sort (step 9)",
+       "Each bucket is sorted on its own, and the buckets are already in order, so the whole array is sorted. "
+       "The bound on the buckets' size is what makes the time independent of the input's distribution.",
+       buckets, "Dehne & Zaboli 2012, Algorithm 1 step 9", PhaseView::keys},
+  };
+}
+
+}  // namespace
+
+extern const AlgorithmDescriptor descriptor;
+const AlgorithmDescriptor descriptor{
+    .name = "sample-det",
+    .title = "Deterministic sample sort (Dehne & Zaboli)",
+    .seed = "dehne-zaboli-2012",
+    .section = "Dehne & Zaboli 2012, Algorithm 1",
+    .params = kParams,
+    .cpu = cpu_entry,
+    .sections = kBucketSection,
+    .stable = true,
+    .model_bytes = model_bytes,
+    .stage_count = stages,
+    .explain = explain,
+};
+
+}  // namespace sortscope::sample_det
