@@ -207,6 +207,15 @@ TEST(Cli, BenchSweepsSizesAndRadixBits) {
   EXPECT_NE(r.out.find("mg-radix,u32,4096,0,4,uniform"), std::string::npos) << r.out;
 }
 
+// A parameter that takes powers of two (sample-det's s) sweeps by doubling, as the paper's Figure 3.
+TEST(Cli, APowerOfTwoParameterSweepsByDoubling) {
+  const Result r = run("bench --backend cpu --algorithm sample-det --n 2^12 --sweep s=16..256 --repeat 1 --warmup 0 "
+                       "--format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines(r.out), 1 + 5) << r.out;
+  for (const char* s : {"s=16,", "s=32,", "s=64,", "s=128,", "s=256,"}) EXPECT_NE(r.out.find(s), std::string::npos) << s;
+}
+
 TEST(Cli, BenchTableAndPairs) {
   const Result r = run("bench --backend cpu --algorithm mg-radix --pairs --dist zipf --n 5000 --repeat 2");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -381,6 +390,8 @@ std::vector<BadInput> bad_inputs() {
       {"picturing an unknown panel", {cpu, c, "--panel", "legend", "--screenshot", "shot.png"}, "--panel"},
       {"an unknown palette", {cpu, c, "--palette", "rainbow"}, "--palette"},
       {"an unknown theme", {cpu, c, "--theme", "neon"}, "--theme"},
+      {"a sample count that is not a power of two", {"bench", cpu, c, "--algorithm", "sample-det", "--param", "s=48"}, "power of two"},
+      {"a sweep of powers of two from a non-power", {"bench", cpu, c, "--algorithm", "sample-det", "--sweep", "s=48..256"}, "s=48"},
       {"negative frame count", {cpu, c, "--frames", "-1"}, "--frames"},
       {"screenshot into a missing directory", {cpu, c, "--screenshot", "no-such-dir/shot.png"}, "--screenshot"},
       {"soak of no runs", {cpu, c, "--soak", "0"}, "--soak"},

@@ -73,7 +73,10 @@ Status parse_sweep(const std::string& text, const std::vector<RunRequest>& reque
       return InvalidArgument("--sweep " + text + ": " + std::string(r.sort.algorithm->name) + "'s " + name +
                              " must be in " + std::to_string(p->min) + ".." + std::to_string(p->max));
   sweeps->param = name;
-  for (int v = lo; v <= hi; ++v) sweeps->values.push_back(v);
+  // A parameter that takes powers of two doubles from A: s=16..256 is 16, 32, 64, 128, 256.
+  if (spec->powers_of_two && (lo & (lo - 1)) != 0)
+    return InvalidArgument("--sweep " + text + ": " + name + " takes powers of two, and " + a + " is not one");
+  for (int v = lo; v <= hi; v = spec->powers_of_two ? 2 * v : v + 1) sweeps->values.push_back(v);
   return Status::Ok();
 }
 

@@ -276,6 +276,22 @@ void mark_points(const gfx::Palette& palette, const RunRecord& run, const RadixS
   }
 }
 
+// A sample sort's splitters as lines across the keys at their values: the buckets are the bands
+// between them. At most kMaxDrawnSplitters lines; beyond, every k-th.
+constexpr size_t kMaxDrawnSplitters = 128;
+const ImU32 kSplitterColor = IM_COL32(255, 150, 90, 170);
+
+template <typename Bits>
+void mark_splitters(const BucketSection& b, const gfx::DensityRequest& request, ImVec2 plot_origin) {
+  const auto map = gfx::make_density_map<Bits>(request);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const size_t every = (b.splitters.size() + kMaxDrawnSplitters - 1) / kMaxDrawnSplitters;
+  for (size_t j = every - 1; j < b.splitters.size(); j += every) {
+    const float y = plot_origin.y + float(request.rows - 1 - map.row(map.ascending.raw(Bits(b.splitters[j])))) + 0.5f;
+    dl->AddLine(ImVec2(plot_origin.x, y), ImVec2(plot_origin.x + float(request.columns), y), kSplitterColor, 1.0f);
+  }
+}
+
 // Whether the run's last stage holds the keys in order of every bit (its ends are the extremes).
 bool sorts_whole_key(const RunRecord& run) {
   const SortConfig& sort = run.request.sort;
@@ -380,6 +396,11 @@ void draw_array_panel(UiFrame& f, bool* open) {
   if (ImGui::IsItemHovered()) {
     const float x = ImGui::GetIO().MousePos.x - (origin.x + axis);
     ImGui::SetTooltip("index ~ %s", format_count(uint64_t(double(x) / columns * run.n)).c_str());
+  }
+  if (const StageTrace* viewed = viewed_trace_stage(f, run); viewed && viewed->buckets && !viewed->buckets->splitters.empty()) {
+    const ImVec2 plot(origin.x + axis, origin.y);
+    if (info(run.key_type).bytes == 8) mark_splitters<uint64_t>(*viewed->buckets, request, plot);
+    else mark_splitters<uint32_t>(*viewed->buckets, request, plot);
   }
   if (written) mark_points(*f.palette, run, pass, small_keys, request, ImVec2(origin.x + axis, origin.y));
 

@@ -1,6 +1,7 @@
 // Controls: what to sort and how (algorithm, backend, data, the algorithm's parameters), stepping
 // through the stages, the run's result, and anything that went wrong.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -131,7 +132,16 @@ bool sort_controls(RunRequest& d) {
   for (const ParamSpec& p : d.sort.algorithm->params) {
     if (p.min == p.max) continue;
     int value = param_value(d.sort, p);
-    if (ImGui::SliderInt(std::string(p.name).c_str(), &value, p.min, p.max)) set_param(&d.sort, p.name, value);
+    if (p.powers_of_two) {
+      // The slider moves the exponent; it shows the value.
+      int log = std::countr_zero(unsigned(value));
+      const std::string shown = std::to_string(value);
+      if (ImGui::SliderInt(std::string(p.name).c_str(), &log, std::countr_zero(unsigned(p.min)),
+                           std::countr_zero(unsigned(p.max)), shown.c_str()))
+        set_param(&d.sort, p.name, 1 << log);
+    } else if (ImGui::SliderInt(std::string(p.name).c_str(), &value, p.min, p.max)) {
+      set_param(&d.sort, p.name, value);
+    }
     changed |= edit_done();
     help_marker(std::string(p.help).c_str());
   }

@@ -57,6 +57,9 @@ Status resolve_params(const AlgorithmDescriptor& algorithm, std::span<const Para
       return InvalidArgument(std::string(algorithm.name) + "'s " + std::string(p.name) + " must be in " +
                              std::to_string(p.min) + ".." + std::to_string(p.max) + ", not " +
                              std::to_string(s.value));
+    if (p.powers_of_two && (s.value & (s.value - 1)) != 0)
+      return InvalidArgument(std::string(algorithm.name) + "'s " + std::string(p.name) + " must be a power of two, not " +
+                             std::to_string(s.value));
     values[i] = s.value;
   }
   *out = values;

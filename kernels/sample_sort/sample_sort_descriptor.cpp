@@ -11,10 +11,12 @@ namespace sortscope::sample_det {
 namespace {
 
 constexpr ParamSpec kParams[] = {
-    {"samples", kMinSamples, kMaxSamples, kDefaultSamples,
-     "s: samples per sublist, global samples and buckets (the paper's best: s = 64)"},
-    {"sublist-keys", kMinSublistKeys, kMaxSublistKeys, kDefaultSublistKeys,
-     "n / m: keys of one sublist, sorted locally (one block's shared memory on a GPU)"},
+    {.name = "s", .min = kMinSamples, .max = kMaxSamples, .default_value = kDefaultSamples,
+     .help = "samples per sublist, global samples and buckets, a power of two (the paper's best: s = 64)",
+     .powers_of_two = true},
+    {.name = "sublist-keys", .min = kMinSublistKeys, .max = kMaxSublistKeys, .default_value = kDefaultSublistKeys,
+     .help = "n / m: keys of one sublist, sorted locally (one block's shared memory on a GPU), a power of two",
+     .powers_of_two = true},
 };
 
 Shape shape_of(const ParamValues& p) { return {p[kSamplesParam], p[kSublistKeysParam]}; }

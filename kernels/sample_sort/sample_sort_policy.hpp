@@ -6,7 +6,7 @@
 namespace sortscope::sample_det {
 
 constexpr int kDefaultSamples = 64;
-constexpr int kMinSamples = 2;
+constexpr int kMinSamples = 2;  // powers of two
 constexpr int kMaxSamples = 1024;
 constexpr int kDefaultSublistKeys = 4096;
 constexpr int kMinSublistKeys = 16;

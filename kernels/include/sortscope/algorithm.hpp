@@ -33,6 +33,9 @@ struct ParamSpec {
   // A value other than the default runs on the CPU backend only (a teaching setting whose GPU
   // counterpart is compiled into the kernels); the CUDA backend says so instead of sorting.
   bool cpu_only = false;
+  // Only powers of two between min and max (a sample count, a sublist size): a sweep steps by
+  // doubling and a slider by powers.
+  bool powers_of_two = false;
 };
 
 // The view that draws a phase's output, so Explain can follow the panel under the mouse.
