@@ -1,6 +1,6 @@
-// Sample-sort buckets: one bar per bucket, as tall as its keys, the bound the algorithm promises
-// (2n/s for deterministic sampling) drawn across them, and the largest bucket's size against n/s,
-// checked on every run. Before the relocation only the splitters are known: the panel says so.
+// Sample-sort buckets: one bar per bucket, as tall as its keys, the mean and the bound the
+// algorithm promises (2n/s for deterministic sampling; random sampling promises none) drawn across
+// them, and the largest bucket's size against the mean, checked on every run. Before the relocation only the splitters are known: the panel says so.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -44,12 +44,13 @@ void bucket_bars(const gfx::Palette& palette, const BucketSection& b, uint64_t n
     dl->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), colour, 2.0f);
     dl->AddText(ImVec2(origin.x, y - ImGui::GetTextLineHeight() / 2), colour, label);
   };
-  level(double(n) / double(count), kMeanColor, "n/s");
-  level(double(b.bound), kBoundColor, "2n/s");
+  level(double(n) / double(count), kMeanColor, "mean");
+  if (b.bound) level(double(b.bound), kBoundColor, "2n/s");
   ImGui::Dummy(ImVec2(avail.x, h));
   ImGui::TextDisabled("%zu buckets", count);
   ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kBoundColor), "bound 2n/s = %s", format_count(b.bound).c_str());
+  if (b.bound) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kBoundColor), "bound 2n/s = %s", format_count(b.bound).c_str());
+  else ImGui::TextDisabled("random samples: no bound");
 }
 
 }  // namespace
@@ -71,9 +72,8 @@ void draw_buckets_panel(UiFrame& f, bool* open) {
   const int viewed = int(stage - t.stages.data());
   ImGui::TextWrapped("Stage %d of %zu: %s", viewed + 1, t.stages.size(), stage->name.c_str());
   if (!stage->buckets) {
-    disabled_text_wrapped("%llu sublists of %u keys are sorted, each on its own; no splitter is chosen yet. Step on to "
-                          "see the samples, the splitters and the buckets they make.",
-                          (unsigned long long)t.grid_blocks, t.tile_items);
+    disabled_text_wrapped("No splitter is chosen yet. Step on to see the samples, the splitters and the buckets they "
+                          "make.");
     ImGui::End();
     return;
   }
@@ -88,11 +88,15 @@ void draw_buckets_panel(UiFrame& f, bool* open) {
   }
   const uint64_t largest = *std::max_element(b.sizes.begin(), b.sizes.end());
   const double worst = double(largest) * double(b.sizes.size()) / double(std::max<uint64_t>(t.n, 1));
-  const bool holds = largest <= b.bound;
-  ImGui::PushStyleColor(ImGuiCol_Text, holds ? ImVec4(0.55f, 0.9f, 0.55f, 1) : ImVec4(1.0f, 0.45f, 0.4f, 1));
-  ImGui::TextWrapped("Largest bucket %s keys = %.2f x n/s: %s", format_count(largest).c_str(), worst,
-                     holds ? "within the 2n/s bound" : "ABOVE the 2n/s bound");
-  ImGui::PopStyleColor();
+  if (b.bound) {
+    const bool holds = largest <= b.bound;
+    ImGui::PushStyleColor(ImGuiCol_Text, holds ? ImVec4(0.55f, 0.9f, 0.55f, 1) : ImVec4(1.0f, 0.45f, 0.4f, 1));
+    ImGui::TextWrapped("Largest bucket %s keys = %.2f x the mean: %s", format_count(largest).c_str(), worst,
+                       holds ? "within the 2n/s bound" : "ABOVE the 2n/s bound");
+    ImGui::PopStyleColor();
+  } else {
+    ImGui::TextWrapped("Largest bucket %s keys = %.2f x the mean", format_count(largest).c_str(), worst);
+  }
   bucket_bars(*f.palette, b, t.n);
   ImGui::End();
 }

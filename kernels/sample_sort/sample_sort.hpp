@@ -24,3 +24,18 @@ uint64_t sublist_count(uint64_t n, const Shape& shape);
 uint64_t bucket_bound(uint64_t n, int samples);
 
 }  // namespace sortscope::sample_det
+
+namespace sortscope::sample_rand {
+
+struct Shape {
+  int buckets = 0;       // k: buckets of one distribution (k - 1 splitters)
+  int oversampling = 0;  // a: random samples per bucket
+  int bucket_keys = 0;   // M: a bucket of at most M keys is sorted directly, a larger one distributed again
+};
+
+// Sorts args (host memory): random samples, k - 1 splitters, every key classified by the splitter
+// search tree and moved into its bucket, then each bucket sorted (distributed again while it holds
+// more than M keys). Records three stages: samples and splitters; distribution; bucket sort.
+Status sort_cpu(const RadixSortArgs& args, const Shape& shape, uint64_t seed, SortTrace* trace, const StageObserver* observer);
+
+}  // namespace sortscope::sample_rand

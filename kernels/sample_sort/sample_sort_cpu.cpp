@@ -11,6 +11,7 @@
 #include "common/cpu_twin.hpp"
 #include "common/trace_header.hpp"
 #include "sample_sort/sample_sort.hpp"
+#include "sample_sort/sample_sort_keys.hpp"
 #include "sample_sort/sample_sort_policy.hpp"
 #include "sortscope/key_traits.hpp"
 
@@ -19,15 +20,7 @@ namespace {
 
 using cpu_twin::PhaseClock;
 
-// A key as the sort compares it: its sort bits (the bit range of its ordered bits), then its input
-// position. No two items are equal, so the paper's bucket bound, which assumes distinct keys,
-// holds on any input, and the sort is stable.
-template <typename Bits>
-struct Item {
-  Bits key;
-  uint64_t pos;
-  bool operator<(const Item& o) const { return key < o.key || (key == o.key && pos < o.pos); }
-};
+using sample_sort::Item;
 
 struct Sorter {
   const RadixSortArgs& a;
@@ -43,11 +36,8 @@ struct Sorter {
     const int s = shape.samples;
     const uint64_t len = uint64_t(shape.sublist_keys), m = sublist_count(n, shape);
     const Bits* in = static_cast<const Bits*>(a.keys_in);
-    const Twiddle<Bits> order = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
     const Twiddle<Bits> ascending = make_twiddle<Bits>(k.is_signed, k.is_float, false);
-    const int begin = a.begin_bit, width = a.resolved_end_bit() - a.begin_bit;
-    const Bits mask = width <= 0 ? Bits(0) : width >= int(sizeof(Bits) * 8) ? ~Bits(0) : Bits((Bits(1) << width) - 1);
-    auto sort_bits = [&](Bits raw) { return width <= 0 ? Bits(0) : Bits(order.in(raw) >> begin) & mask; };
+    const sample_sort::SortBits<Bits> sort_bits(a);
     const uint64_t item_bytes = sizeof(Bits) + (kPairs ? sizeof(Value) : 0);
 
     if (trace) {

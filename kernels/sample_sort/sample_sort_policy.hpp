@@ -20,3 +20,26 @@ constexpr int kSublistKeysParam = 1;
 constexpr int kStageCount = 4;
 
 }  // namespace sortscope::sample_det
+
+namespace sortscope::sample_rand {
+
+// GPU Sample Sort's shape (Leischner, Osipov & Sanders 2010): k = 128 buckets per distribution
+// step, an oversampling factor a = 30, and buckets of up to 2^17 keys finished by a local sort;
+// here the local sort's buckets are a sublist's 4096 keys, as sample-det's.
+constexpr int kDefaultBuckets = 128;
+constexpr int kMinBuckets = 2;     // powers of two
+constexpr int kMaxBuckets = 1024;
+constexpr int kDefaultOversampling = 30;
+constexpr int kMinOversampling = 1;
+constexpr int kMaxOversampling = 128;
+constexpr int kDefaultBucketKeys = 4096;
+constexpr int kMinBucketKeys = 16;  // powers of two
+constexpr int kMaxBucketKeys = 1 << 16;
+
+constexpr int kBucketsParam = 0;
+constexpr int kOversamplingParam = 1;
+constexpr int kBucketKeysParam = 2;
+
+constexpr int kStageCount = 3;
+
+}  // namespace sortscope::sample_rand

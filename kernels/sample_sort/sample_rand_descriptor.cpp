@@ -1,0 +1,99 @@
+// Randomized sample sort as the rest of the program sees it: parameters, entry point, byte model,
+// stage count and Explain.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "sample_sort/sample_sort.hpp"
+#include "sample_sort/sample_sort_policy.hpp"
+
+namespace sortscope::sample_rand {
+namespace {
+
+// The random stream the samples are drawn from: fixed, so a run is reproducible and its trace is
+// the same on every backend.
+constexpr uint64_t kSampleStream = 0x5A3D1E5ull;
+
+constexpr ParamSpec kParams[] = {
+    {.name = "k", .min = kMinBuckets, .max = kMaxBuckets, .default_value = kDefaultBuckets,
+     .help = "buckets of one distribution step, a power of two (GPU Sample Sort: k = 128)", .powers_of_two = true},
+    {.name = "oversampling", .min = kMinOversampling, .max = kMaxOversampling, .default_value = kDefaultOversampling,
+     .help = "a: random samples per bucket; more samples, more even buckets (GPU Sample Sort: a = 30)"},
+    {.name = "bucket-keys", .min = kMinBucketKeys, .max = kMaxBucketKeys, .default_value = kDefaultBucketKeys,
+     .help = "M: a bucket of at most M keys is sorted directly, a larger one distributed again; a power of two",
+     .powers_of_two = true},
+};
+
+Shape shape_of(const ParamValues& p) { return {p[kBucketsParam], p[kOversamplingParam], p[kBucketKeysParam]}; }
+
+Status cpu_entry(const RadixSortArgs& args, const ParamValues& params, SortTrace* trace, const StageObserver* observer) {
+  return sort_cpu(args, shape_of(params), kSampleStream, trace, observer);
+}
+
+int stages(const SortShape&) { return kStageCount; }
+
+// One distribution step reads every key twice (classify, scatter) and writes it once, and the
+// bucket sort reads and writes it once; a step deeper for every factor of k beyond M keys.
+uint64_t model_bytes(const SortShape& s) {
+  const uint64_t item = uint64_t(info(s.key_type).bytes) + (s.pairs ? 4 : 0);
+  const Shape shape = shape_of(s.params);
+  if (s.n < 2) return 0;
+  int steps = 0;
+  for (uint64_t size = s.n; size > uint64_t(shape.bucket_keys); size /= uint64_t(shape.buckets)) ++steps;
+  return uint64_t(steps) * 3 * s.n * item + 2 * s.n * item;
+}
+
+std::string number(uint64_t v) { return std::to_string(v); }
+
+std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {
+  std::string sampling = "a*k random samples, sorted; splitter j = sample (j + 1) a - 1, for j < k - 1";
+  std::string buckets = "bucket j: keys after splitter j-1, up to splitter j; no bound, but with a samples per bucket "
+                        "the largest is near n/k";
+  if (trace && stage && stage->buckets && !stage->buckets->sizes.empty() && trace->n > 0) {
+    const BucketSection& b = *stage->buckets;
+    const uint64_t largest = *std::max_element(b.sizes.begin(), b.sizes.end());
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.2f", double(largest) * double(b.sizes.size()) / double(trace->n));
+    buckets = number(b.sizes.size()) + " buckets, the largest " + number(largest) + " keys = " + ratio + " x n/k";
+  }
+  return {
+      {"Random samples and splitters",
+       "Draw a*k keys at random positions (the oversampling factor a times the k buckets wanted), sort them, and "
+       "take every a-th as a splitter. The more samples per bucket, the closer each bucket comes to n/k keys; "
+       "unlike deterministic sampling nothing bounds the largest, though a large one is unlikely.",
+       sampling, "Leischner, Osipov & Sanders 2010, GPU Sample Sort; Dehne & Zaboli 2012 compare against it",
+       PhaseView::buckets},
+      {"Distribution through a splitter tree",
+       "The k - 1 splitters are laid out as a binary search tree in an array (the median at the root, the node at "
+       "t has its children at 2t and 2t + 1), so each key finds its bucket in log2 k steps with no branch on the "
+       "outcome: t = 2t + (splitter[t] < key). Each tile counts its keys per bucket, a bucket-major scan of the "
+       "tiles x buckets table gives every tile's place in every bucket, and the keys move there in their input "
+       "order. Keys are told apart by their input position as well as their value, so runs of equal keys are "
+       "split too, and the sort is stable.",
+       buckets, "Leischner, Osipov & Sanders 2010; Sanders & Winkel 2004 (super scalar sample sort)", PhaseView::buckets},
+      {"Sort the buckets",
+       "A bucket of at most M keys is sorted directly (in one block's shared memory on a GPU); a larger one is "
+       "distributed again, with its own random samples. The buckets are already in order, so the whole array is "
+       "sorted.",
+       buckets, "Leischner, Osipov & Sanders 2010", PhaseView::keys},
+  };
+}
+
+}  // namespace
+
+extern const AlgorithmDescriptor descriptor;
+const AlgorithmDescriptor descriptor{
+    .name = "sample-rand",
+    .title = "Randomized sample sort (GPU Sample Sort)",
+    .seed = "dehne-zaboli-2012",
+    .section = "Dehne & Zaboli 2012's comparison: Leischner, Osipov & Sanders 2010",
+    .params = kParams,
+    .cpu = cpu_entry,
+    .sections = kBucketSection,
+    .stable = true,
+    .model_bytes = model_bytes,
+    .stage_count = stages,
+    .explain = explain,
+};
+
+}  // namespace sortscope::sample_rand
