@@ -1,4 +1,4 @@
-// Text files of assets/, built into the program (cmake/EmbedAssets.cmake).
+// Text files of assets/, built into the program (cmake/EmbedText.cmake).
 #pragma once
 
 namespace sortscope::assets {

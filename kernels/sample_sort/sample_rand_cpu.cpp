@@ -140,27 +140,8 @@ struct Sorter {
       trace->tile_items = uint32_t(kTileKeys);
       trace->grid_blocks = uint32_t((n + kTileKeys - 1) / kTileKeys);
     }
-    std::vector<Bits> observed;
-    if (observer && *observer) observed.resize(n);
     std::vector<Item<Bits>> items(n), scratch(n);
-    auto show = [&](int stage) {
-      if (observed.empty()) return;
-      for (uint64_t i = 0; i < n; ++i) observed[i] = in[items[i].pos];
-      (*observer)(stage, observed.data());
-    };
-    std::vector<KernelTiming> phases;
-    auto end_stage = [&](const std::string& name, std::optional<BucketSection> buckets) {
-      if (trace) {
-        StageTrace stage;
-        stage.name = name;
-        stage.kernels = std::move(phases);
-        stage.buckets = std::move(buckets);
-        trace->stages.push_back(std::move(stage));
-      } else if (a.kernel_times) {
-        a.kernel_times->insert(a.kernel_times->end(), phases.begin(), phases.end());
-      }
-      phases.clear();
-    };
+    sample_sort::StageRecorder<Bits> record(a, trace, observer);
     for (uint64_t i = 0; i < n; ++i) items[i] = {sort_bits(in[i]), i};
 
     // Small inputs are one bucket: nothing to sample.
@@ -169,14 +150,12 @@ struct Sorter {
     std::vector<Item<Bits>> splitters;
     PhaseClock sample_clock;
     if (distributed) splitters = choose_splitters(items, 0, n, shape.buckets, shape.oversampling, seed);
-    phases.push_back({"samples and splitters", sample_clock.ms(), uint64_t(shape.buckets) * uint64_t(shape.oversampling) * 3 * sizeof(Bits)});
+    record.phase("samples and splitters", sample_clock, uint64_t(shape.buckets) * uint64_t(shape.oversampling) * 3 * sizeof(Bits));
     for (const Item<Bits>& g : splitters) section.splitters.push_back(uint64_t(ascending.ordered(in[g.pos])));
-    end_stage("samples and splitters", section);
-    show(0);
+    record.end_stage(0, "samples and splitters", section, items);
 
-    section.sizes = distributed ? distribute(items, scratch, 0, n, splitters, &phases) : std::vector<uint64_t>{n};
-    end_stage("distribution into buckets", section);
-    show(1);
+    section.sizes = distributed ? distribute(items, scratch, 0, n, splitters, record.phases()) : std::vector<uint64_t>{n};
+    record.end_stage(1, "distribution into buckets", section, items);
 
     PhaseClock bucket_clock;
     uint64_t start = 0;
@@ -184,17 +163,9 @@ struct Sorter {
       sort_bucket(items, scratch, start, start + size, shape, seed + 1, 1);
       start += size;
     }
-    phases.push_back({"bucket sort", bucket_clock.ms(), 2 * n * item_bytes});
-    end_stage("bucket sort", section);
-    show(2);
-
-    Bits* out = static_cast<Bits*>(a.keys_out);
-    for (uint64_t i = 0; i < n; ++i) out[i] = in[items[i].pos];
-    if constexpr (kPairs) {
-      const Value* values_in = static_cast<const Value*>(a.values_in);
-      Value* values_out = static_cast<Value*>(a.values_out);
-      for (uint64_t i = 0; i < n; ++i) values_out[i] = values_in[items[i].pos];
-    }
+    record.phase("bucket sort", bucket_clock, 2 * n * item_bytes);
+    record.end_stage(2, "bucket sort", section, items);
+    sample_sort::write_sorted<Bits, Value>(a, items);
     return Status::Ok();
   }
 };

@@ -46,27 +46,8 @@ struct Sorter {
       trace->tile_items = uint32_t(len);
       trace->grid_blocks = uint32_t(m);
     }
-    std::vector<Bits> observed;
-    if (observer && *observer) observed.resize(n);
-    auto show = [&](int stage, const std::vector<Item<Bits>>& items) {
-      if (observed.empty()) return;
-      for (uint64_t i = 0; i < n; ++i) observed[i] = in[items[i].pos];
-      (*observer)(stage, observed.data());
-    };
-    std::vector<KernelTiming> phases;
-    auto phase = [&](const char* name, const PhaseClock& clock, uint64_t bytes) { phases.push_back({name, clock.ms(), bytes}); };
-    auto end_stage = [&](const std::string& name, std::optional<BucketSection> buckets) {
-      if (trace) {
-        StageTrace stage;
-        stage.name = name;
-        stage.kernels = std::move(phases);
-        stage.buckets = std::move(buckets);
-        trace->stages.push_back(std::move(stage));
-      } else if (a.kernel_times) {
-        a.kernel_times->insert(a.kernel_times->end(), phases.begin(), phases.end());
-      }
-      phases.clear();
-    };
+    sample_sort::StageRecorder<Bits> record(a, trace, observer);
+    auto phase = [&](const char* name, const PhaseClock& clock, uint64_t bytes) { record.phase(name, clock, bytes); };
 
     // Steps 1-2: m sublists of n/m keys, each sorted on its own (on a GPU, in one block's shared
     // memory).
@@ -75,8 +56,7 @@ struct Sorter {
     for (uint64_t i = 0; i < n; ++i) items[i] = {sort_bits(in[i]), i};
     for (uint64_t i = 0; i < m; ++i) std::sort(items.begin() + i * len, items.begin() + std::min(n, (i + 1) * len));
     phase("local sort", local_clock, 2 * n * item_bytes);
-    end_stage("local sort (steps 1-2)", std::nullopt);
-    show(0, items);
+    record.end_stage(0, "local sort (steps 1-2)", std::nullopt, items);
 
     // Step 3: s equidistant samples of each sorted sublist (all its keys if it has fewer).
     PhaseClock sample_clock;
@@ -101,8 +81,7 @@ struct Sorter {
     BucketSection section;
     for (const Item<Bits>& g : splitters) section.splitters.push_back(uint64_t(ascending.ordered(in[g.pos])));
     section.bound = bucket_bound(n, s);
-    end_stage("samples and splitters (steps 3-5)", section);
-    show(1, items);
+    record.end_stage(1, "samples and splitters (steps 3-5)", section, items);
 
     // Step 6: each splitter located in each sublist by binary search, in tree order: s/2 first over
     // the whole sublist, then s/4 and 3s/4 inside the halves it left, and so on for log s rounds.
@@ -160,8 +139,7 @@ struct Sorter {
       }
     }
     phase("relocation", relocate_clock, 2 * n * item_bytes);
-    end_stage("locate, scan and relocate (steps 6-8)", section);
-    show(2, relocated);
+    record.end_stage(2, "locate, scan and relocate (steps 6-8)", section, relocated);
     items = std::vector<Item<Bits>>();
 
     // Step 9: each bucket sorted on its own (bitonic sort in the paper).
@@ -172,16 +150,8 @@ struct Sorter {
       start += size;
     }
     phase("bucket sort", bucket_clock, 2 * n * item_bytes);
-    end_stage("bucket sort (step 9)", section);
-    show(3, relocated);
-
-    Bits* out = static_cast<Bits*>(a.keys_out);
-    for (uint64_t i = 0; i < n; ++i) out[i] = in[relocated[i].pos];
-    if constexpr (kPairs) {
-      const Value* values_in = static_cast<const Value*>(a.values_in);
-      Value* values_out = static_cast<Value*>(a.values_out);
-      for (uint64_t i = 0; i < n; ++i) values_out[i] = values_in[relocated[i].pos];
-    }
+    record.end_stage(3, "bucket sort (step 9)", section, relocated);
+    sample_sort::write_sorted<Bits, Value>(a, relocated);
     return Status::Ok();
   }
 };
