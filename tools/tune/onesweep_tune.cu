@@ -246,6 +246,13 @@ void run(uint64_t n) {
     b.template ours<256, 36, 2, kDuring, 8, 2>();
     b.template ours<256, 32, 2, kDuring, 8, 2>();
     b.template ours<256, 34, 2, kDuring, 8, 2>();
+    // CUB's pairs shape on the H100 (384 threads, 80 registers, 3 warps in 8 active against our 2):
+    // more warps to hide the values' loads, fewer keys a thread.
+    b.template ours<384, 23, 2, kDuring, 8, 2>();
+    b.template ours<384, 24, 2, kDuring, 8, 2>();
+    b.template ours<384, 20, 2, kDuring, 8, 2>();
+    b.template ours<384, 23, 2, kBefore, 8, 4>();
+    b.template ours<256, 24, 3, kDuring, 8, 2>();
   }
 }
 
