@@ -12,6 +12,7 @@
 
 #include "common/cpu_twin.hpp"
 #include "common/trace_header.hpp"
+#include "generate/distributions.hpp"
 #include "sample_sort/sample_sort.hpp"
 #include "sample_sort/sample_sort_keys.hpp"
 #include "sample_sort/sample_sort_policy.hpp"
@@ -22,23 +23,13 @@ namespace {
 using cpu_twin::PhaseClock;
 using sample_sort::Item;
 
-// The i-th random number of a stream: splitmix64, so that every sample can be drawn on its own
-// (the same numbers on any backend and in any order).
-uint64_t random_at(uint64_t stream, uint64_t i) {
-  uint64_t z = stream + (i + 1) * 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+// The i-th random number of a stream: the generator's splitmix64 step at stream + i * (its
+// increment), so that every sample can be drawn on its own (the same numbers on any backend and
+// in any order).
+uint64_t random_at(uint64_t stream, uint64_t i) { return gen::mix64(stream + i * 0x9E3779B97F4A7C15ull); }
 
 // Keys per tile of the distribution's count table (one block's keys on a GPU).
 constexpr uint64_t kTileKeys = 4096;
-
-template <typename Bits>
-struct Distribution {
-  std::vector<Item<Bits>> splitters;  // k - 1, ascending
-  std::vector<uint64_t> sizes;        // k
-};
 
 // The splitters of `items` [begin, end): a*k samples at random positions, sorted, every a-th.
 template <typename Bits>
