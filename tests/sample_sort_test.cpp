@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 #include "radix_matrix.hpp"
 #include "sample_sort/sample_sort.hpp"
@@ -163,6 +165,145 @@ TEST(SampleRandCpu, BucketsStayNearTheMean) {
     EXPECT_LE(*std::max_element(b.sizes.begin(), b.sizes.end()), 2 * n / sample_rand::kDefaultBuckets) << dist;
     EXPECT_EQ(check_invariants(t), "");
   }
+}
+
+}  // namespace
+}  // namespace sortscope
+
+// The CUDA backend of both sample sorts: the same matrix as the CPU twins, the paper's parameters
+// across their ranges, large inputs, and the trace (stages, splitters, bucket sizes, snapshots)
+// equal to the CPU twin's.
+namespace sortscope {
+namespace {
+
+void expect_gpu_trace_equals_cpu_trace(const AlgorithmDescriptor* algorithm, const std::vector<uint64_t>& sizes,
+                                       const std::vector<std::pair<const char*, int>>& params) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  auto cpu = make_cpu_backend();
+  for (const char* dist : {"uniform", "sorted", "det-dup", "zero"})
+    for (uint64_t n : sizes)
+      for (KeyType k : {KeyType::u32, KeyType::f32, KeyType::i64})
+        for (bool pairs : {false, true}) {
+          const DataSpec data{*parse_distribution(dist), n, 11, k};
+          ASSERT_OK(gpu->set_data(data));
+          ASSERT_OK(cpu->set_data(data));
+          SortConfig config;
+          config.algorithm = algorithm;
+          for (const auto& [name, value] : params) set_param(&config, name, value);
+          config.pairs = pairs;
+          config.descending = k == KeyType::f32;
+          RunOptions options;
+          options.trace = true;
+          options.snapshot_budget = kSnapshotBudgetBytes;
+          RunResult g, c;
+          ASSERT_OK(gpu->run(config, options, &g));
+          ASSERT_OK(cpu->run(config, options, &c));
+          EXPECT_EQ(first_difference(*g.trace, *c.trace), "") << dist << " n=" << n << " " << info(k).name;
+          EXPECT_EQ(check_invariants(*g.trace), "") << dist << " n=" << n;
+          EXPECT_TRUE(g.verified) << g.verify_detail;
+          if (c.snapshots && n > 0) {
+            ASSERT_TRUE(g.snapshots);
+            ASSERT_EQ(g.snapshots->count(), c.snapshots->count()) << dist << " n=" << n;
+            // The keys after every step, key for key: the steps are the same steps.
+            std::vector<unsigned char> on_gpu(n * info(k).bytes), on_cpu(n * info(k).bytes);
+            for (int i = 0; i < c.snapshots->count() && n > 0; ++i) {
+              ASSERT_OK(g.snapshots->copy_keys(i, 1, n, on_gpu.data()));
+              ASSERT_OK(c.snapshots->copy_keys(i, 1, n, on_cpu.data()));
+              EXPECT_EQ(g.snapshots->stage_of(i), c.snapshots->stage_of(i));
+              EXPECT_TRUE(on_gpu == on_cpu) << dist << " n=" << n << " snapshot " << i;
+            }
+          }
+        }
+}
+
+TEST(SampleDetGpu, SortsEveryKeyTypeAndSize) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  test::MatrixOptions m{sample_det()};
+  m.sizes = sizes();
+  m.distributions = {"uniform", "sorted", "reverse", "det-dup", "zero", "zipf"};
+  test::run_radix_matrix(*gpu, m);
+  test::run_bit_ranges(*gpu, sample_det(), 3001);
+  test::run_bit_ranges(*gpu, sample_det(), 3 * sample_det::kDefaultSublistKeys + 5);
+  test::run_special_floats(*gpu, sample_det(), 2500);
+  test::run_special_floats(*gpu, sample_det(), 2 * sample_det::kDefaultSublistKeys + 1);
+}
+
+TEST(SampleDetGpu, SortsWithAnySamplesAndSublists) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  for (int samples : {2, 4, 16, 64, 256, 1024})
+    for (int sublist : {16, 128, 4096, 65536}) {
+      SortConfig config;
+      config.algorithm = sample_det();
+      set_param(&config, "s", samples);
+      set_param(&config, "sublist-keys", sublist);
+      config.pairs = true;
+      SCOPED_TRACE("samples " + std::to_string(samples) + ", sublist-keys " + std::to_string(sublist));
+      test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("rand-dup"), 200011, 3, KeyType::i32}, config);
+      test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("uniform"), 100003, 4, KeyType::f64}, config);
+      if (testing::Test::HasFatalFailure()) return;
+    }
+}
+
+TEST(SampleDetGpu, SortsManyKeys) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  SortConfig config;
+  config.algorithm = sample_det();
+  for (bool pairs : {false, true}) {
+    config.pairs = pairs;
+    test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("uniform"), (uint64_t(1) << 22) + 3, 3, KeyType::u64}, config);
+    test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("zipf"), uint64_t(1) << 24, 4, KeyType::u32}, config);
+  }
+}
+
+TEST(SampleDetGpu, TraceEqualsCpuTrace) {
+  const uint64_t len = sample_det::kDefaultSublistKeys;
+  expect_gpu_trace_equals_cpu_trace(sample_det(), {0, 1, 2, 63, 1000, len, len + 1, 5 * len - 3, 40 * len + 17}, {});
+  expect_gpu_trace_equals_cpu_trace(sample_det(), {100003}, {{"s", 256}, {"sublist-keys", 16384}});
+}
+
+TEST(SampleRandGpu, SortsEveryKeyTypeAndSize) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  test::MatrixOptions m{sample_rand()};
+  m.sizes = {0, 1, 2, 3, 1000, 4095, 4096, 4097, 3 * 4096 + 5, 70001};
+  m.distributions = {"uniform", "sorted", "reverse", "det-dup", "zero", "zipf"};
+  test::run_radix_matrix(*gpu, m);
+  test::run_bit_ranges(*gpu, sample_rand(), 9001);
+  test::run_special_floats(*gpu, sample_rand(), 2 * 4096 + 1);
+}
+
+TEST(SampleRandGpu, SortsWithAnyBucketsOversamplingAndThreshold) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  for (int k : {2, 8, 128, 1024})
+    for (int a : {1, 30, 128})
+      for (int m : {16, 4096, 65536}) {
+        SortConfig config;
+        config.algorithm = sample_rand();
+        set_param(&config, "k", k);
+        set_param(&config, "oversampling", a);
+        set_param(&config, "bucket-keys", m);
+        config.pairs = true;
+        config.descending = true;
+        SCOPED_TRACE("k " + std::to_string(k) + ", a " + std::to_string(a) + ", M " + std::to_string(m));
+        test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("rand-dup"), 300011, 5, KeyType::f32}, config);
+        test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("uniform"), 100003, 6, KeyType::u64}, config);
+        if (testing::Test::HasFatalFailure()) return;
+      }
+}
+
+TEST(SampleRandGpu, SortsManyKeys) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  SortConfig config;
+  config.algorithm = sample_rand();
+  for (bool pairs : {false, true}) {
+    config.pairs = pairs;
+    test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("uniform"), (uint64_t(1) << 22) + 3, 3, KeyType::u64}, config);
+    test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("zipf"), uint64_t(1) << 24, 4, KeyType::u32}, config);
+  }
+}
+
+TEST(SampleRandGpu, TraceEqualsCpuTrace) {
+  expect_gpu_trace_equals_cpu_trace(sample_rand(), {0, 1, 2, 1000, 4096, 4097, 3 * 4096 + 5, 200003}, {});
+  expect_gpu_trace_equals_cpu_trace(sample_rand(), {100003}, {{"k", 1024}, {"oversampling", 7}, {"bucket-keys", 16}});
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ set -uo pipefail
 out=${OUT:-gpu-out}
 mkdir -p "$out"
 if [ -f .gpu/bins.tar.xz ] && [ ! -x .gpu/sortscope ]; then tar -C .gpu -xJf .gpu/bins.tar.xz; fi
-algorithms=${*:-mg-radix onesweep pmpp-radix-naive pmpp-radix-coalesced pmpp-radix-multibit pmpp-radix-coarsened counting-radix split-radix odd-even bitonic merge cub-radix cub-merge thrust}
+algorithms=${*:-mg-radix onesweep pmpp-radix-naive pmpp-radix-coalesced pmpp-radix-multibit pmpp-radix-coarsened counting-radix split-radix odd-even bitonic merge sample-det sample-rand cub-radix cub-merge thrust}
 tools=(memcheck racecheck synccheck initcheck)
 # Odd n around tiles, a wide key with values descending, a bit range; odd-even's work grows as n^2
 # (n phases, each a grid barrier above 2048 keys), so it gets sizes just past its one-block limit.

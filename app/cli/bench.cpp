@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -34,20 +35,43 @@ struct Row {
   bool reference = false;  // the baseline the ratios are taken against
 };
 
-// What --sweep varies: n (every power of two from A to B) or one parameter (every value).
+// What --sweep varies: n (every power of two from A to B), the input distribution (each one
+// listed), or one parameter (every value).
 struct Sweeps {
   std::vector<uint64_t> ns;
   std::string ns_text;  // the --sweep that set ns ("n=2^16..2^28"); empty: ns is --n
+  std::vector<DistributionSpec> dists;  // --dist unless swept
   std::string param;  // empty: none
   std::vector<int> values;
 };
 
-// "n=2^16..2^28" or "NAME=A..B" for a parameter of one of the requested algorithms.
+// "dist=uniform,zipf,...": every distribution listed, at every n.
+Status parse_dist_sweep(const std::string& text, const std::vector<RunRequest>& requests, Sweeps* sweeps) {
+  if (requests.front().data.dist.gives_keys())
+    return InvalidArgument("--sweep " + text + ": the keys are given (--keys-list or --dist file:), so there is no distribution to vary");
+  std::vector<DistributionSpec> dists;
+  std::string list = text.substr(text.find('=') + 1);
+  for (size_t start = 0; start <= list.size();) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    const std::string name = list.substr(start, comma - start);
+    const auto dist = parse_distribution(name);
+    if (!dist || dist->gives_keys())
+      return InvalidArgument("--sweep " + text + ": '" + name + "' is not a generated distribution (see --help)");
+    dists.push_back(*dist);
+    start = comma + 1;
+  }
+  sweeps->dists = std::move(dists);
+  return Status::Ok();
+}
+
+// "n=2^16..2^28", "dist=A,B,..." or "NAME=A..B" for a parameter of one of the requested algorithms.
 Status parse_sweep(const std::string& text, const std::vector<RunRequest>& requests, Sweeps* sweeps) {
+  if (text.rfind("dist=", 0) == 0) return parse_dist_sweep(text, requests, sweeps);
   const auto eq = text.find('=');
   const auto dots = text.find("..");
   if (eq == std::string::npos || dots == std::string::npos || dots < eq)
-    return InvalidArgument("--sweep '" + text + "' is not NAME=A..B (n=2^16..2^28 or a parameter, e.g. radix-bits=1..8)");
+    return InvalidArgument("--sweep '" + text +
+                           "' is not NAME=A..B (n=2^16..2^28 or a parameter, e.g. radix-bits=1..8) or dist=A,B,...");
   const std::string name = text.substr(0, eq), a = text.substr(eq + 1, dots - eq - 1), b = text.substr(dots + 2);
   if (name == "n") {
     if (requests.front().data.dist.gives_keys())
@@ -99,11 +123,21 @@ std::string fmt(const char* f, double v) {
 }
 
 void print_table(const std::vector<Row>& rows) {
-  std::printf("%-20s %-4s %12s %5s %-24s %11s %12s %7s %9s %7s %8s  %s\n", "algorithm", "keys", "n", "pairs", "params",
-              "median ms", "keys/s", "B/key", "GB/s", "% copy", "vs cub", "verified");
+  // A distribution sweep adds the input's column.
+  const bool by_dist = std::any_of(rows.begin(), rows.end(), [&](const Row& r) { return r.dist != rows.front().dist; });
+  auto dist_column = [&](const std::string& text) {
+    if (!by_dist) return std::string();
+    char cell[64];
+    std::snprintf(cell, sizeof cell, "%-14s ", text.c_str());
+    return std::string(cell);
+  };
+  std::printf("%-20s %-4s %12s %s%5s %-24s %11s %12s %7s %9s %7s %8s  %s\n", "algorithm", "keys", "n",
+              dist_column("dist").c_str(), "pairs", "params", "median ms", "keys/s", "B/key", "GB/s", "% copy", "vs cub",
+              "verified");
   for (const Row& r : rows) {
-    std::printf("%-20s %-4s %12llu %5s %-24s %11.4f %12s %7.1f %9.1f %7.1f %8s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
-                static_cast<unsigned long long>(r.n), r.pairs ? "yes" : "no", params_text(r.params).c_str(), r.median_ms,
+    std::printf("%-20s %-4s %12llu %s%5s %-24s %11.4f %12s %7.1f %9.1f %7.1f %8s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
+                static_cast<unsigned long long>(r.n), dist_column(r.dist).c_str(), r.pairs ? "yes" : "no",
+                params_text(r.params).c_str(), r.median_ms,
                 (fmt("%.3f", r.keys_per_s / 1e9) + " G").c_str(), r.bytes_per_key, r.gbps, r.pct_copy,
                 r.ratio_to_cub > 0 ? fmt("%.3fx", r.ratio_to_cub).c_str() : "-", r.verified ? "yes" : ("NO: " + r.verify_detail).c_str());
   }
@@ -156,12 +190,16 @@ Status print_kernel_times(Backend& backend, const SortConfig& config, const Row&
   SORTSCOPE_RETURN_IF_ERROR(backend.run(config, options, &untraced));
   std::vector<KernelTiming> kernels = untraced.kernel_times;
   const bool traced = kernels.empty();
+  std::optional<BucketSection> buckets;  // a sample sort's buckets, as the traced run found them
   if (traced) {
     options.trace = true;
     options.kernel_times = false;
     RunResult t;
     SORTSCOPE_RETURN_IF_ERROR(backend.run(config, options, &t));
-    for (const StageTrace& stage : t.trace->stages) kernels.insert(kernels.end(), stage.kernels.begin(), stage.kernels.end());
+    for (const StageTrace& stage : t.trace->stages) {
+      kernels.insert(kernels.end(), stage.kernels.begin(), stage.kernels.end());
+      if (stage.buckets && !stage.buckets->sizes.empty()) buckets = stage.buckets;
+    }
   }
   std::vector<std::pair<std::string, std::pair<double, uint64_t>>> totals;
   double sum = 0;
@@ -177,6 +215,16 @@ Status print_kernel_times(Backend& backend, const SortConfig& config, const Row&
                row.median_ms);
   for (const auto& [name, t] : totals)
     std::fprintf(stderr, "    %-18s %9.4f ms  %8.1f GB/s\n", name.c_str(), t.first, t.first > 0 ? t.second / (t.first * 1e6) : 0.0);
+  if (buckets && row.n > 0) {
+    const uint64_t largest = *std::max_element(buckets->sizes.begin(), buckets->sizes.end());
+    const double mean = double(row.n) / double(buckets->sizes.size());
+    std::fprintf(stderr, "  %s buckets: %zu, the largest %llu keys = %.3f x n/%zu", row.algorithm.c_str(),
+                 buckets->sizes.size(), static_cast<unsigned long long>(largest), double(largest) / mean, buckets->sizes.size());
+    if (buckets->bound)
+      std::fprintf(stderr, "; the bound 2n/s = %llu %s", static_cast<unsigned long long>(buckets->bound),
+                   largest <= buckets->bound ? "holds" : "is BROKEN");
+    std::fprintf(stderr, "\n");
+  }
   return Status::Ok();
 }
 
@@ -247,6 +295,7 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
   if (Status s = to_requests(run, &requests); !s.ok()) return fail(s, 2);
   Sweeps sweeps;
   sweeps.ns = {requests.front().data.n};
+  sweeps.dists = {requests.front().data.dist};
   for (const std::string& sweep : bench.sweeps)
     if (Status s = parse_sweep(sweep, requests, &sweeps); !s.ok()) return fail(s, 2);
 
@@ -273,14 +322,15 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
                                   : from_file              ? "'" + requests.front().data.dist.path + "'"
                                   : sweeps.ns_text.empty() ? "--n " + run.n
                                                            : "--sweep " + sweeps.ns_text;
-  auto load = [&](uint64_t n) {
+  auto load = [&](uint64_t n, const DistributionSpec& dist) {
     DataSpec data = requests.front().data;
     data.n = n;
+    data.dist = dist;
     Status s = backend->set_data(data);
     if (s.code() == StatusCode::out_of_memory && !from_file) s = OutOfMemory(size_source + ": " + s.message());
     return s;
   };
-  if (Status s = load(sweeps.ns.front()); !s.ok()) return fail(s, 1);
+  if (Status s = load(sweeps.ns.front(), sweeps.dists.front()); !s.ok()) return fail(s, 1);
   const uint64_t largest = from_file ? backend->size() : sweeps.ns.back();
   for (const RunRequest& r : requests) {
     const AlgorithmDescriptor& a = *r.sort.algorithm;
@@ -315,12 +365,12 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
 
   std::vector<Row> rows;
   bool all_verified = true;
-  for (size_t i = 0; i < sweeps.ns.size(); ++i) {
-    const uint64_t n = sweeps.ns[i];
+  for (size_t point = 0; point < sweeps.ns.size() * sweeps.dists.size(); ++point) {
     DataSpec data = requests.front().data;
-    data.n = n;
-    if (i > 0) {
-      if (Status s = load(n); !s.ok()) return fail(s, 1);
+    data.n = sweeps.ns[point / sweeps.dists.size()];
+    data.dist = sweeps.dists[point % sweeps.dists.size()];
+    if (point > 0) {
+      if (Status s = load(data.n, data.dist); !s.ok()) return fail(s, 1);
     }
     const size_t first_row = rows.size();
     for (const RunRequest& request : requests) {

@@ -335,7 +335,8 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   bench_cmd->add_option("--format", bench.format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
-  bench_cmd->add_option("--sweep", bench.sweeps, "n=2^A..2^B (every power of two) or NAME=A..B for any --param NAME")
+  bench_cmd->add_option("--sweep", bench.sweeps,
+                        "n=2^A..2^B (every power of two), dist=A,B,... (each distribution) or NAME=A..B for any --param NAME")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   bench_cmd->add_flag("--kernels", bench.kernels, "Also run each traced algorithm once and print its per-kernel times");
   bench_cmd

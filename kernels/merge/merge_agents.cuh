@@ -125,9 +125,6 @@ __device__ __forceinline__ void store_tile(const Key* s_keys, const ValueSlot<Va
   }
 }
 
-// One block's tile: loaded, every thread's ITEMS keys sorted in registers (odd-even transposition,
-// stable), then runs merged in shared memory for stages [1, stages), and stored. Thread t owns
-// tile positions [t * ITEMS, (t + 1) * ITEMS).
 // Programmatic dependent launch (compute capability 9.0 on): a round's kernels are launched to
 // start while the kernel before them finishes, so the GPU does not idle between launches. Each
 // waits here before it reads what the one before wrote, and lets the next start once its own
@@ -143,10 +140,13 @@ __device__ __forceinline__ void let_next_kernel_start() {
 #endif
 }
 
+// One block's tile, tile `tile` of keys [0, n): loaded, every thread's ITEMS keys sorted in registers
+// (odd-even transposition, stable), then runs merged in shared memory for stages [1, stages), and
+// stored. Thread t owns tile positions [t * ITEMS, (t + 1) * ITEMS). The tile-sort kernel calls it,
+// and so do the segmented sorts that sort many arrays in one launch (the sample sorts).
 template <typename Key, typename Value, typename Less, bool TRACE>
-__global__ void __launch_bounds__(Policy<Key, Value>::kThreads)
-    tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
-                     int stages, Less less, TraceOut<Key> trace) {
+__device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, const Value* values_in, Key* keys_out,
+                                          Value* values_out, uint32_t n, int stages, Less less, TraceOut<Key> trace) {
   using P = Policy<Key, Value>;
   using V = ValueSlot<Value>;
   constexpr int ITEMS = P::kItems;
@@ -155,7 +155,7 @@ __global__ void __launch_bounds__(Policy<Key, Value>::kThreads)
   Key* s_keys = reinterpret_cast<Key*>(shared);
   V* s_values = reinterpret_cast<V*>(shared + padded_bytes<Key, ITEMS>(P::kTile));
 
-  const uint32_t tile_base = blockIdx.x * P::kTile;
+  const uint32_t tile_base = tile * P::kTile;
   const uint32_t valid = min(P::kTile, n - tile_base);
   const uint32_t first = threadIdx.x * ITEMS;
   const uint32_t mine = valid > first ? min(uint32_t(ITEMS), valid - first) : 0;
@@ -218,7 +218,7 @@ __global__ void __launch_bounds__(Policy<Key, Value>::kThreads)
     __syncthreads();
     if constexpr (TRACE) {
       // The first pair of the first tile: its merge path, before the merge overwrites anything.
-      if (blockIdx.x == 0) {
+      if (tile == 0) {
         const uint32_t a_len = min(run, valid), pair_items = min(2 * run, valid);
         const uint32_t count = uint32_t(path_count(pair_items));
         for (uint32_t k = threadIdx.x; k < count; k += P::kThreads)
@@ -233,7 +233,7 @@ __global__ void __launch_bounds__(Policy<Key, Value>::kThreads)
       const uint32_t diagonal = first - a;
       const uint32_t i = co_rank<uint32_t>(diagonal, a_len, b_len, SharedRun<Key, ITEMS>{s_keys, a}, SharedRun<Key, ITEMS>{s_keys, b}, less);
       if constexpr (TRACE)
-        if (blockIdx.x == 0) trace.co_ranks[(stage - 1) * P::kThreads + threadIdx.x] = i;
+        if (tile == 0) trace.co_ranks[(stage - 1) * P::kThreads + threadIdx.x] = i;
       uint32_t src[ITEMS];
       serial_merge(s_keys, a, a_len, b, b_len, i, diagonal - i, less, key, src);
       if constexpr (kPairs) {
@@ -252,10 +252,26 @@ __global__ void __launch_bounds__(Policy<Key, Value>::kThreads)
   store_tile<P::kThreads, ITEMS, Key, Value>(s_keys, s_values, valid, keys_out, values_out, tile_base);
 }
 
+template <typename Key, typename Value, typename Less, bool TRACE>
+__global__ void __launch_bounds__(Policy<Key, Value>::kThreads)
+    tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
+                     int stages, Less less, TraceOut<Key> trace) {
+  sort_tile<Key, Value, Less, TRACE>(blockIdx.x, keys_in, values_in, keys_out, values_out, n, stages, less, trace);
+}
+
 // A global round over runs of `run` keys: the co-rank of every block's first output within its
 // pair of runs (PMPP 12.6's block-level co-rank, as its own small launch). One thread per block:
 // a warp searching 32 candidates a step reads fewer times in a row but moves 32 times the sectors,
 // which costs more than the latency it saves.
+template <typename Key, typename Less>
+__device__ __forceinline__ uint32_t block_co_rank(uint32_t block, const Key* keys, uint32_t n, uint64_t run,
+                                                  uint32_t tile, Less less) {
+  const uint64_t out = uint64_t(block) * tile;
+  const RunPair p = run_pair(out, run, n);
+  return co_rank<uint32_t>(uint32_t(out - p.a_begin), uint32_t(p.b_begin - p.a_begin), uint32_t(p.b_end - p.b_begin),
+                           keys + p.a_begin, keys + p.b_begin, less);
+}
+
 template <typename Key, typename Less>
 __global__ void partition_kernel(const Key* keys, uint32_t n, uint64_t run, uint32_t tile, uint32_t blocks,
                                  uint32_t* a_offsets, Less less) {
@@ -263,10 +279,7 @@ __global__ void partition_kernel(const Key* keys, uint32_t n, uint64_t run, uint
   let_next_kernel_start();
   const uint32_t block = blockIdx.x * blockDim.x + threadIdx.x;
   if (block >= blocks) return;
-  const uint64_t out = uint64_t(block) * tile;
-  const RunPair p = run_pair(out, run, n);
-  a_offsets[block] = co_rank<uint32_t>(uint32_t(out - p.a_begin), uint32_t(p.b_begin - p.a_begin),
-                                       uint32_t(p.b_end - p.b_begin), keys + p.a_begin, keys + p.b_begin, less);
+  a_offsets[block] = block_co_rank(block, keys, n, run, tile, less);
 }
 
 // Traced runs: the merge path of the first pair of runs, at kPathPoints-spaced diagonals.
@@ -283,10 +296,12 @@ __global__ void path_kernel(const Key* keys, uint32_t n, uint64_t run, uint32_t*
 // of A and B (between its own co-rank and the next block's) are loaded into shared memory, each
 // thread finds its ITEMS outputs by co-rank there and merges them, and the block stores them
 // coalesced.
+// One block's share of a global round, block `block` of keys [0, n) (a_offsets: the co-ranks of
+// those blocks).
 template <typename Key, typename Value, typename Less>
-__global__ void __launch_bounds__(Policy<Key, Value>::kMergeThreads)
-    merge_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n, uint64_t run,
-                 const uint32_t* a_offsets, Less less) {
+__device__ __forceinline__ void merge_block(uint32_t block, const Key* keys_in, const Value* values_in, Key* keys_out,
+                                            Value* values_out, uint32_t n, uint64_t run, const uint32_t* a_offsets,
+                                            Less less) {
   using P = Policy<Key, Value>;
   using V = ValueSlot<Value>;
   constexpr int ITEMS = P::kItems;
@@ -296,11 +311,11 @@ __global__ void __launch_bounds__(Policy<Key, Value>::kMergeThreads)
   V* s_values = reinterpret_cast<V*>(shared + padded_bytes<Key, ITEMS>(P::kMergeTile));
 
   wait_for_previous_kernel();
-  const uint64_t out_begin = uint64_t(blockIdx.x) * P::kMergeTile;
+  const uint64_t out_begin = uint64_t(block) * P::kMergeTile;
   const RunPair p = run_pair(out_begin, run, n);
   const uint64_t out_end = min(out_begin + P::kMergeTile, p.b_end);
-  const uint32_t a0 = a_offsets[blockIdx.x];
-  const uint32_t a1 = out_end == p.b_end ? uint32_t(p.b_begin - p.a_begin) : a_offsets[blockIdx.x + 1];
+  const uint32_t a0 = a_offsets[block];
+  const uint32_t a1 = out_end == p.b_end ? uint32_t(p.b_begin - p.a_begin) : a_offsets[block + 1];
   const uint32_t b0 = uint32_t(out_begin - p.a_begin) - a0, b1 = uint32_t(out_end - p.a_begin) - a1;
   const uint32_t a_len = a1 - a0, count = uint32_t(out_end - out_begin);
   const uint64_t a_at = p.a_begin + a0, b_at = p.b_begin + b0;
@@ -344,6 +359,13 @@ __global__ void __launch_bounds__(Policy<Key, Value>::kMergeThreads)
   to_shared<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value);
   __syncthreads();
   store_tile<P::kMergeThreads, ITEMS, Key, Value>(s_keys, s_values, count, keys_out, values_out, out_begin);
+}
+
+template <typename Key, typename Value, typename Less>
+__global__ void __launch_bounds__(Policy<Key, Value>::kMergeThreads)
+    merge_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n, uint64_t run,
+                 const uint32_t* a_offsets, Less less) {
+  merge_block<Key, Value, Less>(blockIdx.x, keys_in, values_in, keys_out, values_out, n, run, a_offsets, less);
 }
 
 }  // namespace sortscope::merge::device

@@ -12,7 +12,6 @@
 
 #include "common/cpu_twin.hpp"
 #include "common/trace_header.hpp"
-#include "generate/distributions.hpp"
 #include "sample_sort/sample_sort.hpp"
 #include "sample_sort/sample_sort_keys.hpp"
 #include "sample_sort/sample_sort_policy.hpp"
@@ -22,14 +21,6 @@ namespace {
 
 using cpu_twin::PhaseClock;
 using sample_sort::Item;
-
-// The i-th random number of a stream: the generator's splitmix64 step at stream + i * (its
-// increment), so that every sample can be drawn on its own (the same numbers on any backend and
-// in any order).
-uint64_t random_at(uint64_t stream, uint64_t i) { return gen::mix64(stream + i * 0x9E3779B97F4A7C15ull); }
-
-// Keys per tile of the distribution's count table (one block's keys on a GPU).
-constexpr uint64_t kTileKeys = 4096;
 
 // The splitters of `items` [begin, end): a*k samples at random positions, sorted, every a-th.
 template <typename Bits>

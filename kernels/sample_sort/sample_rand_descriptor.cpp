@@ -30,6 +30,10 @@ Status cpu_entry(const RadixSortArgs& args, const ParamValues& params, SortTrace
   return sort_cpu(args, shape_of(params), kSampleStream, trace, observer);
 }
 
+#if SORTSCOPE_HAVE_CUDA
+int cuda_entry(const detail::RadixSortCall& call) { return sort_cuda(call, kSampleStream); }
+#endif
+
 int stages(const SortShape&) { return kStageCount; }
 
 // One distribution step reads every key twice (classify, scatter) and writes it once, and the
@@ -72,8 +76,10 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
        "split too, and the sort is stable.",
        buckets, "Leischner, Osipov & Sanders 2010; Sanders & Winkel 2004 (super scalar sample sort)", PhaseView::buckets},
       {"Sort the buckets",
-       "A bucket of at most M keys is sorted directly (in one block's shared memory on a GPU); a larger one is "
-       "distributed again, with its own random samples. The buckets are already in order, so the whole array is "
+       "On the CPU a bucket of at most M keys is sorted directly and a larger one is distributed again, with its "
+       "own random samples. The CUDA backend sorts every bucket by merge sort instead (the tile sort, then merge "
+       "rounds, each launch covering all buckets), with as many rounds as the largest bucket needs: a second "
+       "distribution step would launch work per bucket. The buckets are already in order, so the whole array is "
        "sorted.",
        buckets, "Leischner, Osipov & Sanders 2010", PhaseView::keys},
   };
@@ -89,6 +95,9 @@ const AlgorithmDescriptor descriptor{
     .section = "Dehne & Zaboli 2012's comparison: Leischner, Osipov & Sanders 2010",
     .params = kParams,
     .cpu = cpu_entry,
+#if SORTSCOPE_HAVE_CUDA
+    .cuda = cuda_entry,
+#endif
     .sections = kBucketSection,
     .stable = true,
     .model_bytes = model_bytes,

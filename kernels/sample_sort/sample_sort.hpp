@@ -17,6 +17,9 @@ struct Shape {
 // stages (local sort; samples and splitters; locate, scan and relocate; bucket sort).
 Status sort_cpu(const RadixSortArgs& args, const Shape& shape, SortTrace* trace, const StageObserver* observer);
 
+// The CUDA backend: the same steps, each a launch over all sublists or buckets at once.
+int sort_cuda(const detail::RadixSortCall& call);
+
 // m: the sublists n keys make.
 uint64_t sublist_count(uint64_t n, const Shape& shape);
 // The paper's promise for the largest bucket, 2n/s (with every key told apart by its input
@@ -37,5 +40,8 @@ struct Shape {
 // search tree and moved into its bucket, then each bucket sorted (distributed again while it holds
 // more than M keys). Records three stages: samples and splitters; distribution; bucket sort.
 Status sort_cpu(const RadixSortArgs& args, const Shape& shape, uint64_t seed, SortTrace* trace, const StageObserver* observer);
+// The CUDA backend: the same distribution, with the samples drawn from the same stream; each
+// bucket is then sorted by merge sort, all buckets in one launch a step.
+int sort_cuda(const detail::RadixSortCall& call, uint64_t seed);
 
 }  // namespace sortscope::sample_rand

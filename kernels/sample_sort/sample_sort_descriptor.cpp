@@ -68,7 +68,9 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
       {"Local sort (steps 1-2)",
        "The keys are cut into m sublists, each small enough for one block's shared memory, and every sublist is "
        "sorted there on its own. Nothing crosses a sublist yet: the picture shows m sorted runs. With the local "
-       "sort of step 9, this is where the paper finds most of the time goes.",
+       "sort of step 9, this is where the paper finds most of the time goes. The CUDA backend sorts with the merge "
+       "sort's tile sort (odd-even transposition in registers, then merges in shared memory), one launch for all "
+       "sublists.",
        local, "Dehne & Zaboli 2012, Algorithm 1 steps 1-2", PhaseView::keys},
       {"Samples and splitters (steps 3-5)",
        "Each sorted sublist gives s equidistant samples: its keys at ranks len/s, 2 len/s, ..., len. The m*s "
@@ -87,7 +89,9 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
        buckets, "Dehne & Zaboli 2012, Algorithm 1 steps 6-8, Fig. 1", PhaseView::buckets},
       {"Bucket sort (step 9)",
        "Each bucket is sorted on its own, and the buckets are already in order, so the whole array is sorted. "
-       "The bound on the buckets' size is what makes the time independent of the input's distribution.",
+       "The bound on the buckets' size is what makes the time independent of the input's distribution. The CUDA "
+       "backend merge-sorts all buckets at once, each launch covering every bucket, and takes its number of merge "
+       "rounds from the bound 2n/s rather than from the sizes: the launches are fixed before a key is seen.",
        buckets, "Dehne & Zaboli 2012, Algorithm 1 step 9", PhaseView::keys},
   };
 }
@@ -102,6 +106,9 @@ const AlgorithmDescriptor descriptor{
     .section = "Dehne & Zaboli 2012, Algorithm 1",
     .params = kParams,
     .cpu = cpu_entry,
+#if SORTSCOPE_HAVE_CUDA
+    .cuda = sort_cuda,
+#endif
     .sections = kBucketSection,
     .stable = true,
     .model_bytes = model_bytes,

@@ -3,6 +3,11 @@
 // paper's 512 threads sorted 2K keys on GT200 and 6K on Fermi).
 #pragma once
 
+#include <cstdint>
+
+#include "generate/distributions.hpp"
+#include "sortscope/host_device.hpp"
+
 namespace sortscope::sample_det {
 
 constexpr int kDefaultSamples = 64;
@@ -41,5 +46,13 @@ constexpr int kOversamplingParam = 1;
 constexpr int kBucketKeysParam = 2;
 
 constexpr int kStageCount = 3;
+
+// Keys per tile of a distribution's count table (one block's keys on a GPU).
+constexpr uint32_t kTileKeys = 4096;
+
+// The i-th random number of a stream: the generator's splitmix64 step at stream + i * (its
+// increment), so that every sample can be drawn on its own (the same numbers on any backend and
+// in any order).
+SORTSCOPE_HD uint64_t random_at(uint64_t stream, uint64_t i) { return gen::mix64(stream + i * 0x9E3779B97F4A7C15ull); }
 
 }  // namespace sortscope::sample_rand

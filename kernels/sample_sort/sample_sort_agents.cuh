@@ -1,0 +1,415 @@
+// The CUDA kernels of both sample sorts: the segmented merge sort that sorts many arrays in one
+// launch (the sublists of the deterministic sort, the buckets of both), the deterministic sort's
+// sampling, tree-order locate and relocation (Dehne & Zaboli, Algorithm 1), and the randomized
+// sort's random samples, splitter-tree classification and stable scatter (Leischner, Osipov &
+// Sanders). Generic over the key, the value and the key order, as the merge sort's kernels are.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "common/block_scan.cuh"
+#include "merge/merge_agents.cuh"
+#include "sample_sort/sample_sort_policy.hpp"
+
+namespace sortscope::sample_sort::device {
+
+using merge::device::kHasValues;
+using merge::device::NoValues;
+
+// A key and where it lies: what samples and splitters are, so that no two compare equal and a
+// splitter splits a run of equal keys too. The CPU twin keeps each key's input position; here a
+// key's index in the array it was sampled from serves, because both order equal keys alike: the
+// deterministic sort samples its locally sorted sublists, which lie in input order one after
+// another and keep equal keys in input order inside (the local sort is stable), and the randomized
+// sort samples the input itself.
+template <typename Key>
+struct Sample {
+  Key key;
+  uint32_t at;
+};
+
+template <typename Key, typename Less>
+struct SampleLess {
+  Less less;
+  __host__ __device__ bool operator()(const Sample<Key>& a, const Sample<Key>& b) const {
+    return less(a.key, b.key) || (!less(b.key, a.key) && a.at < b.at);
+  }
+};
+
+// A value pointer moved by `by` items; keys-only sorts pass none.
+template <typename Value>
+__device__ __forceinline__ Value* shifted(Value* p, uint32_t by) {
+  if constexpr (kHasValues<std::remove_const_t<Value>>) return p + by;
+  else return p;
+}
+
+// --- segmented merge sort ---
+//
+// Block g of a segmented launch works on one segment: its first key, its size, and which of the
+// segment's blocks it is. Launches are sized for the most blocks the segments can need; a block
+// past the segments' last one does nothing.
+struct SegmentBlock {
+  uint32_t begin = 0, size = 0, block = 0;
+  bool valid = false;
+};
+
+// Segments of `len` keys one after another over n keys (the sublists), `unit` keys a block.
+struct EvenSegments {
+  uint32_t n = 0, len = 1, unit = 1;
+  __host__ __device__ uint32_t blocks_each() const { return (len + unit - 1) / unit; }
+  __host__ __device__ uint32_t segments() const { return uint32_t((uint64_t(n) + len - 1) / len); }
+  __host__ __device__ uint32_t blocks() const { return segments() * blocks_each(); }
+  __device__ SegmentBlock at(uint32_t g) const {
+    const uint32_t segment = g / blocks_each();
+    SegmentBlock b;
+    const uint64_t begin = uint64_t(segment) * len;
+    if (begin >= n) return b;
+    b.begin = uint32_t(begin);
+    b.size = min(len, uint32_t(n - begin));
+    b.block = g - segment * blocks_each();
+    b.valid = uint64_t(b.block) * unit < b.size;
+    return b;
+  }
+};
+
+// Segments listed by where they start (the buckets): segment j is [starts[j], starts[j + 1]), and
+// its blocks are [first_block[j], first_block[j + 1]) of the launch.
+struct ListedSegments {
+  const uint32_t* starts = nullptr;       // count + 1
+  const uint32_t* first_block = nullptr;  // count + 1
+  uint32_t count = 0;
+  __device__ SegmentBlock at(uint32_t g) const {
+    SegmentBlock b;
+    if (g >= first_block[count]) return b;
+    // The last segment whose blocks start at or before g (an empty segment has none).
+    uint32_t lo = 0, hi = count;
+    while (hi - lo > 1) {
+      const uint32_t mid = (lo + hi) / 2;
+      if (first_block[mid] <= g) lo = mid;
+      else hi = mid;
+    }
+    b.begin = starts[lo];
+    b.size = starts[lo + 1] - starts[lo];
+    b.block = g - first_block[lo];
+    b.valid = true;
+    return b;
+  }
+};
+
+template <typename Key, typename Value, typename Less, typename Segments>
+__global__ void __launch_bounds__(merge::device::Policy<Key, Value>::kThreads)
+    segmented_tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
+                               Segments segments, int stages, Less less) {
+  const SegmentBlock b = segments.at(blockIdx.x);
+  if (!b.valid) return;
+  merge::device::sort_tile<Key, Value, Less, false>(b.block, keys_in + b.begin, shifted(values_in, b.begin),
+                                                    keys_out + b.begin, shifted(values_out, b.begin), b.size, stages,
+                                                    less, {});
+}
+
+template <typename Key, typename Value, typename Less, typename Segments>
+__global__ void segmented_partition_kernel(const Key* keys, uint64_t run, Segments segments, uint32_t blocks,
+                                           uint32_t* a_offsets, Less less) {
+  const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g >= blocks) return;
+  const SegmentBlock b = segments.at(g);
+  if (!b.valid) return;
+  a_offsets[g] = merge::device::block_co_rank(b.block, keys + b.begin, b.size, run,
+                                              merge::device::Policy<Key, Value>::kMergeTile, less);
+}
+
+template <typename Key, typename Value, typename Less, typename Segments>
+__global__ void __launch_bounds__(merge::device::Policy<Key, Value>::kMergeThreads)
+    segmented_merge_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint64_t run,
+                           Segments segments, const uint32_t* a_offsets, Less less) {
+  const SegmentBlock b = segments.at(blockIdx.x);
+  if (!b.valid) return;
+  merge::device::merge_block<Key, Value, Less>(b.block, keys_in + b.begin, shifted(values_in, b.begin),
+                                               keys_out + b.begin, shifted(values_out, b.begin), b.size, run,
+                                               a_offsets + (blockIdx.x - b.block), less);
+}
+
+// --- the bucket table ---
+//
+// From the bucket-major exclusive scan of a buckets x rows count table (with the total after it):
+// where each bucket starts, and the first block of each bucket in the bucket sort's tile-sort and
+// merge launches. One block; at most kMaxBuckets buckets.
+constexpr int kTableThreads = 1024;
+
+__global__ void __launch_bounds__(kTableThreads)
+    bucket_table_kernel(const uint32_t* offsets, uint32_t rows, uint32_t buckets, uint32_t tile, uint32_t merge_tile,
+                        uint32_t* starts, uint32_t* first_tile, uint32_t* first_merge) {
+  __shared__ sortscope::device::BlockScanStorage<kTableThreads> scan;
+  const uint32_t j = threadIdx.x;
+  uint32_t size = 0;
+  if (j < buckets) {
+    starts[j] = offsets[uint64_t(j) * rows];
+    size = offsets[uint64_t(j + 1) * rows] - offsets[uint64_t(j) * rows];
+  }
+  const uint32_t tiles_before = sortscope::device::block_exclusive_sum<kTableThreads>((size + tile - 1) / tile, scan);
+  const uint32_t tiles = scan.block_total;
+  if (j < buckets) first_tile[j] = tiles_before;
+  __syncthreads();  // every thread read block_total before the next scan overwrites it
+  const uint32_t merges_before =
+      sortscope::device::block_exclusive_sum<kTableThreads>((size + merge_tile - 1) / merge_tile, scan);
+  if (j < buckets) first_merge[j] = merges_before;
+  if (j == 0) {
+    starts[buckets] = offsets[uint64_t(buckets) * rows];
+    first_tile[buckets] = tiles;
+    first_merge[buckets] = scan.block_total;
+  }
+}
+
+// --- deterministic sample sort (Dehne & Zaboli, Algorithm 1) ---
+
+// Step 3: `taken` equidistant samples of every sorted sublist (all its keys if it has fewer):
+// ranks count/taken, 2 count/taken, ..., count. Sample j of sublist i goes to i * per_sublist + j.
+template <typename Key>
+__global__ void take_samples_kernel(const Key* sorted, uint32_t n, uint32_t len, uint32_t per_sublist,
+                                    uint32_t sublists, Sample<Key>* samples) {
+  const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const uint64_t i = t / per_sublist, j = t % per_sublist;
+  if (i >= sublists) return;
+  const uint64_t lo = i * len, count = min(uint64_t(n), lo + len) - lo, taken = min(count, uint64_t(per_sublist));
+  if (j >= taken) return;
+  const uint64_t at = lo + (j + 1) * count / taken - 1;
+  samples[t] = {sorted[at], uint32_t(at)};
+}
+
+// Step 5: s equidistant samples of the sorted `total`; the first s - 1 are the splitters.
+template <typename Key>
+__global__ void pick_splitters_kernel(const Sample<Key>* samples, uint32_t total, uint32_t s, Sample<Key>* splitters) {
+  const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j + 1 >= s) return;
+  splitters[j] = samples[max(uint64_t(j + 1) * total / s, uint64_t(1)) - 1];
+}
+
+// Step 6: every splitter located in sublist blockIdx.x by binary search, in tree order: splitter
+// s/2 first over the whole sublist, then s/4 and 3s/4 inside the halves it left, and so on, one
+// level of the tree a round. Leaves the sublist's s counts a_ij bucket-major: counts[j * m + i].
+constexpr int kLocateThreads = 128;
+
+template <typename Key, typename Less>
+__global__ void __launch_bounds__(kLocateThreads)
+    locate_kernel(const Key* sorted, uint32_t n, uint32_t len, uint32_t s, const Sample<Key>* splitters,
+                  uint32_t* counts, Less less) {
+  __shared__ uint32_t ends[sample_det::kMaxSamples];  // keys of the sublist up to splitter j
+  const uint32_t i = blockIdx.x, m = gridDim.x;
+  const uint32_t lo = i * len, count = min(len, n - lo);
+  const SampleLess<Key, Less> before{less};
+  for (uint32_t half = s / 2; half >= 1; half /= 2) {
+    for (uint32_t t = threadIdx.x; t < s / (2 * half); t += blockDim.x) {
+      const uint32_t j = (2 * t + 1) * half - 1;
+      uint32_t first = t > 0 ? ends[j - half] : 0;
+      uint32_t last = j + half < s - 1 ? ends[j + half] : count;
+      // The first key after the splitter: upper bound.
+      const Sample<Key> splitter = splitters[j];
+      while (first < last) {
+        const uint32_t mid = first + (last - first) / 2;
+        if (before(splitter, Sample<Key>{sorted[lo + mid], lo + mid})) last = mid;
+        else first = mid + 1;
+      }
+      ends[j] = first;
+    }
+    __syncthreads();
+  }
+  for (uint32_t j = threadIdx.x; j < s; j += blockDim.x) {
+    const uint32_t end = j + 1 < s ? ends[j] : count, begin = j > 0 ? ends[j - 1] : 0;
+    counts[uint64_t(j) * m + i] = end - begin;
+  }
+}
+
+// Step 8: sublist blockIdx.x's parts, each copied as one run to its place in its bucket. The
+// offsets are the bucket-major scan of the counts, so part j of sublist i is
+// [offsets[j * m + i], offsets[j * m + i + 1]).
+constexpr int kRelocateThreads = 256;
+constexpr int kRelocatePartsPerThread = (sample_det::kMaxSamples + kRelocateThreads - 1) / kRelocateThreads;
+
+template <typename Key, typename Value>
+__global__ void __launch_bounds__(kRelocateThreads)
+    relocate_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
+                    uint32_t len, uint32_t s, const uint32_t* offsets) {
+  __shared__ uint32_t part_begin[sample_det::kMaxSamples];  // in the sublist
+  __shared__ uint32_t destination[sample_det::kMaxSamples];
+  __shared__ sortscope::device::BlockScanStorage<kRelocateThreads> scan;
+  const uint32_t i = blockIdx.x, m = gridDim.x;
+  const uint32_t lo = i * len, count = min(len, n - lo);
+  uint32_t sizes[kRelocatePartsPerThread], sum = 0;
+#pragma unroll
+  for (int e = 0; e < kRelocatePartsPerThread; ++e) {
+    const uint32_t j = threadIdx.x * kRelocatePartsPerThread + e;
+    sizes[e] = 0;
+    if (j < s) {
+      const uint64_t at = uint64_t(j) * m + i;
+      destination[j] = offsets[at];
+      sizes[e] = offsets[at + 1] - offsets[at];
+    }
+    sum += sizes[e];
+  }
+  uint32_t running = sortscope::device::block_exclusive_sum<kRelocateThreads>(sum, scan);
+#pragma unroll
+  for (int e = 0; e < kRelocatePartsPerThread; ++e) {
+    const uint32_t j = threadIdx.x * kRelocatePartsPerThread + e;
+    if (j < s) part_begin[j] = running;
+    running += sizes[e];
+  }
+  __syncthreads();
+  for (uint32_t p = threadIdx.x; p < count; p += kRelocateThreads) {
+    // The last part starting at or before p (an empty part starts where the next does).
+    uint32_t first = 0, last = s;
+    while (last - first > 1) {
+      const uint32_t mid = (first + last) / 2;
+      if (part_begin[mid] <= p) first = mid;
+      else last = mid;
+    }
+    const uint32_t to = destination[first] + (p - part_begin[first]);
+    keys_out[to] = keys_in[lo + p];
+    if constexpr (kHasValues<Value>) values_out[to] = values_in[lo + p];
+  }
+}
+
+// --- randomized sample sort (GPU Sample Sort) ---
+
+// a*k samples from random positions of the keys.
+template <typename Key>
+__global__ void draw_samples_kernel(const Key* keys, uint32_t n, uint32_t count, uint64_t stream, Sample<Key>* samples) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const uint32_t at = uint32_t(sample_rand::random_at(stream, i) % n);
+  samples[i] = {keys[at], at};
+}
+
+// The splitters (every a-th sorted sample) in heap order: node 1 the median, node t's children
+// 2t and 2t + 1; node t at depth d covers the splitter in the middle of its range.
+template <typename Key>
+__global__ void build_tree_kernel(const Sample<Key>* samples, uint32_t k, uint32_t a, Sample<Key>* tree) {
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= k) return;
+  if (t == 0) {
+    tree[0] = samples[0];  // no node; written so that copying the whole tree reads no unset word
+    return;
+  }
+  const int depth = 31 - __clz(t);
+  const uint32_t index_in_level = t - (1u << depth), span = k >> depth;
+  tree[t] = samples[(index_in_level * span + span / 2) * a - 1];
+}
+
+// A key's bucket: log2 k steps down the splitter tree, with no branch on the outcome.
+template <typename Key, typename Less>
+__device__ __forceinline__ uint32_t classify(const Sample<Key>* tree, uint32_t k, int levels, Key key, uint32_t at,
+                                             SampleLess<Key, Less> before) {
+  uint32_t t = 1;
+  for (int level = 0; level < levels; ++level) t = 2 * t + uint32_t(before(tree[t], Sample<Key>{key, at}));
+  return t - k;
+}
+
+// One block a tile of kTileKeys keys; a warp owns a contiguous slice of it, each lane every 32nd
+// key, so a warp's rows of 32 keys are in input order.
+constexpr int kDistributeThreads = 256;
+constexpr int kDistributeWarps = kDistributeThreads / 32;
+constexpr uint32_t kWarpSlice = sample_rand::kTileKeys / kDistributeWarps;
+constexpr int kDistributeItems = int(kWarpSlice / 32);
+
+template <typename Key>
+constexpr size_t distribute_shared_bytes(uint32_t k) {
+  return size_t(k) * sizeof(Sample<Key>) + size_t(kDistributeWarps) * k * sizeof(uint32_t);
+}
+
+// A tile's keys in registers with their buckets (k: past the end of the keys).
+template <typename Key, typename Less>
+struct TileItems {
+  Key key[kDistributeItems];
+  uint32_t bucket[kDistributeItems];
+
+  __device__ void load(const Key* keys, uint32_t n, const Sample<Key>* tree, uint32_t k, SampleLess<Key, Less> before) {
+    const int levels = __ffs(k) - 1, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const uint32_t base = blockIdx.x * sample_rand::kTileKeys + warp * kWarpSlice + lane;
+#pragma unroll
+    for (int e = 0; e < kDistributeItems; ++e)
+      if (base + e * 32 < n) key[e] = keys[base + e * 32];
+#pragma unroll
+    for (int e = 0; e < kDistributeItems; ++e)
+      bucket[e] = base + e * 32 < n ? classify(tree, k, levels, key[e], base + e * 32, before) : k;
+  }
+  // Adds each row's keys to the warp's counters: one lane for every bucket a row meets.
+  __device__ void count(uint32_t* warp_counts, uint32_t k) const {
+    const int lane = threadIdx.x % 32;
+#pragma unroll
+    for (int e = 0; e < kDistributeItems; ++e) {
+      const uint32_t same = __match_any_sync(0xffffffffu, bucket[e]);
+      if (bucket[e] < k && lane == __ffs(same) - 1) warp_counts[bucket[e]] += __popc(same);
+      __syncwarp();
+    }
+  }
+};
+
+// The tile's keys counted by bucket: counts[j * tiles + tile], bucket-major for the scan.
+template <typename Key, typename Less>
+__global__ void __launch_bounds__(kDistributeThreads)
+    classify_kernel(const Key* keys, uint32_t n, const Sample<Key>* tree_in, uint32_t k, uint32_t* counts, Less less) {
+  extern __shared__ __align__(16) unsigned char shared[];
+  Sample<Key>* tree = reinterpret_cast<Sample<Key>*>(shared);
+  uint32_t* warp_counts = reinterpret_cast<uint32_t*>(shared + k * sizeof(Sample<Key>));
+  for (uint32_t t = threadIdx.x; t < k; t += kDistributeThreads) tree[t] = tree_in[t];
+  for (uint32_t t = threadIdx.x; t < kDistributeWarps * k; t += kDistributeThreads) warp_counts[t] = 0;
+  __syncthreads();
+  TileItems<Key, Less> items;
+  items.load(keys, n, tree, k, {less});
+  items.count(warp_counts + (threadIdx.x / 32) * k, k);
+  __syncthreads();
+  for (uint32_t j = threadIdx.x; j < k; j += kDistributeThreads) {
+    uint32_t sum = 0;
+    for (int w = 0; w < kDistributeWarps; ++w) sum += warp_counts[w * k + j];
+    counts[uint64_t(j) * gridDim.x + blockIdx.x] = sum;
+  }
+}
+
+// The tile's keys moved into their buckets, in input order inside each: the tile's offsets (the
+// bucket-major scan) split among the warps in order, then each row's keys ranked by the lanes
+// before them with the same bucket.
+template <typename Key, typename Value, typename Less>
+__global__ void __launch_bounds__(kDistributeThreads)
+    scatter_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
+                   const Sample<Key>* tree_in, uint32_t k, const uint32_t* offsets, Less less) {
+  extern __shared__ __align__(16) unsigned char shared[];
+  Sample<Key>* tree = reinterpret_cast<Sample<Key>*>(shared);
+  uint32_t* warp_counts = reinterpret_cast<uint32_t*>(shared + k * sizeof(Sample<Key>));
+  for (uint32_t t = threadIdx.x; t < k; t += kDistributeThreads) tree[t] = tree_in[t];
+  for (uint32_t t = threadIdx.x; t < kDistributeWarps * k; t += kDistributeThreads) warp_counts[t] = 0;
+  __syncthreads();
+  TileItems<Key, Less> items;
+  items.load(keys_in, n, tree, k, {less});
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  uint32_t* mine = warp_counts + warp * k;
+  items.count(mine, k);
+  __syncthreads();
+  for (uint32_t j = threadIdx.x; j < k; j += kDistributeThreads) {
+    uint32_t running = offsets[uint64_t(j) * gridDim.x + blockIdx.x];
+    for (int w = 0; w < kDistributeWarps; ++w) {
+      const uint32_t c = warp_counts[w * k + j];
+      warp_counts[w * k + j] = running;
+      running += c;
+    }
+  }
+  __syncthreads();
+  const uint32_t base = blockIdx.x * sample_rand::kTileKeys + warp * kWarpSlice + lane;
+  const uint32_t lanes_before = (1u << lane) - 1;
+#pragma unroll
+  for (int e = 0; e < kDistributeItems; ++e) {
+    const uint32_t b = items.bucket[e];
+    const uint32_t same = __match_any_sync(0xffffffffu, b);
+    const uint32_t to = b < k ? mine[b] + __popc(same & lanes_before) : 0;
+    __syncwarp();
+    if (b < k && lane == __ffs(same) - 1) mine[b] += __popc(same);
+    __syncwarp();
+    if (b < k) {
+      keys_out[to] = items.key[e];
+      if constexpr (kHasValues<Value>) values_out[to] = values_in[base + e * 32];
+    }
+  }
+}
+
+}  // namespace sortscope::sample_sort::device
