@@ -230,8 +230,10 @@ TEST(SampleDetGpu, SortsEveryKeyTypeAndSize) {
 
 TEST(SampleDetGpu, SortsWithAnySamplesAndSublists) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
+  // Sublists of one local-sort tile (4096 keys) and fewer, and of two, four and sixteen, which
+  // merge rounds finish.
   for (int samples : {2, 4, 16, 64, 256, 1024})
-    for (int sublist : {16, 128, 4096, 65536}) {
+    for (int sublist : {16, 128, 4096, 8192, 16384, 65536}) {
       SortConfig config;
       config.algorithm = sample_det();
       set_param(&config, "s", samples);
@@ -240,6 +242,8 @@ TEST(SampleDetGpu, SortsWithAnySamplesAndSublists) {
       SCOPED_TRACE("samples " + std::to_string(samples) + ", sublist-keys " + std::to_string(sublist));
       test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("rand-dup"), 200011, 3, KeyType::i32}, config);
       test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("uniform"), 100003, 4, KeyType::f64}, config);
+      config.pairs = false;
+      test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("uniform"), 300007, 5, KeyType::u32}, config);
       if (testing::Test::HasFatalFailure()) return;
     }
 }

@@ -14,12 +14,15 @@ template <typename Bits>
 struct KeyOrderLess {
   KeyOrder<Bits> order;
   SORTSCOPE_HD bool operator()(Bits a, Bits b) const { return order.less(a, b); }
+  // What a key is compared by: one unsigned compare of two fields is the order.
+  SORTSCOPE_HD Bits field(Bits a) const { return order.field(a); }
 };
 
 // Unsigned keys, ascending, every bit: the raw bits' order.
 template <typename Bits>
 struct UnsignedLess {
   SORTSCOPE_HD bool operator()(Bits a, Bits b) const { return a < b; }
+  SORTSCOPE_HD Bits field(Bits a) const { return a; }
 };
 
 template <typename Bits>

@@ -43,11 +43,10 @@ template <typename T, int ITEMS>
 constexpr size_t padded_bytes(uint32_t items) {
   return (size_t(padded<T, ITEMS>(items)) * sizeof(T) + 15) / 16 * 16;
 }
-// Shared memory of a block holding `tile` keys (and values).
-template <typename Key, typename Value>
+// Shared memory of a block holding `tile` keys (and values), ITEMS a thread.
+template <typename Key, typename Value, int ITEMS = Policy<Key, Value>::kItems>
 constexpr size_t shared_bytes(uint32_t tile) {
-  constexpr int kItems = Policy<Key, Value>::kItems;
-  return padded_bytes<Key, kItems>(tile) + (kHasValues<Value> ? padded_bytes<ValueSlot<Value>, kItems>(tile) : 0);
+  return padded_bytes<Key, ITEMS>(tile) + (kHasValues<Value> ? padded_bytes<ValueSlot<Value>, ITEMS>(tile) : 0);
 }
 
 // Keys in shared memory seen as an array from `base`, for co-rank.
@@ -143,11 +142,11 @@ __device__ __forceinline__ void let_next_kernel_start() {
 // One block's tile, tile `tile` of keys [0, n): loaded, every thread's ITEMS keys sorted in registers
 // (odd-even transposition, stable), then runs merged in shared memory for stages [1, stages), and
 // stored. Thread t owns tile positions [t * ITEMS, (t + 1) * ITEMS). The tile-sort kernel calls it,
-// and so do the segmented sorts that sort many arrays in one launch (the sample sorts).
-template <typename Key, typename Value, typename Less, bool TRACE>
+// and so do the segmented sorts that sort many arrays in one launch (the sample sorts), which may
+// give a tile shape P of their own (kThreads, kItems, kTile as Policy has them).
+template <typename Key, typename Value, typename Less, bool TRACE, typename P = Policy<Key, Value>>
 __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, const Value* values_in, Key* keys_out,
                                           Value* values_out, uint32_t n, int stages, Less less, TraceOut<Key> trace) {
-  using P = Policy<Key, Value>;
   using V = ValueSlot<Value>;
   constexpr int ITEMS = P::kItems;
   constexpr bool kPairs = kHasValues<Value>;

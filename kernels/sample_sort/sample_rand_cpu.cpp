@@ -76,7 +76,7 @@ std::vector<uint64_t> distribute(std::vector<Item<Bits>>& items, std::vector<Ite
   PhaseClock scatter_clock;
   for (uint64_t i = 0; i < n; ++i) scratch[counts[size_t(bucket_of[i]) * tiles + i / kTileKeys]++] = items[begin + i];
   std::copy(scratch.begin() + begin, scratch.begin() + end, items.begin() + begin);
-  if (phases) phases->push_back({"scatter", scatter_clock.ms(), 2 * n * sizeof(Bits)});
+  if (phases) phases->push_back({"scatter", scatter_clock.ms(), 2 * n * sizeof(Bits) + 4 * n});
   return sizes;
 }
 

@@ -36,15 +36,16 @@ int cuda_entry(const detail::RadixSortCall& call) { return sort_cuda(call, kSamp
 
 int stages(const SortShape&) { return kStageCount; }
 
-// One distribution step reads every key twice (classify, scatter) and writes it once, and the
-// bucket sort reads and writes it once; a step deeper for every factor of k beyond M keys.
+// One distribution step reads every key twice (classify, scatter) and writes it once, with each
+// key's 4-byte place (bucket and rank) written by classify and read by scatter; the bucket sort
+// reads and writes every key once; a step deeper for every factor of k beyond M keys.
 uint64_t model_bytes(const SortShape& s) {
   const uint64_t item = uint64_t(info(s.key_type).bytes) + (s.pairs ? 4 : 0);
   const Shape shape = shape_of(s.params);
   if (s.n < 2) return 0;
   int steps = 0;
   for (uint64_t size = s.n; size > uint64_t(shape.bucket_keys); size /= uint64_t(shape.buckets)) ++steps;
-  return uint64_t(steps) * 3 * s.n * item + 2 * s.n * item;
+  return uint64_t(steps) * (3 * s.n * item + 8 * s.n) + 2 * s.n * item;
 }
 
 std::string number(uint64_t v) { return std::to_string(v); }

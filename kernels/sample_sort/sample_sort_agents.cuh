@@ -51,7 +51,7 @@ __device__ __forceinline__ Value* shifted(Value* p, uint32_t by) {
 // Block g of a segmented launch works on one segment: its first key, its size, and which of the
 // segment's blocks it is. Launches are sized for the most blocks the segments can need; a block
 // past the segments' last one does nothing.
-struct SegmentBlock {
+struct alignas(16) SegmentBlock {
   uint32_t begin = 0, size = 0, block = 0;
   bool valid = false;
 };
@@ -99,6 +99,19 @@ struct ListedSegments {
   }
 };
 
+// Listed segments with every block's place looked up once, before the launches that use it: a
+// block then starts with one load instead of a binary search's chain of them.
+struct TabledSegments {
+  const SegmentBlock* table = nullptr;
+  __device__ SegmentBlock at(uint32_t g) const { return table[g]; }
+};
+
+// (Not a template: `static` keeps one copy in each key width's translation unit.)
+static __global__ void block_table_kernel(ListedSegments segments, uint32_t blocks, SegmentBlock* table) {
+  const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g < blocks) table[g] = segments.at(g);
+}
+
 template <typename Key, typename Value, typename Less, typename Segments>
 __global__ void __launch_bounds__(merge::device::Policy<Key, Value>::kThreads)
     segmented_tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
@@ -113,6 +126,8 @@ __global__ void __launch_bounds__(merge::device::Policy<Key, Value>::kThreads)
 template <typename Key, typename Value, typename Less, typename Segments>
 __global__ void segmented_partition_kernel(const Key* keys, uint64_t run, Segments segments, uint32_t blocks,
                                            uint32_t* a_offsets, Less less) {
+  merge::device::wait_for_previous_kernel();
+  merge::device::let_next_kernel_start();
   const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= blocks) return;
   const SegmentBlock b = segments.at(g);
@@ -136,10 +151,11 @@ __global__ void __launch_bounds__(merge::device::Policy<Key, Value>::kMergeThrea
 //
 // From the bucket-major exclusive scan of a buckets x rows count table (with the total after it):
 // where each bucket starts, and the first block of each bucket in the bucket sort's tile-sort and
-// merge launches. One block; at most kMaxBuckets buckets.
+// merge launches. One block; at most kMaxBuckets buckets. (Not a template: `static` keeps one copy
+// in each key width's translation unit.)
 constexpr int kTableThreads = 1024;
 
-__global__ void __launch_bounds__(kTableThreads)
+static __global__ void __launch_bounds__(kTableThreads)
     bucket_table_kernel(const uint32_t* offsets, uint32_t rows, uint32_t buckets, uint32_t tile, uint32_t merge_tile,
                         uint32_t* starts, uint32_t* first_tile, uint32_t* first_merge) {
   __shared__ sortscope::device::BlockScanStorage<kTableThreads> scan;
@@ -165,6 +181,26 @@ __global__ void __launch_bounds__(kTableThreads)
 
 // --- deterministic sample sort (Dehne & Zaboli, Algorithm 1) ---
 
+// Steps 1-2's tile: 4096 keys, ITEMS a thread, both powers of two, so that the tile sort's runs of
+// ITEMS * 2^k keys never cross a sublist (a power of two of at least 16 keys): sublists shorter
+// than a tile share one, longer ones are finished by the merge sort's rounds on aligned runs. Keys
+// with values wider than 8 bytes take half the items a thread, as the merge sort's tiles do.
+template <typename Key, typename Value>
+struct LocalPolicy {
+  static constexpr bool kWide = sizeof(Key) + (kHasValues<Value> ? sizeof(merge::device::ValueSlot<Value>) : 0) > 8;
+  static constexpr int kThreads = kWide ? 512 : 256;
+  static constexpr int kItems = kWide ? 8 : 16;
+  static constexpr uint32_t kTile = uint32_t(kThreads) * kItems;
+};
+
+template <typename Key, typename Value, typename Less>
+__global__ void __launch_bounds__(LocalPolicy<Key, Value>::kThreads)
+    local_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
+                      int stages, Less less) {
+  merge::device::sort_tile<Key, Value, Less, false, LocalPolicy<Key, Value>>(blockIdx.x, keys_in, values_in, keys_out,
+                                                                             values_out, n, stages, less, {});
+}
+
 // Step 3: `taken` equidistant samples of every sorted sublist (all its keys if it has fewer):
 // ranks count/taken, 2 count/taken, ..., count. Sample j of sublist i goes to i * per_sublist + j.
 template <typename Key>
@@ -189,16 +225,26 @@ __global__ void pick_splitters_kernel(const Sample<Key>* samples, uint32_t total
 
 // Step 6: every splitter located in sublist blockIdx.x by binary search, in tree order: splitter
 // s/2 first over the whole sublist, then s/4 and 3s/4 inside the halves it left, and so on, one
-// level of the tree a round. Leaves the sublist's s counts a_ij bucket-major: counts[j * m + i].
+// level of the tree a round. The sublist is first read into shared memory, coalesced, when it fits
+// (`shared` bytes were given for it); else the searches read global memory. Leaves the sublist's
+// s counts a_ij bucket-major: counts[j * m + i].
 constexpr int kLocateThreads = 128;
+constexpr uint32_t kLocateSharedBytes = 32 * 1024;  // with `ends`, under the 48 KB a block gets unasked
 
 template <typename Key, typename Less>
 __global__ void __launch_bounds__(kLocateThreads)
     locate_kernel(const Key* sorted, uint32_t n, uint32_t len, uint32_t s, const Sample<Key>* splitters,
                   uint32_t* counts, Less less) {
   __shared__ uint32_t ends[sample_det::kMaxSamples];  // keys of the sublist up to splitter j
+  extern __shared__ __align__(16) unsigned char shared[];
   const uint32_t i = blockIdx.x, m = gridDim.x;
   const uint32_t lo = i * len, count = min(len, n - lo);
+  const bool in_shared = len * sizeof(Key) <= kLocateSharedBytes;
+  const Key* keys = in_shared ? reinterpret_cast<const Key*>(shared) : sorted + lo;
+  if (in_shared) {
+    for (uint32_t p = threadIdx.x; p < count; p += kLocateThreads) reinterpret_cast<Key*>(shared)[p] = sorted[lo + p];
+    __syncthreads();
+  }
   const SampleLess<Key, Less> before{less};
   for (uint32_t half = s / 2; half >= 1; half /= 2) {
     for (uint32_t t = threadIdx.x; t < s / (2 * half); t += blockDim.x) {
@@ -209,7 +255,7 @@ __global__ void __launch_bounds__(kLocateThreads)
       const Sample<Key> splitter = splitters[j];
       while (first < last) {
         const uint32_t mid = first + (last - first) / 2;
-        if (before(splitter, Sample<Key>{sorted[lo + mid], lo + mid})) last = mid;
+        if (before(splitter, Sample<Key>{keys[mid], lo + mid})) last = mid;
         else first = mid + 1;
       }
       ends[j] = first;
@@ -297,15 +343,6 @@ __global__ void build_tree_kernel(const Sample<Key>* samples, uint32_t k, uint32
   tree[t] = samples[(index_in_level * span + span / 2) * a - 1];
 }
 
-// A key's bucket: log2 k steps down the splitter tree, with no branch on the outcome.
-template <typename Key, typename Less>
-__device__ __forceinline__ uint32_t classify(const Sample<Key>* tree, uint32_t k, int levels, Key key, uint32_t at,
-                                             SampleLess<Key, Less> before) {
-  uint32_t t = 1;
-  for (int level = 0; level < levels; ++level) t = 2 * t + uint32_t(before(tree[t], Sample<Key>{key, at}));
-  return t - k;
-}
-
 // One block a tile of kTileKeys keys; a warp owns a contiguous slice of it, each lane every 32nd
 // key, so a warp's rows of 32 keys are in input order.
 constexpr int kDistributeThreads = 256;
@@ -313,81 +350,102 @@ constexpr int kDistributeWarps = kDistributeThreads / 32;
 constexpr uint32_t kWarpSlice = sample_rand::kTileKeys / kDistributeWarps;
 constexpr int kDistributeItems = int(kWarpSlice / 32);
 
+// The classify kernel's shared memory: the splitter tree and each warp's counters.
 template <typename Key>
 constexpr size_t distribute_shared_bytes(uint32_t k) {
   return size_t(k) * sizeof(Sample<Key>) + size_t(kDistributeWarps) * k * sizeof(uint32_t);
 }
 
-// A tile's keys in registers with their buckets (k: past the end of the keys).
+// A tile's keys in registers with their buckets (k: past the end of the keys), and for each row
+// the lanes whose keys share its bucket.
 template <typename Key, typename Less>
 struct TileItems {
   Key key[kDistributeItems];
   uint32_t bucket[kDistributeItems];
+  uint32_t same[kDistributeItems];
 
-  __device__ void load(const Key* keys, uint32_t n, const Sample<Key>* tree, uint32_t k, SampleLess<Key, Less> before) {
+  // Each key walks log2 k levels down the splitter tree with no branch on the outcome; the tree
+  // holds the splitters' sort fields (key_less.hpp: twiddled, masked to the bit range), so a step
+  // is one unsigned compare.
+  __device__ void load(const Key* keys, uint32_t n, const Sample<Key>* tree, uint32_t k, Less less) {
     const int levels = __ffs(k) - 1, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const uint32_t base = blockIdx.x * sample_rand::kTileKeys + warp * kWarpSlice + lane;
 #pragma unroll
     for (int e = 0; e < kDistributeItems; ++e)
       if (base + e * 32 < n) key[e] = keys[base + e * 32];
 #pragma unroll
-    for (int e = 0; e < kDistributeItems; ++e)
-      bucket[e] = base + e * 32 < n ? classify(tree, k, levels, key[e], base + e * 32, before) : k;
+    for (int e = 0; e < kDistributeItems; ++e) {
+      const Key field = less.field(key[e]);
+      const uint32_t at = base + e * 32;
+      uint32_t node = 1;
+      for (int level = 0; level < levels; ++level) {
+        const Sample<Key> splitter = tree[node];
+        node = 2 * node + uint32_t(splitter.key < field || (splitter.key == field && splitter.at < at));
+      }
+      bucket[e] = at < n ? node - k : k;
+      same[e] = __match_any_sync(0xffffffffu, bucket[e]);
+    }
   }
   // Adds each row's keys to the warp's counters: one lane for every bucket a row meets.
   __device__ void count(uint32_t* warp_counts, uint32_t k) const {
     const int lane = threadIdx.x % 32;
 #pragma unroll
     for (int e = 0; e < kDistributeItems; ++e) {
-      const uint32_t same = __match_any_sync(0xffffffffu, bucket[e]);
-      if (bucket[e] < k && lane == __ffs(same) - 1) warp_counts[bucket[e]] += __popc(same);
+      if (bucket[e] < k && lane == __ffs(same[e]) - 1) warp_counts[bucket[e]] += __popc(same[e]);
       __syncwarp();
     }
   }
 };
 
-// The tile's keys counted by bucket: counts[j * tiles + tile], bucket-major for the scan.
+// The splitter tree into shared memory, as sort fields (key_less.hpp).
 template <typename Key, typename Less>
-__global__ void __launch_bounds__(kDistributeThreads)
-    classify_kernel(const Key* keys, uint32_t n, const Sample<Key>* tree_in, uint32_t k, uint32_t* counts, Less less) {
-  extern __shared__ __align__(16) unsigned char shared[];
-  Sample<Key>* tree = reinterpret_cast<Sample<Key>*>(shared);
-  uint32_t* warp_counts = reinterpret_cast<uint32_t*>(shared + k * sizeof(Sample<Key>));
-  for (uint32_t t = threadIdx.x; t < k; t += kDistributeThreads) tree[t] = tree_in[t];
-  for (uint32_t t = threadIdx.x; t < kDistributeWarps * k; t += kDistributeThreads) warp_counts[t] = 0;
-  __syncthreads();
-  TileItems<Key, Less> items;
-  items.load(keys, n, tree, k, {less});
-  items.count(warp_counts + (threadIdx.x / 32) * k, k);
-  __syncthreads();
-  for (uint32_t j = threadIdx.x; j < k; j += kDistributeThreads) {
-    uint32_t sum = 0;
-    for (int w = 0; w < kDistributeWarps; ++w) sum += warp_counts[w * k + j];
-    counts[uint64_t(j) * gridDim.x + blockIdx.x] = sum;
-  }
+__device__ __forceinline__ void load_tree(const Sample<Key>* tree_in, uint32_t k, Sample<Key>* tree, Less less) {
+  for (uint32_t t = threadIdx.x; t < k; t += kDistributeThreads) tree[t] = {less.field(tree_in[t].key), tree_in[t].at};
 }
 
-// The tile's keys moved into their buckets, in input order inside each: the tile's offsets (the
-// bucket-major scan) split among the warps in order, then each row's keys ranked by the lanes
-// before them with the same bucket.
-template <typename Key, typename Value, typename Less>
+// Classify: every key of the tile given its bucket and its place in the tile ordered by bucket
+// (input order inside a bucket: the warps' slices in order, then each row's lanes), packed as
+// bucket << 16 | place. The tile's count of each bucket goes to counts[j * tiles + tile],
+// bucket-major for the scan, and where the bucket starts in the tile to starts[j * tiles + tile].
+constexpr int kPlaceBits = 16;
+static_assert(sample_rand::kTileKeys <= (1u << kPlaceBits) && sample_rand::kMaxBuckets <= (1 << 16));
+
+template <typename Key, typename Less>
 __global__ void __launch_bounds__(kDistributeThreads)
-    scatter_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
-                   const Sample<Key>* tree_in, uint32_t k, const uint32_t* offsets, Less less) {
+    classify_kernel(const Key* keys, uint32_t n, const Sample<Key>* tree_in, uint32_t k, uint32_t* counts,
+                    uint32_t* starts, uint32_t* places, Less less) {
   extern __shared__ __align__(16) unsigned char shared[];
   Sample<Key>* tree = reinterpret_cast<Sample<Key>*>(shared);
   uint32_t* warp_counts = reinterpret_cast<uint32_t*>(shared + k * sizeof(Sample<Key>));
-  for (uint32_t t = threadIdx.x; t < k; t += kDistributeThreads) tree[t] = tree_in[t];
+  __shared__ sortscope::device::BlockScanStorage<kDistributeThreads> scan;
+  load_tree(tree_in, k, tree, less);
   for (uint32_t t = threadIdx.x; t < kDistributeWarps * k; t += kDistributeThreads) warp_counts[t] = 0;
   __syncthreads();
   TileItems<Key, Less> items;
-  items.load(keys_in, n, tree, k, {less});
+  items.load(keys, n, tree, k, less);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   uint32_t* mine = warp_counts + warp * k;
   items.count(mine, k);
   __syncthreads();
-  for (uint32_t j = threadIdx.x; j < k; j += kDistributeThreads) {
-    uint32_t running = offsets[uint64_t(j) * gridDim.x + blockIdx.x];
+  // Where each bucket starts in the tile (a scan over the buckets, each thread a run of them),
+  // then each warp's first place in each bucket: after the keys of that bucket in the warps before.
+  constexpr int kBucketsPerThread = (sample_rand::kMaxBuckets + kDistributeThreads - 1) / kDistributeThreads;
+  uint32_t total[kBucketsPerThread], sum = 0;
+#pragma unroll
+  for (int e = 0; e < kBucketsPerThread; ++e) {
+    const uint32_t j = threadIdx.x * kBucketsPerThread + e;
+    total[e] = 0;
+    if (j < k)
+      for (int w = 0; w < kDistributeWarps; ++w) total[e] += warp_counts[w * k + j];
+    sum += total[e];
+  }
+  uint32_t running = sortscope::device::block_exclusive_sum<kDistributeThreads>(sum, scan);
+#pragma unroll
+  for (int e = 0; e < kBucketsPerThread; ++e) {
+    const uint32_t j = threadIdx.x * kBucketsPerThread + e;
+    if (j >= k) break;
+    counts[uint64_t(j) * gridDim.x + blockIdx.x] = total[e];
+    starts[uint64_t(j) * gridDim.x + blockIdx.x] = running;
     for (int w = 0; w < kDistributeWarps; ++w) {
       const uint32_t c = warp_counts[w * k + j];
       warp_counts[w * k + j] = running;
@@ -399,16 +457,60 @@ __global__ void __launch_bounds__(kDistributeThreads)
   const uint32_t lanes_before = (1u << lane) - 1;
 #pragma unroll
   for (int e = 0; e < kDistributeItems; ++e) {
-    const uint32_t b = items.bucket[e];
-    const uint32_t same = __match_any_sync(0xffffffffu, b);
-    const uint32_t to = b < k ? mine[b] + __popc(same & lanes_before) : 0;
+    const uint32_t b = items.bucket[e], same = items.same[e];
+    const uint32_t place = b < k ? mine[b] + __popc(same & lanes_before) : 0;
     __syncwarp();
     if (b < k && lane == __ffs(same) - 1) mine[b] += __popc(same);
     __syncwarp();
-    if (b < k) {
-      keys_out[to] = items.key[e];
-      if constexpr (kHasValues<Value>) values_out[to] = values_in[base + e * 32];
-    }
+    if (b < k) places[base + e * 32] = b << kPlaceBits | place;
+  }
+}
+
+// Scatter: the tile's keys (and values) put in bucket order in shared memory, then written out in
+// that order: consecutive threads write consecutive slots of one bucket, so a warp's store is a
+// few whole runs instead of up to 32 scattered words (PMPP 13.4's coalesced write). The tile's key
+// at place p of bucket b goes to the bucket's offset for the tile (the scan) + p - start of b.
+template <typename Key, typename Value>
+constexpr size_t scatter_shared_bytes() {
+  return sample_rand::kTileKeys * (sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0) + sizeof(uint16_t)) +
+         sample_rand::kMaxBuckets * sizeof(uint32_t);
+}
+
+template <typename Key, typename Value>
+__global__ void __launch_bounds__(kDistributeThreads)
+    scatter_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
+                   const uint32_t* places, uint32_t k, const uint32_t* offsets, const uint32_t* starts) {
+  using V = merge::device::ValueSlot<Value>;
+  extern __shared__ __align__(16) unsigned char shared[];
+  Key* s_keys = reinterpret_cast<Key*>(shared);
+  V* s_values = reinterpret_cast<V*>(shared + sample_rand::kTileKeys * sizeof(Key));
+  uint32_t* destination = reinterpret_cast<uint32_t*>(
+      shared + sample_rand::kTileKeys * (sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0)));  // of place 0
+  uint16_t* s_bucket = reinterpret_cast<uint16_t*>(destination + sample_rand::kMaxBuckets);
+  for (uint32_t j = threadIdx.x; j < k; j += kDistributeThreads) {
+    const uint64_t at = uint64_t(j) * gridDim.x + blockIdx.x;
+    destination[j] = offsets[at] - starts[at];
+  }
+  constexpr int kItems = int(sample_rand::kTileKeys) / kDistributeThreads;
+  const uint32_t tile_base = blockIdx.x * sample_rand::kTileKeys;
+  const uint32_t valid = min(sample_rand::kTileKeys, n - tile_base);
+#pragma unroll
+  for (int e = 0; e < kItems; ++e) {
+    const uint32_t i = e * kDistributeThreads + threadIdx.x;
+    if (i >= valid) break;
+    const uint32_t place = places[tile_base + i], p = place & ((1u << kPlaceBits) - 1);
+    s_keys[p] = keys_in[tile_base + i];
+    if constexpr (kHasValues<Value>) s_values[p] = values_in[tile_base + i];
+    s_bucket[p] = uint16_t(place >> kPlaceBits);
+  }
+  __syncthreads();
+#pragma unroll
+  for (int e = 0; e < kItems; ++e) {
+    const uint32_t p = e * kDistributeThreads + threadIdx.x;
+    if (p >= valid) break;
+    const uint32_t to = destination[s_bucket[p]] + p;
+    keys_out[to] = s_keys[p];
+    if constexpr (kHasValues<Value>) values_out[to] = s_values[p];
   }
 }
 

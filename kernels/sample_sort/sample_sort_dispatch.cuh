@@ -1,0 +1,539 @@
+// Both sample sorts on CUDA, host side: the launch sequence of each step, the temp storage, and
+// the trace (the same stages, splitters, bucket sizes and snapshots as the CPU twins record).
+// Instantiated once per key width (sample_sort_u32.cu, sample_sort_u64.cu), for every value width
+// and both key orders of key_less.hpp.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "common/cuda_check.cuh"
+#include "common/cuda_launch.cuh"
+#include "common/key_less.hpp"
+#include "common/radix_checks.hpp"
+#include "common/trace_header.hpp"
+#include "merge/device_merge_sort.cuh"
+#include "pmpp_radix/pmpp_radix_policy.hpp"
+#include "pmpp_radix/pmpp_radix_scan.hpp"
+#include "sample_sort/sample_sort.hpp"
+#include "sample_sort/sample_sort_agents.cuh"
+#include "sample_sort/sample_sort_policy.hpp"
+#include "sortscope/device_radix_sort_api.hpp"
+#include "sortscope/device_trace.hpp"
+#include "sortscope/key_traits.hpp"
+
+namespace sortscope::sample_sort::dispatch {
+
+using device::NoValues;
+using device::Sample;
+template <typename Key, typename Value>
+using Policy = merge::device::Policy<Key, Value>;
+
+// The regions of one temp-storage allocation, carved in order: with no base it only counts bytes,
+// so the size query and the run lay it out with the same code.
+class Carve {
+ public:
+  explicit Carve(void* base)
+      : base_(base ? reinterpret_cast<char*>(detail::round_up_to_temp_align(reinterpret_cast<uintptr_t>(base))) : nullptr) {}
+  template <typename T>
+  T* take(uint64_t count) {
+    const size_t at = used_;
+    used_ += detail::round_up_to_temp_align(std::max<uint64_t>(count, 1) * sizeof(T));
+    return base_ ? reinterpret_cast<T*>(base_ + at) : nullptr;
+  }
+  size_t bytes() const { return used_ + detail::kTempStorageAlign - 1; }
+
+ private:
+  char* base_;
+  size_t used_ = 0;
+};
+
+// One run's buffers besides the caller's: the spare keys (and values) that steps move between.
+template <typename Key, typename Value>
+struct Spare {
+  Key* keys;
+  Value* values;
+  Spare(Carve& carve, uint64_t n)
+      : keys(carve.take<Key>(n)), values(device::kHasValues<Value> ? carve.take<Value>(n) : nullptr) {}
+};
+
+// The sort of the samples (merge sort by co-rank on (key, position)): its temp-storage bytes.
+template <typename Key, typename Less>
+size_t sample_sort_bytes(uint64_t count) {
+  size_t bytes = 0;
+  merge::dispatch::sort_untraced<Sample<Key>, NoValues>(nullptr, bytes, static_cast<const Sample<Key>*>(nullptr),
+                                                        static_cast<Sample<Key>*>(nullptr), static_cast<const NoValues*>(nullptr),
+                                                        static_cast<NoValues*>(nullptr), count,
+                                                        device::SampleLess<Key, Less>{}, nullptr);
+  return bytes;
+}
+
+// Sorts every segment by merge sort (the merge sort's tile sort and global rounds, each launch
+// over all segments at once) from `in` into `out`, through `spare` (which may be `in`).
+template <typename Key, typename Value, typename Less, typename Segments>
+cudaError_t sort_segments(const Key* in, const Value* values_in, Key* out, Value* values_out, const Spare<Key, Value>& spare,
+                          Segments tiles, uint32_t tile_blocks, Segments merges, uint32_t merge_blocks, uint32_t largest,
+                          uint32_t* a_offsets, Less less, cudaStream_t stream) {
+  using P = Policy<Key, Value>;
+  static_assert(P::kTile % P::kMergeTile == 0, "a merge block's outputs lie in one pair of runs");
+  const int tile_stages = merge::tile_stages(largest, P::kShape), rounds = merge::global_rounds(largest, P::kShape);
+  Key* keys[2] = {out, spare.keys};
+  Value* values[2] = {values_out, spare.values};
+  int at = rounds % 2;  // rounds alternate, so the tile sort writes where the last round reads
+  constexpr auto tile_sort = device::segmented_tile_sort_kernel<Key, Value, Less, Segments>;
+  constexpr auto merge = device::segmented_merge_kernel<Key, Value, Less, Segments>;
+  const size_t shared = merge::device::shared_bytes<Key, Value>(P::kTile);
+  const size_t merge_shared = merge::device::shared_bytes<Key, Value>(P::kMergeTile);
+  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<tile_sort>(int(shared)));
+  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<merge>(int(merge_shared)));
+  if (tile_blocks == 0) return cudaSuccess;
+  tile_sort<<<tile_blocks, P::kThreads, shared, stream>>>(in, values_in, keys[at], values[at], tiles, tile_stages, less);
+  SORTSCOPE_CUDA_LAUNCH_CHECK();
+  // Each round's two launches start while the kernel before them finishes (as the merge sort's do).
+  constexpr uint32_t kPartitionThreads = 128;
+  for (int round = 0; round < rounds; ++round) {
+    const uint64_t run = uint64_t(P::kTile) << round;
+    SORTSCOPE_CUDA_TRY(merge::dispatch::launch_after_previous(
+        device::segmented_partition_kernel<Key, Value, Less, Segments>,
+        (merge_blocks + kPartitionThreads - 1) / kPartitionThreads, kPartitionThreads, 0, stream, keys[at], run, merges,
+        merge_blocks, a_offsets, less));
+    SORTSCOPE_CUDA_TRY(merge::dispatch::launch_after_previous(merge, merge_blocks, P::kMergeThreads, merge_shared, stream,
+                                                              keys[at], values[at], keys[1 - at], values[1 - at], run,
+                                                              merges, a_offsets, less));
+    at = 1 - at;
+  }
+  return cudaSuccess;
+}
+
+// Steps 1-2: LocalPolicy's tile sort, its stages stopping at runs of a sublist, then merge rounds
+// on aligned runs while two fit a sublist; from `in` into `out` through `spare`. A round's pairs
+// of runs are its segments: the merge sort's blocks each write kMergeTile outputs of one pair,
+// which does not divide a pair of these power-of-two runs.
+template <typename Key, typename Value>
+struct SublistRounds {
+  using L = device::LocalPolicy<Key, Value>;
+  uint32_t n, len;
+  int rounds() const {
+    int count = 0;
+    for (uint64_t run = L::kTile; 2 * run <= len; run *= 2) ++count;
+    return count;
+  }
+  device::EvenSegments pairs(int round) const {
+    return {n, uint32_t(uint64_t(L::kTile) << (round + 1)), Policy<Key, Value>::kMergeTile};
+  }
+  uint32_t most_blocks() const {
+    uint32_t most = 0;
+    for (int round = 0; round < rounds(); ++round) most = std::max(most, pairs(round).blocks());
+    return most;
+  }
+};
+
+template <typename Key, typename Value, typename Less>
+cudaError_t sort_sublists(const Key* in, const Value* values_in, Key* out, Value* values_out,
+                          const Spare<Key, Value>& spare, uint32_t n, uint32_t len, uint32_t* a_offsets, Less less,
+                          cudaStream_t stream) {
+  using L = device::LocalPolicy<Key, Value>;
+  using P = Policy<Key, Value>;
+  const SublistRounds<Key, Value> sublists{n, len};
+  const int stages = 1 + merge::ceil_log2(std::min(len, L::kTile) / uint32_t(L::kItems)), rounds = sublists.rounds();
+  Key* keys[2] = {out, spare.keys};
+  Value* values[2] = {values_out, spare.values};
+  int at = rounds % 2;  // rounds alternate, so the tile sort writes where the last round reads
+  constexpr auto tile_sort = device::local_sort_kernel<Key, Value, Less>;
+  constexpr auto merge = device::segmented_merge_kernel<Key, Value, Less, device::EvenSegments>;
+  const size_t shared = merge::device::shared_bytes<Key, Value, L::kItems>(L::kTile);
+  const size_t merge_shared = merge::device::shared_bytes<Key, Value>(P::kMergeTile);
+  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<tile_sort>(int(shared)));
+  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<merge>(int(merge_shared)));
+  const uint32_t tiles = (n + L::kTile - 1) / L::kTile;
+  if (tiles == 0) return cudaSuccess;
+  tile_sort<<<tiles, L::kThreads, shared, stream>>>(in, values_in, keys[at], values[at], n, stages, less);
+  SORTSCOPE_CUDA_LAUNCH_CHECK();
+  constexpr uint32_t kPartitionThreads = 128;
+  for (int round = 0; round < rounds; ++round) {
+    const uint64_t run = uint64_t(L::kTile) << round;
+    const device::EvenSegments pairs = sublists.pairs(round);
+    const uint32_t blocks = pairs.blocks();
+    SORTSCOPE_CUDA_TRY(merge::dispatch::launch_after_previous(
+        device::segmented_partition_kernel<Key, Value, Less, device::EvenSegments>,
+        (blocks + kPartitionThreads - 1) / kPartitionThreads, kPartitionThreads, 0, stream, keys[at], run, pairs, blocks,
+        a_offsets, less));
+    SORTSCOPE_CUDA_TRY(merge::dispatch::launch_after_previous(merge, blocks, P::kMergeThreads, merge_shared, stream,
+                                                              keys[at], values[at], keys[1 - at], values[1 - at], run,
+                                                              pairs, a_offsets, less));
+    at = 1 - at;
+  }
+  return cudaSuccess;
+}
+
+// The buckets both sample sorts end with: where each starts (from the bucket-major scan of a
+// buckets x rows count table), and their sort, every bucket in each launch.
+template <typename Key, typename Value>
+struct BucketTable {
+  using P = Policy<Key, Value>;
+  uint32_t* starts;
+  uint32_t* first_tile;
+  uint32_t* first_merge;
+  device::SegmentBlock* tile_blocks;
+  device::SegmentBlock* merge_blocks;
+  uint32_t* a_offsets;
+  uint32_t buckets;
+  BucketTable(Carve& carve, uint64_t n, uint32_t bucket_count)
+      : starts(carve.take<uint32_t>(bucket_count + 1)),
+        first_tile(carve.take<uint32_t>(bucket_count + 1)),
+        first_merge(carve.take<uint32_t>(bucket_count + 1)),
+        // Each bucket's blocks, at most one more than its share of the keys'.
+        tile_blocks(carve.take<device::SegmentBlock>((n + P::kTile - 1) / P::kTile + bucket_count)),
+        merge_blocks(carve.take<device::SegmentBlock>((n + P::kMergeTile - 1) / P::kMergeTile + bucket_count)),
+        a_offsets(carve.take<uint32_t>((n + P::kMergeTile - 1) / P::kMergeTile + bucket_count + 1)),
+        buckets(bucket_count) {}
+  cudaError_t fill(const uint32_t* offsets, uint32_t rows, cudaStream_t stream) const {
+    device::bucket_table_kernel<<<1, device::kTableThreads, 0, stream>>>(offsets, rows, buckets, P::kTile, P::kMergeTile,
+                                                                         starts, first_tile, first_merge);
+    return cudaPeekAtLastError();
+  }
+  // The buckets' sizes, downloaded (the stream is synchronised): the host launches the bucket
+  // sort's rounds for the largest.
+  cudaError_t sizes(std::vector<uint64_t>* out, cudaStream_t stream) const {
+    std::vector<uint32_t> host(buckets + 1);
+    SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(host.data(), starts, host.size() * 4, cudaMemcpyDeviceToHost, stream));
+    SORTSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
+    out->resize(buckets);
+    for (uint32_t j = 0; j < buckets; ++j) (*out)[j] = host[j + 1] - host[j];
+    return cudaSuccess;
+  }
+  // Sorts buckets of `sizes` keys from `from` into `out`, through `spare` (which may be `from`).
+  template <typename Less>
+  cudaError_t sort(const std::vector<uint64_t>& sizes, const Key* from, const Value* values_from, Key* out,
+                   Value* values_out, const Spare<Key, Value>& spare, Less less, cudaStream_t stream) const {
+    uint64_t largest = 0, tiles = 0, merges = 0;
+    for (uint64_t size : sizes) {
+      largest = std::max(largest, size);
+      tiles += (size + P::kTile - 1) / P::kTile;
+      merges += (size + P::kMergeTile - 1) / P::kMergeTile;
+    }
+    constexpr uint32_t kThreads = 256;
+    if (tiles) {
+      device::block_table_kernel<<<uint32_t((tiles + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+          {starts, first_tile, buckets}, uint32_t(tiles), tile_blocks);
+      SORTSCOPE_CUDA_LAUNCH_CHECK();
+      device::block_table_kernel<<<uint32_t((merges + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+          {starts, first_merge, buckets}, uint32_t(merges), merge_blocks);
+      SORTSCOPE_CUDA_LAUNCH_CHECK();
+    }
+    return sort_segments(from, values_from, out, values_out, spare, device::TabledSegments{tile_blocks}, uint32_t(tiles),
+                         device::TabledSegments{merge_blocks}, uint32_t(merges), uint32_t(largest), a_offsets, less,
+                         stream);
+  }
+};
+
+// The grid-wide exclusive scan of `entries` counts in place, their total written after them.
+inline cudaError_t scan_counts(uint32_t* counts, uint64_t entries, uint32_t* partials, cudaStream_t stream) {
+  return pmpp_radix::scan(counts, entries, partials, counts + entries, nullptr, 0, stream);
+}
+
+// A traced run's recorder and what it keeps: the keys after each stage, and its stages.
+template <typename Key>
+struct Trace {
+  cuda::TraceRecorder* recorder;
+  uint64_t n;
+  cudaStream_t stream;
+  // The keys after stage `stage`, when the recorder keeps that stage's snapshot.
+  cudaError_t keep(int stage, const Key* keys) const {
+    if (!recorder || n == 0) return cudaSuccess;
+    const int stride = recorder->snapshot_stride();
+    if (!stride || (stage + 1) % stride != 0) return cudaSuccess;
+    Key* slot = static_cast<Key*>(recorder->snapshot_base()) + uint64_t((stage + 1) / stride - 1) * n;
+    return cudaMemcpyAsync(slot, keys, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
+  }
+  void stage(const char* name, std::optional<BucketSection> buckets) const {
+    StageTrace s;
+    s.name = name;
+    s.buckets = std::move(buckets);
+    recorder->add_stage(std::move(s));
+  }
+  // Closes the run; the last stage's snapshot, when the stride keeps none, goes to the spare slot.
+  cudaError_t end(int stages, const Key* keys) const {
+    if (void* last = recorder->end_stages(stages); last && n)
+      return cudaMemcpyAsync(last, keys, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
+    return cudaSuccess;
+  }
+};
+
+// The splitters' keys as the trace keeps them: their ordered bits (ascending), downloaded.
+template <typename Key>
+cudaError_t splitter_keys(const Sample<Key>* splitters, uint64_t count, uint64_t stride, const RadixSortArgs& a,
+                          std::vector<uint64_t>* out, cudaStream_t stream) {
+  std::vector<Sample<Key>> host(count);
+  if (count)
+    SORTSCOPE_CUDA_TRY(cudaMemcpy2DAsync(host.data(), sizeof(Sample<Key>), splitters + stride - 1,
+                                         stride * sizeof(Sample<Key>), sizeof(Sample<Key>), count,
+                                         cudaMemcpyDeviceToHost, stream));
+  SORTSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
+  const KeyTypeInfo& k = info(a.key_type);
+  const Twiddle<Key> ascending = make_twiddle<Key>(k.is_signed, k.is_float, false);
+  for (const Sample<Key>& s : host) out->push_back(uint64_t(ascending.ordered(s.key)));
+  return cudaSuccess;
+}
+
+// --- deterministic sample sort ---
+
+template <typename Key, typename Value, typename Less>
+cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
+  using P = Policy<Key, Value>;
+  constexpr bool kPairs = device::kHasValues<Value>;
+  const RadixSortArgs& a = c.args;
+  if (a.n > 0xFFFFFFFFull) return cudaErrorInvalidValue;  // 32-bit offsets
+  const sample_det::Shape shape{c.params[sample_det::kSamplesParam], c.params[sample_det::kSublistKeysParam]};
+  const uint32_t n = uint32_t(a.n), s = uint32_t(shape.samples), len = uint32_t(shape.sublist_keys);
+  const uint32_t m = uint32_t(sample_det::sublist_count(n, shape));
+  const uint32_t per_sublist = std::min(len, s);
+  const uint32_t sample_count = m ? (m - 1) * per_sublist + std::min(n - (m - 1) * len, per_sublist) : 0;
+  const uint64_t table = uint64_t(s) * m;
+
+  Carve carve(c.d_temp_storage);
+  const Spare<Key, Value> spare(carve, n);
+  Sample<Key>* samples = carve.take<Sample<Key>>(sample_count);
+  Sample<Key>* splitters = carve.take<Sample<Key>>(s);
+  uint32_t* counts = carve.take<uint32_t>(table + 1);
+  uint32_t* partials = carve.take<uint32_t>(pmpp_radix::scan_blocks(table));
+  BucketTable<Key, Value> buckets(carve, n, s);
+  uint32_t* sublist_offsets = carve.take<uint32_t>(SublistRounds<Key, Value>{n, len}.most_blocks() + 1);
+  const size_t sample_temp_bytes = sample_sort_bytes<Key, Less>(sample_count);
+  void* sample_temp = carve.take<char>(sample_temp_bytes);
+  if (c.d_temp_storage == nullptr) {
+    *c.temp_storage_bytes = carve.bytes();
+    return cudaSuccess;
+  }
+  if (*c.temp_storage_bytes < carve.bytes()) return cudaErrorInvalidValue;
+
+  const cudaStream_t stream = c.stream;
+  const device::SampleLess<Key, Less> sample_less{less};
+  const Key* keys_in = static_cast<const Key*>(a.keys_in);
+  Key* keys_out = static_cast<Key*>(a.keys_out);
+  const Value* values_in = static_cast<const Value*>(a.values_in);
+  Value* values_out = static_cast<Value*>(a.values_out);
+  cuda::TraceRecorder* recorder = c.options.trace;
+  const Trace<Key> trace{recorder, n, stream};
+  const uint64_t moved = 2 * uint64_t(n) * (sizeof(Key) + (kPairs ? sizeof(Value) : 0));
+  BucketSection section;
+  section.bound = sample_det::bucket_bound(n, int(s));
+
+  // Steps 1-2: every sublist sorted on its own, all in one launch a step.
+  {
+    cuda::ScopedKernelTimer timer(recorder, "local sort", moved, 0, stream);
+    SORTSCOPE_CUDA_TRY(sort_sublists(keys_in, values_in, keys_out, values_out, spare, n, len, sublist_offsets, less, stream));
+  }
+  if (recorder) {
+    SORTSCOPE_CUDA_TRY(trace.keep(0, keys_out));
+    trace.stage("local sort (steps 1-2)", std::nullopt);
+  }
+
+  // Steps 3-5: samples, their sort, the splitters.
+  constexpr uint32_t kThreads = 256;
+  {
+    cuda::ScopedKernelTimer timer(recorder, "sampling", uint64_t(sample_count) * sizeof(Key), 1, stream);
+    const uint64_t threads = uint64_t(m) * per_sublist;
+    if (threads)
+      device::take_samples_kernel<<<uint32_t((threads + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+          keys_out, n, len, per_sublist, m, samples);
+    SORTSCOPE_CUDA_LAUNCH_CHECK();
+  }
+  {
+    cuda::ScopedKernelTimer timer(recorder, "sample sort", 2 * uint64_t(sample_count) * sizeof(Key), 1, stream);
+    size_t bytes = sample_temp_bytes;
+    SORTSCOPE_CUDA_TRY((merge::dispatch::sort_untraced<Sample<Key>, NoValues>(
+        sample_temp, bytes, samples, samples, static_cast<const NoValues*>(nullptr), static_cast<NoValues*>(nullptr),
+        sample_count, sample_less, stream)));
+  }
+  {
+    cuda::ScopedKernelTimer timer(recorder, "splitters", uint64_t(s) * sizeof(Key), 1, stream);
+    if (sample_count) device::pick_splitters_kernel<<<(s + kThreads - 1) / kThreads, kThreads, 0, stream>>>(samples, sample_count, s, splitters);
+    SORTSCOPE_CUDA_LAUNCH_CHECK();
+  }
+  if (recorder) {
+    if (sample_count) SORTSCOPE_CUDA_TRY(splitter_keys(splitters, s - 1, 1, a, &section.splitters, stream));
+    SORTSCOPE_CUDA_TRY(trace.keep(1, keys_out));
+    trace.stage("samples and splitters (steps 3-5)", section);
+  }
+
+  // Steps 6-8: locate, the bucket-major scan, relocation.
+  {
+    cuda::ScopedKernelTimer timer(recorder, "locate", table * sizeof(uint32_t), 2, stream);
+    const size_t shared = uint64_t(len) * sizeof(Key) <= device::kLocateSharedBytes ? len * sizeof(Key) : 0;
+    if (m) device::locate_kernel<<<m, device::kLocateThreads, shared, stream>>>(keys_out, n, len, s, splitters, counts, less);
+    SORTSCOPE_CUDA_LAUNCH_CHECK();
+  }
+  {
+    cuda::ScopedKernelTimer timer(recorder, "scan", 2 * table * sizeof(uint32_t), 2, stream);
+    SORTSCOPE_CUDA_TRY(scan_counts(counts, table, partials, stream));
+    SORTSCOPE_CUDA_TRY(buckets.fill(counts, m, stream));
+  }
+  {
+    cuda::ScopedKernelTimer timer(recorder, "relocation", moved, 2, stream);
+    if (m)
+      device::relocate_kernel<<<m, device::kRelocateThreads, 0, stream>>>(keys_out, values_out, spare.keys, spare.values,
+                                                                          n, len, s, counts);
+    SORTSCOPE_CUDA_LAUNCH_CHECK();
+  }
+  SORTSCOPE_CUDA_TRY(buckets.sizes(&section.sizes, stream));
+  if (recorder) {
+    SORTSCOPE_CUDA_TRY(trace.keep(2, spare.keys));
+    trace.stage("locate, scan and relocate (steps 6-8)", section);
+  }
+
+  // Step 9: every bucket sorted, as many merge rounds as the largest bucket needs.
+  {
+    cuda::ScopedKernelTimer timer(recorder, "bucket sort", moved, 3, stream);
+    SORTSCOPE_CUDA_TRY(buckets.sort(section.sizes, spare.keys, spare.values, keys_out, values_out, spare, less, stream));
+  }
+  if (!recorder) return cudaSuccess;
+  SORTSCOPE_CUDA_TRY(trace.keep(3, keys_out));
+  trace.stage("bucket sort (step 9)", section);
+  return trace.end(sample_det::kStageCount, keys_out);
+}
+
+// --- randomized sample sort ---
+
+// `seed`: the random stream the samples are drawn from (the descriptor's, so both backends draw
+// the same samples).
+template <typename Key, typename Value, typename Less>
+cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) {
+  using P = Policy<Key, Value>;
+  constexpr bool kPairs = device::kHasValues<Value>;
+  const RadixSortArgs& a = c.args;
+  if (a.n > 0xFFFFFFFFull) return cudaErrorInvalidValue;  // 32-bit offsets
+  const sample_rand::Shape shape{c.params[sample_rand::kBucketsParam], c.params[sample_rand::kOversamplingParam],
+                                 c.params[sample_rand::kBucketKeysParam]};
+  const uint32_t n = uint32_t(a.n), k = uint32_t(shape.buckets), oversampling = uint32_t(shape.oversampling);
+  const bool distributed = n > uint32_t(shape.bucket_keys);
+  const uint32_t sample_count = k * oversampling, tiles = (n + sample_rand::kTileKeys - 1) / sample_rand::kTileKeys;
+  const uint64_t table = uint64_t(k) * tiles;
+  const device::EvenSegments whole_tiles{n, std::max(n, 1u), P::kTile}, whole_merges{n, std::max(n, 1u), P::kMergeTile};
+
+  Carve carve(c.d_temp_storage);
+  const Spare<Key, Value> spare(carve, n);
+  Sample<Key>* samples = carve.take<Sample<Key>>(sample_count);
+  Sample<Key>* tree = carve.take<Sample<Key>>(k);
+  uint32_t* counts = carve.take<uint32_t>(table + 1);
+  uint32_t* partials = carve.take<uint32_t>(pmpp_radix::scan_blocks(table));
+  uint32_t* tile_starts = carve.take<uint32_t>(table);  // where each bucket starts in each tile
+  uint32_t* places = carve.take<uint32_t>(distributed ? n : 0);  // each key's bucket and place in its tile
+  BucketTable<Key, Value> buckets(carve, n, k);
+  const size_t sample_temp_bytes = sample_sort_bytes<Key, Less>(sample_count);
+  void* sample_temp = carve.take<char>(sample_temp_bytes);
+  if (c.d_temp_storage == nullptr) {
+    *c.temp_storage_bytes = carve.bytes();
+    return cudaSuccess;
+  }
+  if (*c.temp_storage_bytes < carve.bytes()) return cudaErrorInvalidValue;
+
+  const cudaStream_t stream = c.stream;
+  const device::SampleLess<Key, Less> sample_less{less};
+  const Key* keys_in = static_cast<const Key*>(a.keys_in);
+  Key* keys_out = static_cast<Key*>(a.keys_out);
+  const Value* values_in = static_cast<const Value*>(a.values_in);
+  Value* values_out = static_cast<Value*>(a.values_out);
+  cuda::TraceRecorder* recorder = c.options.trace;
+  const Trace<Key> trace{recorder, n, stream};
+  const uint64_t moved = 2 * uint64_t(n) * (sizeof(Key) + (kPairs ? sizeof(Value) : 0));
+  BucketSection section;  // random sampling promises no bound: `bound` stays 0
+
+  // a*k random samples, sorted; every a-th is a splitter, laid out as the search tree.
+  {
+    cuda::ScopedKernelTimer timer(recorder, "samples and splitters", uint64_t(sample_count) * 3 * sizeof(Key), 0, stream);
+    if (distributed) {
+      constexpr uint32_t kThreads = 256;
+      device::draw_samples_kernel<<<(sample_count + kThreads - 1) / kThreads, kThreads, 0, stream>>>(
+          keys_in, n, sample_count, seed, samples);
+      SORTSCOPE_CUDA_LAUNCH_CHECK();
+      size_t bytes = sample_temp_bytes;
+      SORTSCOPE_CUDA_TRY((merge::dispatch::sort_untraced<Sample<Key>, NoValues>(
+          sample_temp, bytes, samples, samples, static_cast<const NoValues*>(nullptr), static_cast<NoValues*>(nullptr),
+          sample_count, sample_less, stream)));
+      device::build_tree_kernel<<<(k + kThreads - 1) / kThreads, kThreads, 0, stream>>>(samples, k, oversampling, tree);
+      SORTSCOPE_CUDA_LAUNCH_CHECK();
+    }
+  }
+  if (recorder) {
+    if (distributed) SORTSCOPE_CUDA_TRY(splitter_keys(samples, k - 1, oversampling, a, &section.splitters, stream));
+    SORTSCOPE_CUDA_TRY(trace.keep(0, keys_in));
+    trace.stage("samples and splitters", section);
+  }
+
+  // Every key classified by the tree and moved into its bucket: a count per tile and bucket, the
+  // bucket-major scan, a stable scatter.
+  if (distributed) {
+    const size_t shared = device::distribute_shared_bytes<Key>(k);
+    constexpr auto classify = device::classify_kernel<Key, Less>;
+    SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<classify>(int(device::distribute_shared_bytes<Key>(sample_rand::kMaxBuckets))));
+    {
+      cuda::ScopedKernelTimer timer(recorder, "classify", uint64_t(n) * (sizeof(Key) + 4), 1, stream);
+      classify<<<tiles, device::kDistributeThreads, shared, stream>>>(keys_in, n, tree, k, counts, tile_starts,
+                                                                        places, less);
+      SORTSCOPE_CUDA_LAUNCH_CHECK();
+    }
+    {
+      cuda::ScopedKernelTimer timer(recorder, "scan", 2 * table * 4, 1, stream);
+      SORTSCOPE_CUDA_TRY(scan_counts(counts, table, partials, stream));
+      SORTSCOPE_CUDA_TRY(buckets.fill(counts, tiles, stream));
+    }
+    {
+      cuda::ScopedKernelTimer timer(recorder, "scatter", moved + uint64_t(n) * 4, 1, stream);
+      constexpr auto scatter = device::scatter_kernel<Key, Value>;
+      constexpr size_t kScatterShared = device::scatter_shared_bytes<Key, Value>();
+      SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<scatter>(int(kScatterShared)));
+      scatter<<<tiles, device::kDistributeThreads, kScatterShared, stream>>>(keys_in, values_in, spare.keys, spare.values,
+                                                                             n, places, k, counts, tile_starts);
+      SORTSCOPE_CUDA_LAUNCH_CHECK();
+    }
+    SORTSCOPE_CUDA_TRY(buckets.sizes(&section.sizes, stream));
+  } else {
+    section.sizes = {n};
+  }
+  if (recorder) {
+    SORTSCOPE_CUDA_TRY(trace.keep(1, distributed ? spare.keys : keys_in));
+    trace.stage("distribution into buckets", section);
+  }
+
+  {
+    cuda::ScopedKernelTimer timer(recorder, "bucket sort", moved, 2, stream);
+    if (distributed)
+      SORTSCOPE_CUDA_TRY(buckets.sort(section.sizes, spare.keys, spare.values, keys_out, values_out, spare, less, stream));
+    else
+      SORTSCOPE_CUDA_TRY(sort_segments(keys_in, values_in, keys_out, values_out, spare, whole_tiles, whole_tiles.blocks(),
+                                       whole_merges, whole_merges.blocks(), n, buckets.a_offsets, less, stream));
+  }
+  if (!recorder) return cudaSuccess;
+  SORTSCOPE_CUDA_TRY(trace.keep(2, keys_out));
+  trace.stage("bucket sort", section);
+  return trace.end(sample_rand::kStageCount, keys_out);
+}
+
+// Every value width and key order of one key width: the unsigned compare where it gives the
+// order (unsigned keys ascending over every bit, as the merge sort does), else KeyOrderLess.
+template <typename Key, typename Sort>
+cudaError_t by_values(const detail::RadixSortCall& c, Sort sort) {
+  return with_key_less<Key>(c.args, [&](auto less) -> cudaError_t {
+    switch (c.args.value_bytes) {
+      case 0: return sort(NoValues{}, less);
+      case 4: return sort(uint32_t{}, less);
+      default: return sort(uint64_t{}, less);
+    }
+  });
+}
+
+template <typename Key>
+cudaError_t sort_det_width(const detail::RadixSortCall& c) {
+  return by_values<Key>(c, [&](auto value, auto less) { return sort_det<Key, decltype(value)>(c, less); });
+}
+
+template <typename Key>
+cudaError_t sort_rand_width(const detail::RadixSortCall& c, uint64_t seed) {
+  return by_values<Key>(c, [&](auto value, auto less) { return sort_rand<Key, decltype(value)>(c, seed, less); });
+}
+
+}  // namespace sortscope::sample_sort::dispatch
