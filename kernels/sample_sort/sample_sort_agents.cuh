@@ -28,7 +28,8 @@ using merge::device::NoValues;
 template <typename Key>
 struct Sample {
   Key key;
-  uint32_t at;
+  // As wide as the key, so that the struct has no padding: every byte a kernel copies is set.
+  std::conditional_t<sizeof(Key) == 8, uint64_t, uint32_t> at;
 };
 
 template <typename Key, typename Less>
@@ -53,7 +54,7 @@ __device__ __forceinline__ Value* shifted(Value* p, uint32_t by) {
 // past the segments' last one does nothing.
 struct alignas(16) SegmentBlock {
   uint32_t begin = 0, size = 0, block = 0;
-  bool valid = false;
+  uint32_t valid = 0;  // a whole word: the table holds no unset byte
 };
 
 // Segments of `len` keys one after another over n keys (the sublists), `unit` keys a block.
@@ -70,7 +71,7 @@ struct EvenSegments {
     b.begin = uint32_t(begin);
     b.size = min(len, uint32_t(n - begin));
     b.block = g - segment * blocks_each();
-    b.valid = uint64_t(b.block) * unit < b.size;
+    b.valid = uint64_t(b.block) * unit < b.size ? 1 : 0;
     return b;
   }
 };
@@ -94,7 +95,7 @@ struct ListedSegments {
     b.begin = starts[lo];
     b.size = starts[lo + 1] - starts[lo];
     b.block = g - first_block[lo];
-    b.valid = true;
+    b.valid = 1;
     return b;
   }
 };
