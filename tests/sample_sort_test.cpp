@@ -12,6 +12,7 @@
 #include "radix_matrix.hpp"
 #include "sample_sort/sample_sort.hpp"
 #include "sample_sort/sample_sort_policy.hpp"
+#include "sortscope/trace_json.hpp"
 #include "test_support.hpp"
 
 namespace sortscope {
@@ -87,6 +88,19 @@ TEST(SampleDetCpu, TraceIsTheStepsThatRan) {
   EXPECT_EQ(t.stages[1].buckets->splitters.size(), size_t(sample_det::kDefaultSamples - 1));
   EXPECT_TRUE(std::is_sorted(t.stages[1].buckets->splitters.begin(), t.stages[1].buckets->splitters.end()));
   EXPECT_EQ(t.stages[2].buckets, t.stages[3].buckets);
+  // The m x s count table the scan-table panel draws: one row a sublist, bucket-major, its offsets
+  // the bucket-major scan (check_invariants below checks the sums); it survives a trace file.
+  const BucketSection& b = *t.stages[2].buckets;
+  EXPECT_FALSE(t.stages[1].buckets->table_rows) << "nothing is counted before the splitters are located";
+  EXPECT_EQ(b.row_noun, "sublist");
+  EXPECT_EQ(b.table_rows, t.grid_blocks);
+  EXPECT_EQ(b.row_group, 1u);
+  EXPECT_EQ(b.counts.size(), size_t(sample_det::kDefaultSamples) * t.grid_blocks);
+  const std::string file = testing::TempDir() + "/sortscope_sample_det_trace.json";
+  ASSERT_OK(save_trace(t, file));
+  SortTrace loaded;
+  ASSERT_OK(load_trace(file, &loaded));
+  EXPECT_EQ(first_difference(t, loaded), "");
   // The per-step times the Throughput panel shows: the local sort, the sampling steps, the locate,
   // scan and relocation, the bucket sort.
   std::vector<std::string> names;
@@ -161,6 +175,10 @@ TEST(SampleRandCpu, BucketsStayNearTheMean) {
     ASSERT_EQ(b.sizes.size(), size_t(sample_rand::kDefaultBuckets));
     EXPECT_EQ(b.splitters.size(), size_t(sample_rand::kDefaultBuckets - 1));
     EXPECT_EQ(b.bound, 0u) << "random sampling promises no bound";
+    // The tiles x buckets table of the distribution: 256 tiles of 4096 keys, each its own row.
+    EXPECT_EQ(b.row_noun, "tile");
+    EXPECT_EQ(b.table_rows, uint32_t(n / sample_rand::kTileKeys));
+    EXPECT_EQ(b.row_group, 1u);
     EXPECT_EQ(std::accumulate(b.sizes.begin(), b.sizes.end(), uint64_t(0)), n);
     EXPECT_LE(*std::max_element(b.sizes.begin(), b.sizes.end()), 2 * n / sample_rand::kDefaultBuckets) << dist;
     EXPECT_EQ(check_invariants(t), "");

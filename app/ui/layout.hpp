@@ -95,7 +95,7 @@ inline std::vector<PanelId> shown_panels(unsigned sections, bool ladder, unsigne
     if (sections & kRadixSection) panels.insert(panels.end(), {PanelId::histogram, PanelId::scan_table, PanelId::scatter});
     if (sections & kNetworkSection) panels.push_back(PanelId::network);
     if (sections & kMergeSection) panels.push_back(PanelId::merge);
-    if (sections & kBucketSection) panels.push_back(PanelId::buckets);
+    if (sections & kBucketSection) panels.insert(panels.end(), {PanelId::buckets, PanelId::scan_table});
     panels.push_back(PanelId::throughput);
   }
   std::erase_if(panels, [&](PanelId id) { return (hidden & panel_bit(id)) != 0; });

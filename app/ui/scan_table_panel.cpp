@@ -1,9 +1,12 @@
-// Scan table: the blocks x digits count table of the viewed pass as a heatmap (digits across,
-// blocks down). The top-level scan walks it bucket-major: down digit 0's column, then digit 1's;
-// a cell's exclusive scan is where that block's keys of that digit go.
+// Scan table: a count table as a heatmap. A radix pass's is blocks (or tile rows) x digits; a
+// sample sort's is sublists (or tiles) x buckets. Either way the top-level scan walks it
+// bucket-major: down column 0, then column 1; a cell's exclusive scan is where that row's keys of
+// that column go.
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "ui/panel_flags.hpp"
@@ -12,6 +15,17 @@
 
 namespace sortscope::app::ui {
 namespace {
+
+// What the panel draws, from either section: rows x columns, stored column-major (index =
+// column * rows + row) as both sections keep them.
+struct CountTable {
+  uint32_t rows = 0, columns = 0;
+  const std::vector<uint32_t>* counts = nullptr;
+  const std::vector<uint64_t>* offsets = nullptr;
+  std::string row_noun, column_noun, caption;
+  uint32_t count(size_t i) const { return (*counts)[i]; }
+  uint64_t offset(size_t i) const { return (*offsets)[i]; }
+};
 
 // Viridis-like ramp (deep purple, blue, teal, green, pale yellow) as packed RGBA, tabulated once:
 // a 256-digit table has ~200k cells per pass, and three lround calls each cost milliseconds.
@@ -44,35 +58,64 @@ uint32_t ramp_colour(const RunRecord& run, bool offsets, uint64_t value, size_t 
   return value ? ramp_rgba(float(0.05 + 0.95 * value / (2 * mean))) : kEmptyCell;
 }
 
-// The colour of table entry i (digit-major) when a texture row is one block.
-uint32_t cell_colour(const RunRecord& run, const RadixSection& p, bool offsets, size_t i) {
-  return ramp_colour(run, offsets, offsets ? p.offsets[i] : p.counts[i], p.counts.size());
+// The colour of table entry i (column-major) when a texture row is one table row.
+uint32_t cell_colour(const RunRecord& run, const CountTable& t, bool offsets, size_t i) {
+  return ramp_colour(run, offsets, offsets ? t.offset(i) : t.count(i), t.counts->size());
 }
 
-// Builds the texture for (run, pass, mode): at most `max_rows` rows, grouping blocks. Counts are
-// summed per group; offsets show each group's first block, so the picture is the scan's walk itself.
-void rebuild_texture(PanelResources& r, const RunRecord& run, const RadixSection& p, bool offsets, int max_rows) {
-  const uint32_t digits = p.digits();
-  const int group = std::max(1, int((p.rows + max_rows - 1) / max_rows));
-  const int rows = int((p.rows + group - 1) / group);
-  std::vector<uint64_t> cells(size_t(rows) * digits, 0);
-  for (uint32_t d = 0; d < digits; ++d)
-    for (uint32_t b = 0; b < p.rows; ++b) {
-      uint64_t& cell = cells[size_t(b / group) * digits + d];
-      const size_t i = size_t(d) * p.rows + b;
+// Builds the texture for (run, stage, mode): at most `max_rows` rows, grouping table rows. Counts
+// are summed per group; offsets show each group's first row, so the picture is the scan's walk itself.
+void rebuild_texture(PanelResources& r, const RunRecord& run, int stage, const CountTable& t, bool offsets, int max_rows) {
+  const int group = std::max(1, int((t.rows + max_rows - 1) / max_rows));
+  const int rows = int((t.rows + group - 1) / group);
+  std::vector<uint64_t> cells(size_t(rows) * t.columns, 0);
+  for (uint32_t d = 0; d < t.columns; ++d)
+    for (uint32_t b = 0; b < t.rows; ++b) {
+      uint64_t& cell = cells[size_t(b / group) * t.columns + d];
+      const size_t i = size_t(d) * t.rows + b;
       if (offsets) {
-        if (b % group == 0) cell = p.offsets[i];
+        if (b % group == 0) cell = t.offset(i);
       } else {
-        cell += p.counts[i];
+        cell += t.count(i);
       }
     }
   std::vector<uint32_t> pixels(cells.size());
   for (size_t i = 0; i < cells.size(); ++i) pixels[i] = ramp_colour(run, offsets, cells[i], cells.size());
-  r.scan_table.upload_rgba(int(digits), rows, pixels.data());
+  r.scan_table.upload_rgba(int(t.columns), rows, pixels.data());
   r.scan_table_run = run.id;
-  r.scan_table_stage = p.pass;
+  r.scan_table_stage = stage;
   r.scan_table_offsets = offsets;
   r.scan_table_row_group = group;
+}
+
+// The stage's count table, or none: a radix pass's, or a sample sort's once its keys are counted
+// (a table whose size does not match its shape, as a damaged recording may hold, is none).
+std::optional<CountTable> count_table(const SortTrace& trace, const StageTrace& stage) {
+  CountTable t;
+  if (stage.radix) {
+    const RadixSection& p = *stage.radix;
+    t.rows = p.rows;
+    t.columns = p.digits();
+    t.counts = &p.counts;
+    t.offsets = &p.offsets;
+    // Reduce-then-scan's rows are its thread blocks; one-sweep's are groups of consecutive tiles.
+    t.row_noun = trace.table_rows == TableRows::tiles ? "tile row" : "block";
+    t.column_noun = "digit";
+    t.caption = ", pass " + std::to_string(p.pass + 1);
+  } else if (stage.buckets && stage.buckets->table_rows > 0) {
+    const BucketSection& b = *stage.buckets;
+    t.rows = b.table_rows;
+    t.columns = uint32_t(b.sizes.size());
+    t.counts = &b.counts;
+    t.offsets = &b.offsets;
+    t.row_noun = b.row_group > 1 ? b.row_noun + " group" : b.row_noun;
+    t.column_noun = "bucket";
+  } else {
+    return std::nullopt;
+  }
+  if (t.rows == 0 || t.columns == 0 || t.counts->size() != size_t(t.rows) * t.columns || t.offsets->size() != t.counts->size())
+    return std::nullopt;
+  return t;
 }
 
 }  // namespace
@@ -85,24 +128,26 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
   note_focus(f, PhaseView::scan_table);
   const RunRecord* run = f.state.run.get();
   const StageTrace* stage = run ? viewed_trace_stage(f, *run) : nullptr;
-  if (!stage || !stage->radix) {
-    centered_text(run ? "This algorithm has no scan table" : "Nothing sorted yet");
+  const std::optional<CountTable> table = stage ? count_table(*run->trace, *stage) : std::nullopt;
+  if (!table) {
+    centered_text(!run ? "Nothing sorted yet" : stage && stage->buckets ? "The keys are counted at a later stage"
+                                                                        : "This algorithm has no scan table");
     ImGui::End();
     return;
   }
   PanelResources& r = f.resources;
-  const RadixSection& p = *stage->radix;
+  const CountTable& p = *table;
+  const int stage_index = int(stage - run->trace->stages.data());
   // Stepping through the pass's phases: before its scan there are only counts.
   const bool scanned = viewed_reveal(f, *run).offsets;
   bool& show_offsets = f.view.scan_table_offsets;
   const bool offsets = show_offsets && scanned;
-  if (r.scan_table_run != run->id || r.scan_table_stage != p.pass || r.scan_table_offsets != offsets)
-    rebuild_texture(r, *run, p, offsets, 512);
+  if (r.scan_table_run != run->id || r.scan_table_stage != stage_index || r.scan_table_offsets != offsets)
+    rebuild_texture(r, *run, stage_index, p, offsets, 512);
 
-  // Reduce-then-scan's rows are its thread blocks; one-sweep's are groups of consecutive tiles.
-  const bool tile_rows = run->trace->table_rows == TableRows::tiles;
-  const char* row_noun = tile_rows ? "tile row" : "block";
-  ImGui::Text("%u %s%s x %u digits, pass %d", p.rows, row_noun, p.rows == 1 ? "" : "s", p.digits(), p.pass + 1);
+  const char* row_noun = p.row_noun.c_str();
+  ImGui::Text("%u %s%s x %u %ss%s", p.rows, row_noun, p.rows == 1 ? "" : "s", p.columns, p.column_noun.c_str(),
+              p.caption.c_str());
   if (ImGui::RadioButton("counts", !offsets)) show_offsets = false;
   ImGui::SameLine();
   if (!scanned) {
@@ -110,43 +155,43 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
   } else if (ImGui::RadioButton("exclusive scan", offsets)) {
     show_offsets = true;
   }
-  disabled_text_wrapped("scan order (arrow): down each digit's column, then the next digit");
+  disabled_text_wrapped(("scan order (arrow): down each " + p.column_noun + "'s column, then the next " + p.column_noun).c_str());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size(avail.x, std::max(20.0f, avail.y - ImGui::GetTextLineHeightWithSpacing()));
   ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(r.scan_table.id())), size);
   if (ImGui::IsItemHovered()) {
     const ImVec2 m = ImGui::GetIO().MousePos;
-    const uint32_t d = std::min(p.digits() - 1, uint32_t((m.x - origin.x) / size.x * p.digits()));
+    const uint32_t d = std::min(p.columns - 1, uint32_t((m.x - origin.x) / size.x * p.columns));
     const uint32_t b = std::min(p.rows - 1, uint32_t((m.y - origin.y) / size.y * p.rows));
     const size_t i = size_t(d) * p.rows + b;
     if (scanned)
-      ImGui::SetTooltip("%s %u, digit %u\ncount %u\nexclusive scan (global offset) %llu", row_noun, b, d, p.counts[i],
-                        static_cast<unsigned long long>(p.offsets[i]));
+      ImGui::SetTooltip("%s %u, %s %u\ncount %u\nexclusive scan (global offset) %llu", row_noun, b, p.column_noun.c_str(), d,
+                        p.count(i), static_cast<unsigned long long>(p.offset(i)));
     else
-      ImGui::SetTooltip("%s %u, digit %u\ncount %u", row_noun, b, d, p.counts[i]);
+      ImGui::SetTooltip("%s %u, %s %u\ncount %u", row_noun, b, p.column_noun.c_str(), d, p.count(i));
     // Outline the cell (its texture row, which may group several table rows).
-    const float cell_w = size.x / p.digits(), row_h = size.y / float((p.rows + r.scan_table_row_group - 1) / r.scan_table_row_group);
+    const float cell_w = size.x / p.columns, row_h = size.y / float((p.rows + r.scan_table_row_group - 1) / r.scan_table_row_group);
     const float y = origin.y + float(b / r.scan_table_row_group) * row_h;
     ImGui::GetWindowDrawList()->AddRect(ImVec2(origin.x + d * cell_w, y), ImVec2(origin.x + (d + 1) * cell_w, y + row_h),
                                         IM_COL32(255, 255, 255, 255), 0, 0, 2);
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float cw = size.x / p.digits();
+  const float cw = size.x / p.columns;
   if (cw >= 6) {
-    for (uint32_t d = 1; d < p.digits(); ++d)
+    for (uint32_t d = 1; d < p.columns; ++d)
       dl->AddLine(ImVec2(origin.x + d * cw, origin.y), ImVec2(origin.x + d * cw, origin.y + size.y), IM_COL32(0, 0, 0, 90));
   }
   // Every cell's number (count or exclusive scan) when each fits its cell and a cell is one block;
   // the numbers then show the scan's walk themselves, so the arrow is left out.
   const float row_h = size.y / float((p.rows + r.scan_table_row_group - 1) / r.scan_table_row_group);
   const bool numbered = r.scan_table_row_group == 1 && row_h >= ImGui::GetTextLineHeight() + 2 &&
-                        ImGui::CalcTextSize(std::to_string(offsets ? run->n : p.rows ? *std::max_element(p.counts.begin(), p.counts.end()) : 0).c_str()).x + 4 <= cw;
+                        ImGui::CalcTextSize(std::to_string(offsets ? run->n : *std::max_element(p.counts->begin(), p.counts->end())).c_str()).x + 4 <= cw;
   if (numbered) {
-    for (uint32_t d = 0; d < p.digits(); ++d)
+    for (uint32_t d = 0; d < p.columns; ++d)
       for (uint32_t b = 0; b < p.rows; ++b) {
         const size_t i = size_t(d) * p.rows + b;
-        const std::string text = std::to_string(offsets ? p.offsets[i] : uint64_t(p.counts[i]));
+        const std::string text = std::to_string(offsets ? p.offset(i) : uint64_t(p.count(i)));
         const ImVec2 text_size = ImGui::CalcTextSize(text.c_str());
         // Dark text on the ramp's bright end, light on its dark end and on empty cells.
         const ImVec4 cell = ImGui::ColorConvertU32ToFloat4(cell_colour(*run, p, offsets, i));
@@ -165,11 +210,16 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
                           ImVec2(x0, origin.y + size.y - 4), c);
   }
   const SortTrace& t = *run->trace;
-  if (tile_rows)
+  if (stage->radix && t.table_rows == TableRows::tiles)
     ImGui::TextDisabled("row = %llu tile%s of %u keys", static_cast<unsigned long long>(t.tiles_per_row * r.scan_table_row_group),
                         t.tiles_per_row * r.scan_table_row_group == 1 ? "" : "s", t.tile_items);
-  else if (r.scan_table_row_group > 1) ImGui::TextDisabled("row = %d blocks", r.scan_table_row_group);
-  else ImGui::TextDisabled("row = 1 block, tiles of %u keys", t.tile_items);
+  else if (stage->radix && r.scan_table_row_group > 1) ImGui::TextDisabled("row = %d blocks", r.scan_table_row_group);
+  else if (stage->radix) ImGui::TextDisabled("row = 1 block, tiles of %u keys", t.tile_items);
+  else {
+    const uint64_t per_row = uint64_t(stage->buckets->row_group) * uint64_t(r.scan_table_row_group);
+    ImGui::TextDisabled("row = %llu %s%s of %u keys", static_cast<unsigned long long>(per_row), stage->buckets->row_noun.c_str(),
+                        per_row == 1 ? "" : "s", t.tile_items);
+  }
   ImGui::End();
 }
 

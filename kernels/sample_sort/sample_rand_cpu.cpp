@@ -38,10 +38,12 @@ std::vector<Item<Bits>> choose_splitters(const std::vector<Item<Bits>>& items, u
 // Moves items [begin, end) into k buckets by the splitters (bucket j: keys after splitter j - 1,
 // up to splitter j), through `scratch`, keeping the keys' order inside each bucket. The splitter
 // tree is the splitters in heap order: node 1 the median, node t's children 2t and 2t + 1; a key
-// walks log2 k levels, and the leaf it reaches, less k, is its bucket.
+// walks log2 k levels, and the leaf it reaches, less k, is its bucket. With `table`, the tiles x
+// buckets count table and its scan are kept there.
 template <typename Bits>
 std::vector<uint64_t> distribute(std::vector<Item<Bits>>& items, std::vector<Item<Bits>>& scratch, uint64_t begin,
-                                 uint64_t end, const std::vector<Item<Bits>>& splitters, std::vector<KernelTiming>* phases) {
+                                 uint64_t end, const std::vector<Item<Bits>>& splitters, std::vector<KernelTiming>* phases,
+                                 BucketSection* table = nullptr) {
   const size_t k = splitters.size() + 1;
   const int levels = std::countr_zero(k);
   std::vector<Item<Bits>> tree(k);
@@ -64,6 +66,7 @@ std::vector<uint64_t> distribute(std::vector<Item<Bits>>& items, std::vector<Ite
   if (phases) phases->push_back({"classify", classify_clock.ms(), n * (sizeof(Bits) + 4)});
   PhaseClock scan_clock;
   std::vector<uint64_t> sizes(k, 0);
+  const std::vector<uint64_t> tile_counts = table ? counts : std::vector<uint64_t>();
   uint64_t running = begin;
   for (size_t j = 0; j < k; ++j)
     for (uint64_t tile = 0; tile < tiles; ++tile) {
@@ -73,6 +76,11 @@ std::vector<uint64_t> distribute(std::vector<Item<Bits>>& items, std::vector<Ite
       sizes[j] += c;
     }
   if (phases) phases->push_back({"scan", scan_clock.ms(), 2 * counts.size() * 4});
+  if (table) {
+    table->sizes = sizes;
+    table->keep_table("tile", tiles, [&](uint64_t j, uint64_t t) { return tile_counts[j * tiles + t]; },
+                      [&](uint64_t j, uint64_t t) { return counts[j * tiles + t]; });
+  }
   PhaseClock scatter_clock;
   for (uint64_t i = 0; i < n; ++i) scratch[counts[size_t(bucket_of[i]) * tiles + i / kTileKeys]++] = items[begin + i];
   std::copy(scratch.begin() + begin, scratch.begin() + end, items.begin() + begin);
@@ -136,7 +144,8 @@ struct Sorter {
     for (const Item<Bits>& g : splitters) section.splitters.push_back(uint64_t(ascending.ordered(in[g.pos])));
     record.end_stage(0, "samples and splitters", section, items);
 
-    section.sizes = distributed ? distribute(items, scratch, 0, n, splitters, record.phases()) : std::vector<uint64_t>{n};
+    section.sizes = distributed ? distribute(items, scratch, 0, n, splitters, record.phases(), trace ? &section : nullptr)
+                                : std::vector<uint64_t>{n};
     record.end_stage(1, "distribution into buckets", section, items);
 
     PhaseClock bucket_clock;

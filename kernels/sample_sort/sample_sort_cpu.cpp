@@ -126,6 +126,9 @@ struct Sorter {
         section.sizes[j] += counts[size_t(i) * buckets + j];
       }
     phase("scan", scan_clock, 2 * counts.size() * sizeof(uint32_t));
+    if (trace)
+      section.keep_table("sublist", m, [&](uint64_t j, uint64_t i) { return counts[size_t(i) * buckets + j]; },
+                         [&](uint64_t j, uint64_t i) { return offsets[size_t(i) * buckets + j]; });
     // Step 8: every sublist's buckets moved to their places: runs of consecutive keys, so reads and
     // writes are coalesced.
     PhaseClock relocate_clock;

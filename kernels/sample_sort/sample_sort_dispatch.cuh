@@ -235,6 +235,18 @@ inline cudaError_t scan_counts(uint32_t* counts, uint64_t entries, uint32_t* par
   return pmpp_radix::scan(counts, entries, partials, counts + entries, nullptr, 0, stream);
 }
 
+// A traced run's count table (rows x the section's buckets), from its scan in device memory: the
+// scan runs over the whole table at once, so a cell's count is the next cell's offset less its own.
+inline cudaError_t keep_count_table(const uint32_t* scanned, uint64_t rows, const char* row_noun, BucketSection* section,
+                                    cudaStream_t stream) {
+  std::vector<uint32_t> host(section->sizes.size() * rows + 1);
+  SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(host.data(), scanned, host.size() * 4, cudaMemcpyDeviceToHost, stream));
+  SORTSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
+  section->keep_table(row_noun, rows, [&](uint64_t j, uint64_t i) { return host[j * rows + i + 1] - host[j * rows + i]; },
+                      [&](uint64_t j, uint64_t i) { return host[j * rows + i]; });
+  return cudaSuccess;
+}
+
 // A traced run's recorder and what it keeps: the keys after each stage, and its stages.
 template <typename Key>
 struct Trace {
@@ -381,6 +393,7 @@ cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
   }
   SORTSCOPE_CUDA_TRY(buckets.sizes(&section.sizes, stream));
   if (recorder) {
+    SORTSCOPE_CUDA_TRY(keep_count_table(counts, m, "sublist", &section, stream));
     SORTSCOPE_CUDA_TRY(trace.keep(2, spare.keys));
     trace.stage("locate, scan and relocate (steps 6-8)", section);
   }
@@ -491,6 +504,7 @@ cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) 
       SORTSCOPE_CUDA_LAUNCH_CHECK();
     }
     SORTSCOPE_CUDA_TRY(buckets.sizes(&section.sizes, stream));
+    if (recorder) SORTSCOPE_CUDA_TRY(keep_count_table(counts, tiles, "tile", &section, stream));
   } else {
     section.sizes = {n};
   }

@@ -152,6 +152,30 @@ std::string check_merge(const SortTrace& t, const MergeSection& m, const std::st
   return {};
 }
 
+// The buckets hold every key once; a count table, when kept, is rows x buckets, its columns sum
+// to the buckets' sizes and its offsets are the exclusive scan of its counts, bucket-major.
+std::string check_buckets(const SortTrace& t, const BucketSection& b, const std::string& where) {
+  if (b.sizes.empty()) return b.table_rows ? where + "a count table without bucket sizes" : std::string();
+  uint64_t total = 0;
+  for (uint64_t size : b.sizes) total += size;
+  if (total != t.n) return where + "the buckets hold " + std::to_string(total) + " keys, not n = " + std::to_string(t.n);
+  if (!b.table_rows) return {};
+  if (b.row_group == 0 || b.counts.size() != b.sizes.size() * b.table_rows || b.offsets.size() != b.counts.size())
+    return where + "the count table is not rows x buckets";
+  uint64_t running = 0;
+  for (size_t j = 0; j < b.sizes.size(); ++j) {
+    uint64_t column = 0;
+    for (uint32_t r = 0; r < b.table_rows; ++r) {
+      const size_t i = j * b.table_rows + r;
+      if (b.offsets[i] != running) return where + "the count table's offsets are not the scan of its counts";
+      running += b.counts[i];
+      column += b.counts[i];
+    }
+    if (column != b.sizes[j]) return where + "bucket " + std::to_string(j) + "'s counts do not sum to its size";
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string check_invariants(const SortTrace& t) {
@@ -164,6 +188,8 @@ std::string check_invariants(const SortTrace& t) {
       if (std::string e = check_merge(t, *stage.merge, where); !e.empty()) return e;
     if (stage.network)
       if (std::string e = check_network(t, *stage.network, where); !e.empty()) return e;
+    if (stage.buckets)
+      if (std::string e = check_buckets(t, *stage.buckets, where); !e.empty()) return e;
   }
   return {};
 }

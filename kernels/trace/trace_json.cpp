@@ -91,11 +91,22 @@ void from_json(const nlohmann::json& j, NetworkSection& n) {
 
 void to_json(nlohmann::json& j, const BucketSection& b) {
   j = {{"splitters", b.splitters}, {"sizes", b.sizes}, {"bound", b.bound}};
+  if (b.table_rows)
+    j["table"] = {{"row_noun", b.row_noun}, {"rows", b.table_rows}, {"row_group", b.row_group},
+                  {"counts", b.counts}, {"offsets", b.offsets}};
 }
 void from_json(const nlohmann::json& j, BucketSection& b) {
   j.at("splitters").get_to(b.splitters);
   j.at("sizes").get_to(b.sizes);
   j.at("bound").get_to(b.bound);
+  if (j.contains("table")) {
+    const nlohmann::json& t = j.at("table");
+    t.at("row_noun").get_to(b.row_noun);
+    t.at("rows").get_to(b.table_rows);
+    t.at("row_group").get_to(b.row_group);
+    t.at("counts").get_to(b.counts);
+    t.at("offsets").get_to(b.offsets);
+  }
 }
 
 void to_json(nlohmann::json& j, const StageTrace& s) {

@@ -4,6 +4,7 @@
 // produce equal traces for the same input and configuration (timings aside).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -157,6 +158,34 @@ struct BucketSection {
   std::vector<uint64_t> splitters;
   std::vector<uint64_t> sizes;
   uint64_t bound = 0;
+
+  // Once the keys are counted: the rows x buckets count table the bucket-major scan walks (a row
+  // is a sublist or a tile, `row_noun`) and its exclusive scan, stored bucket-major (index =
+  // bucket * table_rows + row) as RadixSection's. A trace keeps at most kMaxTableCells cells:
+  // each kept row sums `row_group` consecutive ones, and its offset is its first one's.
+  static constexpr uint64_t kMaxTableCells = uint64_t(1) << 16;
+  std::string row_noun;
+  uint32_t table_rows = 0;
+  uint32_t row_group = 1;
+  std::vector<uint32_t> counts;
+  std::vector<uint64_t> offsets;
+
+  // Fills the table from `rows` full rows: count(bucket, row) and offset(bucket, row).
+  template <typename Count, typename Offset>
+  void keep_table(std::string noun, uint64_t rows, Count count, Offset offset) {
+    const uint64_t buckets = sizes.size(), kept_rows = std::max<uint64_t>(1, kMaxTableCells / std::max<uint64_t>(buckets, 1));
+    row_noun = std::move(noun);
+    row_group = uint32_t(std::max<uint64_t>(1, (rows + kept_rows - 1) / kept_rows));
+    table_rows = uint32_t((rows + row_group - 1) / row_group);
+    counts.assign(buckets * table_rows, 0);
+    offsets.assign(buckets * table_rows, 0);
+    for (uint64_t j = 0; j < buckets; ++j)
+      for (uint64_t i = 0; i < rows; ++i) {
+        const uint64_t cell = j * table_rows + i / row_group;
+        counts[cell] += uint32_t(count(j, i));
+        if (i % row_group == 0) offsets[cell] = uint64_t(offset(j, i));
+      }
+  }
   bool operator==(const BucketSection&) const = default;
 };
 
