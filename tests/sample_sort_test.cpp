@@ -234,6 +234,18 @@ void expect_gpu_trace_equals_cpu_trace(const AlgorithmDescriptor* algorithm, con
         }
 }
 
+// Millions of keys, keys and pairs: many tiles, sublists and merge rounds per bucket.
+void expect_sorts_many_keys(const AlgorithmDescriptor* algorithm) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  SortConfig config;
+  config.algorithm = algorithm;
+  for (bool pairs : {false, true}) {
+    config.pairs = pairs;
+    test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("uniform"), (uint64_t(1) << 22) + 3, 3, KeyType::u64}, config);
+    test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("zipf"), uint64_t(1) << 24, 4, KeyType::u32}, config);
+  }
+}
+
 TEST(SampleDetGpu, SortsEveryKeyTypeAndSize) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
   test::MatrixOptions m{sample_det()};
@@ -266,16 +278,7 @@ TEST(SampleDetGpu, SortsWithAnySamplesAndSublists) {
     }
 }
 
-TEST(SampleDetGpu, SortsManyKeys) {
-  SORTSCOPE_REQUIRE_CUDA(gpu);
-  SortConfig config;
-  config.algorithm = sample_det();
-  for (bool pairs : {false, true}) {
-    config.pairs = pairs;
-    test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("uniform"), (uint64_t(1) << 22) + 3, 3, KeyType::u64}, config);
-    test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("zipf"), uint64_t(1) << 24, 4, KeyType::u32}, config);
-  }
-}
+TEST(SampleDetGpu, SortsManyKeys) { expect_sorts_many_keys(sample_det()); }
 
 TEST(SampleDetGpu, TraceEqualsCpuTrace) {
   const uint64_t len = sample_det::kDefaultSublistKeys;
@@ -312,16 +315,7 @@ TEST(SampleRandGpu, SortsWithAnyBucketsOversamplingAndThreshold) {
       }
 }
 
-TEST(SampleRandGpu, SortsManyKeys) {
-  SORTSCOPE_REQUIRE_CUDA(gpu);
-  SortConfig config;
-  config.algorithm = sample_rand();
-  for (bool pairs : {false, true}) {
-    config.pairs = pairs;
-    test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("uniform"), (uint64_t(1) << 22) + 3, 3, KeyType::u64}, config);
-    test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution("zipf"), uint64_t(1) << 24, 4, KeyType::u32}, config);
-  }
-}
+TEST(SampleRandGpu, SortsManyKeys) { expect_sorts_many_keys(sample_rand()); }
 
 TEST(SampleRandGpu, TraceEqualsCpuTrace) {
   expect_gpu_trace_equals_cpu_trace(sample_rand(), {0, 1, 2, 1000, 4096, 4097, 3 * 4096 + 5, 200003}, {});

@@ -275,6 +275,36 @@ struct Trace {
   }
 };
 
+// The size query answered (or too small a temp storage refused).
+inline cudaError_t answer_size_query(const detail::RadixSortCall& c, const Carve& carve) {
+  if (c.d_temp_storage != nullptr) return cudaErrorInvalidValue;
+  *c.temp_storage_bytes = carve.bytes();
+  return cudaSuccess;
+}
+
+// What every step of a run reads: the call's buffers, its stream and recorder, and the bytes a
+// pass over the keys (and values) moves.
+template <typename Key, typename Value>
+struct Call {
+  const Key* keys_in;
+  Key* keys_out;
+  const Value* values_in;
+  Value* values_out;
+  cudaStream_t stream;
+  cuda::TraceRecorder* recorder;
+  Trace<Key> trace;
+  uint64_t moved;
+  Call(const detail::RadixSortCall& c, uint32_t n)
+      : keys_in(static_cast<const Key*>(c.args.keys_in)),
+        keys_out(static_cast<Key*>(c.args.keys_out)),
+        values_in(static_cast<const Value*>(c.args.values_in)),
+        values_out(static_cast<Value*>(c.args.values_out)),
+        stream(c.stream),
+        recorder(c.options.trace),
+        trace{c.options.trace, n, c.stream},
+        moved(2 * uint64_t(n) * (sizeof(Key) + (device::kHasValues<Value> ? sizeof(Value) : 0))) {}
+};
+
 // The splitters' keys as the trace keeps them: their ordered bits (ascending), downloaded.
 template <typename Key>
 cudaError_t splitter_keys(const Sample<Key>* splitters, uint64_t count, uint64_t stride, const RadixSortArgs& a,
@@ -296,7 +326,6 @@ cudaError_t splitter_keys(const Sample<Key>* splitters, uint64_t count, uint64_t
 template <typename Key, typename Value, typename Less>
 cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
   using P = Policy<Key, Value>;
-  constexpr bool kPairs = device::kHasValues<Value>;
   const RadixSortArgs& a = c.args;
   if (a.n > 0xFFFFFFFFull) return cudaErrorInvalidValue;  // 32-bit offsets
   const sample_det::Shape shape{c.params[sample_det::kSamplesParam], c.params[sample_det::kSublistKeysParam]};
@@ -316,21 +345,10 @@ cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
   uint32_t* sublist_offsets = carve.take<uint32_t>(SublistRounds<Key, Value>{n, len}.most_blocks() + 1);
   const size_t sample_temp_bytes = sample_sort_bytes<Key, Less>(sample_count);
   void* sample_temp = carve.take<char>(sample_temp_bytes);
-  if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = carve.bytes();
-    return cudaSuccess;
-  }
-  if (*c.temp_storage_bytes < carve.bytes()) return cudaErrorInvalidValue;
-
-  const cudaStream_t stream = c.stream;
+  if (c.d_temp_storage == nullptr || *c.temp_storage_bytes < carve.bytes()) return answer_size_query(c, carve);
+  const Call<Key, Value> call(c, n);
+  const auto& [keys_in, keys_out, values_in, values_out, stream, recorder, trace, moved] = call;
   const device::SampleLess<Key, Less> sample_less{less};
-  const Key* keys_in = static_cast<const Key*>(a.keys_in);
-  Key* keys_out = static_cast<Key*>(a.keys_out);
-  const Value* values_in = static_cast<const Value*>(a.values_in);
-  Value* values_out = static_cast<Value*>(a.values_out);
-  cuda::TraceRecorder* recorder = c.options.trace;
-  const Trace<Key> trace{recorder, n, stream};
-  const uint64_t moved = 2 * uint64_t(n) * (sizeof(Key) + (kPairs ? sizeof(Value) : 0));
   BucketSection section;
   section.bound = sample_det::bucket_bound(n, int(s));
 
@@ -416,7 +434,6 @@ cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
 template <typename Key, typename Value, typename Less>
 cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) {
   using P = Policy<Key, Value>;
-  constexpr bool kPairs = device::kHasValues<Value>;
   const RadixSortArgs& a = c.args;
   if (a.n > 0xFFFFFFFFull) return cudaErrorInvalidValue;  // 32-bit offsets
   const sample_rand::Shape shape{c.params[sample_rand::kBucketsParam], c.params[sample_rand::kOversamplingParam],
@@ -438,21 +455,10 @@ cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) 
   BucketTable<Key, Value> buckets(carve, n, k);
   const size_t sample_temp_bytes = sample_sort_bytes<Key, Less>(sample_count);
   void* sample_temp = carve.take<char>(sample_temp_bytes);
-  if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = carve.bytes();
-    return cudaSuccess;
-  }
-  if (*c.temp_storage_bytes < carve.bytes()) return cudaErrorInvalidValue;
-
-  const cudaStream_t stream = c.stream;
+  if (c.d_temp_storage == nullptr || *c.temp_storage_bytes < carve.bytes()) return answer_size_query(c, carve);
+  const Call<Key, Value> call(c, n);
+  const auto& [keys_in, keys_out, values_in, values_out, stream, recorder, trace, moved] = call;
   const device::SampleLess<Key, Less> sample_less{less};
-  const Key* keys_in = static_cast<const Key*>(a.keys_in);
-  Key* keys_out = static_cast<Key*>(a.keys_out);
-  const Value* values_in = static_cast<const Value*>(a.values_in);
-  Value* values_out = static_cast<Value*>(a.values_out);
-  cuda::TraceRecorder* recorder = c.options.trace;
-  const Trace<Key> trace{recorder, n, stream};
-  const uint64_t moved = 2 * uint64_t(n) * (sizeof(Key) + (kPairs ? sizeof(Value) : 0));
   BucketSection section;  // random sampling promises no bound: `bound` stays 0
 
   // a*k random samples, sorted; every a-th is a splitter, laid out as the search tree.
