@@ -71,6 +71,23 @@ size_t sample_sort_bytes(uint64_t count) {
   return bytes;
 }
 
+// One merge round over segments: each block's co-rank, then the merge from `from` into `to`. Both
+// launches start while the kernel before them finishes (as the merge sort's rounds do).
+template <typename Key, typename Value, typename Less, typename Segments>
+cudaError_t merge_round(const Key* from, const Value* values_from, Key* to, Value* values_to, uint64_t run,
+                        Segments segments, uint32_t blocks, uint32_t* a_offsets, Less less, cudaStream_t stream) {
+  using P = Policy<Key, Value>;
+  constexpr auto merge = device::segmented_merge_kernel<Key, Value, Less, Segments>;
+  const size_t shared = merge::device::shared_bytes<Key, Value>(P::kMergeTile);
+  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<merge>(int(shared)));
+  constexpr uint32_t kPartitionThreads = 128;
+  SORTSCOPE_CUDA_TRY(merge::dispatch::launch_after_previous(
+      device::segmented_partition_kernel<Key, Value, Less, Segments>, (blocks + kPartitionThreads - 1) / kPartitionThreads,
+      kPartitionThreads, 0, stream, from, run, segments, blocks, a_offsets, less));
+  return merge::dispatch::launch_after_previous(merge, blocks, P::kMergeThreads, shared, stream, from, values_from, to,
+                                                values_to, run, segments, a_offsets, less);
+}
+
 // Sorts every segment by merge sort (the merge sort's tile sort and global rounds, each launch
 // over all segments at once) from `in` into `out`, through `spare` (which may be `in`).
 template <typename Key, typename Value, typename Less, typename Segments>
@@ -84,27 +101,14 @@ cudaError_t sort_segments(const Key* in, const Value* values_in, Key* out, Value
   Value* values[2] = {values_out, spare.values};
   int at = rounds % 2;  // rounds alternate, so the tile sort writes where the last round reads
   constexpr auto tile_sort = device::segmented_tile_sort_kernel<Key, Value, Less, Segments>;
-  constexpr auto merge = device::segmented_merge_kernel<Key, Value, Less, Segments>;
   const size_t shared = merge::device::shared_bytes<Key, Value>(P::kTile);
-  const size_t merge_shared = merge::device::shared_bytes<Key, Value>(P::kMergeTile);
   SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<tile_sort>(int(shared)));
-  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<merge>(int(merge_shared)));
   if (tile_blocks == 0) return cudaSuccess;
   tile_sort<<<tile_blocks, P::kThreads, shared, stream>>>(in, values_in, keys[at], values[at], tiles, tile_stages, less);
   SORTSCOPE_CUDA_LAUNCH_CHECK();
-  // Each round's two launches start while the kernel before them finishes (as the merge sort's do).
-  constexpr uint32_t kPartitionThreads = 128;
-  for (int round = 0; round < rounds; ++round) {
-    const uint64_t run = uint64_t(P::kTile) << round;
-    SORTSCOPE_CUDA_TRY(merge::dispatch::launch_after_previous(
-        device::segmented_partition_kernel<Key, Value, Less, Segments>,
-        (merge_blocks + kPartitionThreads - 1) / kPartitionThreads, kPartitionThreads, 0, stream, keys[at], run, merges,
-        merge_blocks, a_offsets, less));
-    SORTSCOPE_CUDA_TRY(merge::dispatch::launch_after_previous(merge, merge_blocks, P::kMergeThreads, merge_shared, stream,
-                                                              keys[at], values[at], keys[1 - at], values[1 - at], run,
-                                                              merges, a_offsets, less));
-    at = 1 - at;
-  }
+  for (int round = 0; round < rounds; ++round, at = 1 - at)
+    SORTSCOPE_CUDA_TRY(merge_round(keys[at], values[at], keys[1 - at], values[1 - at], uint64_t(P::kTile) << round, merges,
+                                   merge_blocks, a_offsets, less, stream));
   return cudaSuccess;
 }
 
@@ -136,36 +140,21 @@ cudaError_t sort_sublists(const Key* in, const Value* values_in, Key* out, Value
                           const Spare<Key, Value>& spare, uint32_t n, uint32_t len, uint32_t* a_offsets, Less less,
                           cudaStream_t stream) {
   using L = device::LocalPolicy<Key, Value>;
-  using P = Policy<Key, Value>;
   const SublistRounds<Key, Value> sublists{n, len};
   const int stages = 1 + merge::ceil_log2(std::min(len, L::kTile) / uint32_t(L::kItems)), rounds = sublists.rounds();
   Key* keys[2] = {out, spare.keys};
   Value* values[2] = {values_out, spare.values};
   int at = rounds % 2;  // rounds alternate, so the tile sort writes where the last round reads
   constexpr auto tile_sort = device::local_sort_kernel<Key, Value, Less>;
-  constexpr auto merge = device::segmented_merge_kernel<Key, Value, Less, device::EvenSegments>;
   const size_t shared = merge::device::shared_bytes<Key, Value, L::kItems>(L::kTile);
-  const size_t merge_shared = merge::device::shared_bytes<Key, Value>(P::kMergeTile);
   SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<tile_sort>(int(shared)));
-  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<merge>(int(merge_shared)));
   const uint32_t tiles = (n + L::kTile - 1) / L::kTile;
   if (tiles == 0) return cudaSuccess;
   tile_sort<<<tiles, L::kThreads, shared, stream>>>(in, values_in, keys[at], values[at], n, stages, less);
   SORTSCOPE_CUDA_LAUNCH_CHECK();
-  constexpr uint32_t kPartitionThreads = 128;
-  for (int round = 0; round < rounds; ++round) {
-    const uint64_t run = uint64_t(L::kTile) << round;
-    const device::EvenSegments pairs = sublists.pairs(round);
-    const uint32_t blocks = pairs.blocks();
-    SORTSCOPE_CUDA_TRY(merge::dispatch::launch_after_previous(
-        device::segmented_partition_kernel<Key, Value, Less, device::EvenSegments>,
-        (blocks + kPartitionThreads - 1) / kPartitionThreads, kPartitionThreads, 0, stream, keys[at], run, pairs, blocks,
-        a_offsets, less));
-    SORTSCOPE_CUDA_TRY(merge::dispatch::launch_after_previous(merge, blocks, P::kMergeThreads, merge_shared, stream,
-                                                              keys[at], values[at], keys[1 - at], values[1 - at], run,
-                                                              pairs, a_offsets, less));
-    at = 1 - at;
-  }
+  for (int round = 0; round < rounds; ++round, at = 1 - at)
+    SORTSCOPE_CUDA_TRY(merge_round(keys[at], values[at], keys[1 - at], values[1 - at], uint64_t(L::kTile) << round,
+                                   sublists.pairs(round), sublists.pairs(round).blocks(), a_offsets, less, stream));
   return cudaSuccess;
 }
 
@@ -325,7 +314,6 @@ cudaError_t splitter_keys(const Sample<Key>* splitters, uint64_t count, uint64_t
 
 template <typename Key, typename Value, typename Less>
 cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
-  using P = Policy<Key, Value>;
   const RadixSortArgs& a = c.args;
   if (a.n > 0xFFFFFFFFull) return cudaErrorInvalidValue;  // 32-bit offsets
   const sample_det::Shape shape{c.params[sample_det::kSamplesParam], c.params[sample_det::kSublistKeysParam]};
