@@ -216,6 +216,24 @@ TEST(Cli, APowerOfTwoParameterSweepsByDoubling) {
   for (const char* s : {"s=16,", "s=32,", "s=64,", "s=128,", "s=256,"}) EXPECT_NE(r.out.find(s), std::string::npos) << s;
 }
 
+// A distribution sweep runs every algorithm on each input listed; the table gains the input's
+// column, and a sample sort's traced run names its largest bucket.
+TEST(Cli, BenchSweepsDistributions) {
+  const Result csv = run("bench --backend cpu --algorithm sample-det,std-sort --n 2^12 --sweep dist=uniform,zipf,zero "
+                         "--repeat 1 --warmup 0 --format csv");
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(lines(csv.out), 1 + 3 * 2) << csv.out;
+  for (const char* row : {"sample-det,u32,4096,0,0,zipf", "std-sort,u32,4096,0,0,zero"})
+    EXPECT_NE(csv.out.find(row), std::string::npos) << row << "\n" << csv.out;
+  const Result table = run("bench --backend cpu --algorithm sample-det --n 2^12 --sweep dist=uniform,sorted --repeat 1 "
+                           "--warmup 0 --kernels");
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("dist"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("sorted"), std::string::npos) << table.out;
+  EXPECT_NE(table.err.find("sample-det buckets: 64, the largest"), std::string::npos) << table.err;
+  EXPECT_NE(table.err.find("the bound 2n/s = 128 holds"), std::string::npos) << table.err;
+}
+
 TEST(Cli, BenchTableAndPairs) {
   const Result r = run("bench --backend cpu --algorithm mg-radix --pairs --dist zipf --n 5000 --repeat 2");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -392,6 +410,8 @@ std::vector<BadInput> bad_inputs() {
       {"an unknown theme", {cpu, c, "--theme", "neon"}, "--theme"},
       {"a sample count that is not a power of two", {"bench", cpu, c, "--algorithm", "sample-det", "--param", "s=48"}, "power of two"},
       {"a sweep of powers of two from a non-power", {"bench", cpu, c, "--algorithm", "sample-det", "--sweep", "s=48..256"}, "s=48"},
+      {"a sweep of an unknown distribution", {"bench", cpu, c, "--sweep", "dist=uniform,lognormal"}, "lognormal"},
+      {"a sweep of distributions over given keys", {"bench", cpu, c, "--keys-list", "3,1,2", "--sweep", "dist=uniform"}, "--sweep"},
       {"negative frame count", {cpu, c, "--frames", "-1"}, "--frames"},
       {"screenshot into a missing directory", {cpu, c, "--screenshot", "no-such-dir/shot.png"}, "--screenshot"},
       {"soak of no runs", {cpu, c, "--soak", "0"}, "--soak"},

@@ -190,14 +190,14 @@ Status print_kernel_times(Backend& backend, const SortConfig& config, const Row&
   SORTSCOPE_RETURN_IF_ERROR(backend.run(config, options, &untraced));
   std::vector<KernelTiming> kernels = untraced.kernel_times;
   const bool traced = kernels.empty();
-  std::optional<BucketSection> buckets;  // a sample sort's buckets, as the traced run found them
-  if (traced) {
+  std::optional<BucketSection> buckets;  // a sample sort's buckets, as a traced run found them
+  if (traced || (config.algorithm->sections & kBucketSection)) {
     options.trace = true;
     options.kernel_times = false;
     RunResult t;
     SORTSCOPE_RETURN_IF_ERROR(backend.run(config, options, &t));
     for (const StageTrace& stage : t.trace->stages) {
-      kernels.insert(kernels.end(), stage.kernels.begin(), stage.kernels.end());
+      if (traced) kernels.insert(kernels.end(), stage.kernels.begin(), stage.kernels.end());
       if (stage.buckets && !stage.buckets->sizes.empty()) buckets = stage.buckets;
     }
   }
