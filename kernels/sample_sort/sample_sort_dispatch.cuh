@@ -3,18 +3,16 @@
 // Instantiated once per key width (sample_sort_u32.cu, sample_sort_u64.cu), for every value width
 // and both key orders of key_less.hpp.
 #pragma once
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <optional>
-#include <string_view>
 #include <vector>
 
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/key_less.hpp"
-#include "common/radix_checks.hpp"
-#include "common/trace_header.hpp"
 #include "merge/device_merge_sort.cuh"
 #include "pmpp_radix/pmpp_radix_policy.hpp"
 #include "pmpp_radix/pmpp_radix_scan.hpp"
