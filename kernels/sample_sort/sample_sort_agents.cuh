@@ -57,7 +57,8 @@ struct alignas(16) SegmentBlock {
   uint32_t valid = 0;  // a whole word: the table holds no unset byte
 };
 
-// Segments of `len` keys one after another over n keys (the sublists), `unit` keys a block.
+// Segments of `len` keys one after another over n keys (the local sort's pairs of runs in a merge
+// round, or a whole input as one bucket), `unit` keys a block.
 struct EvenSegments {
   uint32_t n = 0, len = 1, unit = 1;
   __host__ __device__ uint32_t blocks_each() const { return (len + unit - 1) / unit; }
