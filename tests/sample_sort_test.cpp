@@ -26,16 +26,22 @@ std::vector<uint64_t> sizes() {
   return {0, 1, 2, 3, 63, 64, 65, 1000, len - 1, len, len + 1, 2 * len + 63, 5 * len - 3};
 }
 
-TEST(SampleDetCpu, SortsEveryKeyTypeAndSize) {
-  auto cpu = make_cpu_backend();
+// Every key type, keys and pairs, both orders, sizes around the sublists, bit ranges and special
+// floats, on either backend.
+void run_det_matrix(Backend& backend) {
   test::MatrixOptions m{sample_det()};
   m.sizes = sizes();
   m.distributions = {"uniform", "sorted", "reverse", "det-dup", "zero", "zipf"};
-  test::run_radix_matrix(*cpu, m);
-  test::run_bit_ranges(*cpu, sample_det(), 3001);
-  test::run_bit_ranges(*cpu, sample_det(), 3 * sample_det::kDefaultSublistKeys + 5);
-  test::run_special_floats(*cpu, sample_det(), 2500);
-  test::run_special_floats(*cpu, sample_det(), 2 * sample_det::kDefaultSublistKeys + 1);
+  test::run_radix_matrix(backend, m);
+  test::run_bit_ranges(backend, sample_det(), 3001);
+  test::run_bit_ranges(backend, sample_det(), 3 * sample_det::kDefaultSublistKeys + 5);
+  test::run_special_floats(backend, sample_det(), 2500);
+  test::run_special_floats(backend, sample_det(), 2 * sample_det::kDefaultSublistKeys + 1);
+}
+
+TEST(SampleDetCpu, SortsEveryKeyTypeAndSize) {
+  auto cpu = make_cpu_backend();
+  run_det_matrix(*cpu);
 }
 
 TEST(SampleDetCpu, SortsWithAnySamplesAndSublists) {
@@ -132,15 +138,20 @@ namespace {
 
 const AlgorithmDescriptor* sample_rand() { return test::algo("sample-rand"); }
 
-TEST(SampleRandCpu, SortsEveryKeyTypeAndSize) {
-  auto cpu = make_cpu_backend();
+// The same matrix, around M and over several distribution steps, on either backend.
+void run_rand_matrix(Backend& backend) {
   test::MatrixOptions m{sample_rand()};
   // Around M (4096 keys: one bucket, no distribution) and several distribution steps.
   m.sizes = {0, 1, 2, 3, 1000, 4095, 4096, 4097, 3 * 4096 + 5, 70001};
   m.distributions = {"uniform", "sorted", "reverse", "det-dup", "zero", "zipf"};
-  test::run_radix_matrix(*cpu, m);
-  test::run_bit_ranges(*cpu, sample_rand(), 9001);
-  test::run_special_floats(*cpu, sample_rand(), 2 * 4096 + 1);
+  test::run_radix_matrix(backend, m);
+  test::run_bit_ranges(backend, sample_rand(), 9001);
+  test::run_special_floats(backend, sample_rand(), 2 * 4096 + 1);
+}
+
+TEST(SampleRandCpu, SortsEveryKeyTypeAndSize) {
+  auto cpu = make_cpu_backend();
+  run_rand_matrix(*cpu);
 }
 
 TEST(SampleRandCpu, SortsWithAnyBucketsOversamplingAndThreshold) {
@@ -248,14 +259,7 @@ void expect_sorts_many_keys(const AlgorithmDescriptor* algorithm) {
 
 TEST(SampleDetGpu, SortsEveryKeyTypeAndSize) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
-  test::MatrixOptions m{sample_det()};
-  m.sizes = sizes();
-  m.distributions = {"uniform", "sorted", "reverse", "det-dup", "zero", "zipf"};
-  test::run_radix_matrix(*gpu, m);
-  test::run_bit_ranges(*gpu, sample_det(), 3001);
-  test::run_bit_ranges(*gpu, sample_det(), 3 * sample_det::kDefaultSublistKeys + 5);
-  test::run_special_floats(*gpu, sample_det(), 2500);
-  test::run_special_floats(*gpu, sample_det(), 2 * sample_det::kDefaultSublistKeys + 1);
+  run_det_matrix(*gpu);
 }
 
 TEST(SampleDetGpu, SortsWithAnySamplesAndSublists) {
@@ -288,12 +292,7 @@ TEST(SampleDetGpu, TraceEqualsCpuTrace) {
 
 TEST(SampleRandGpu, SortsEveryKeyTypeAndSize) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
-  test::MatrixOptions m{sample_rand()};
-  m.sizes = {0, 1, 2, 3, 1000, 4095, 4096, 4097, 3 * 4096 + 5, 70001};
-  m.distributions = {"uniform", "sorted", "reverse", "det-dup", "zero", "zipf"};
-  test::run_radix_matrix(*gpu, m);
-  test::run_bit_ranges(*gpu, sample_rand(), 9001);
-  test::run_special_floats(*gpu, sample_rand(), 2 * 4096 + 1);
+  run_rand_matrix(*gpu);
 }
 
 TEST(SampleRandGpu, SortsWithAnyBucketsOversamplingAndThreshold) {

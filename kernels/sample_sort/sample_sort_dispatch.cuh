@@ -150,9 +150,11 @@ cudaError_t sort_sublists(const Key* in, const Value* values_in, Key* out, Value
   if (tiles == 0) return cudaSuccess;
   tile_sort<<<tiles, L::kThreads, shared, stream>>>(in, values_in, keys[at], values[at], n, stages, less);
   SORTSCOPE_CUDA_LAUNCH_CHECK();
-  for (int round = 0; round < rounds; ++round, at = 1 - at)
+  for (int round = 0; round < rounds; ++round, at = 1 - at) {
+    const device::EvenSegments pairs = sublists.pairs(round);
     SORTSCOPE_CUDA_TRY(merge_round(keys[at], values[at], keys[1 - at], values[1 - at], uint64_t(L::kTile) << round,
-                                   sublists.pairs(round), sublists.pairs(round).blocks(), a_offsets, less, stream));
+                                   pairs, pairs.blocks(), a_offsets, less, stream));
+  }
   return cudaSuccess;
 }
 
