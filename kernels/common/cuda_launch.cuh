@@ -48,6 +48,22 @@ inline bool compute_capability_9() {
   return yes;
 }
 
+// Peak memory bandwidth per streaming multiprocessor of the current device, in GB/s (double data
+// rate: two transfers of the bus's width per memory clock), read once: how fast memory can feed
+// each SM, which is what separates an H100 (25 GB/s) from an H200 (37 GB/s) of the same SM count.
+inline double memory_gbps_per_sm() {
+  static const double gbps = [] {
+    int device = 0, khz = 0, bits = 0, sms = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms < 1)
+      return 0.0;
+    return 2.0 * khz * 1e3 * bits / 8 / 1e9 / sms;
+  }();
+  return gbps;
+}
+
 // Streaming multiprocessors of the current device, read once.
 inline int sm_count() {
   static const int count = [] {

@@ -41,20 +41,20 @@ struct StageRecorder {
   StageTrace (*describe)(void* context, int stage, const uint32_t* a_offsets, const uint32_t* path) = nullptr;
 };
 
-template <typename Key, typename Value>
+template <typename Key, typename Value, typename P>
 struct TempLayout {
-  using P = device::Policy<Key, Value>;
-  size_t keys = 0, values = 0, a_offsets = 0, co_ranks = 0, paths = 0;
+  size_t keys = 0, values = 0, a_offsets = 0, tile_ends = 0, co_ranks = 0, paths = 0;
   explicit TempLayout(uint64_t n) {
     keys = aligned(n * sizeof(Key));
     values = device::kHasValues<Value> ? aligned(n * sizeof(device::ValueSlot<Value>)) : 0;
     a_offsets = aligned((merge_blocks(n, P::kShape) + 1) * sizeof(uint32_t));
+    tile_ends = aligned(merge_blocks(n, P::kShape) * sizeof(Key));  // heads; tails as many
     // Traced runs: the fused stages' co-ranks and paths, and one path for a global round.
     const int fused = ceil_log2(uint64_t(P::kThreads));
     co_ranks = aligned(size_t(fused) * P::kThreads * sizeof(uint32_t));
     paths = aligned(size_t(fused + 1) * (kPathPoints + 1) * sizeof(uint32_t));
   }
-  size_t total() const { return keys + values + a_offsets + co_ranks + paths + kAlign - 1; }
+  size_t total() const { return keys + values + a_offsets + 2 * tile_ends + co_ranks + paths + kAlign - 1; }
 };
 
 // Launches `kernel` to start while the kernel before it on the stream finishes (programmatic
@@ -76,16 +76,16 @@ cudaError_t launch_after_previous(void (*kernel)(Params...), uint32_t blocks, ui
   return cudaLaunchKernelEx(&config, kernel, Params(args)...);
 }
 
-template <typename Key, typename Value, typename Less, bool TRACE>
+// P: the tile shapes (device::Policy's members); tuning tools race others.
+template <typename Key, typename Value, typename Less, bool TRACE, typename P = device::Policy<Key, Value>>
 cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* keys_in, Key* keys_out,
                  const Value* values_in, Value* values_out, uint64_t num_items, Less less, cudaStream_t stream,
                  const StageRecorder& traced) {
-  using P = device::Policy<Key, Value>;
   using V = device::ValueSlot<Value>;
   constexpr bool kPairs = device::kHasValues<Value>;
   if (num_items > 0xFFFFFFFFull) return cudaErrorInvalidValue;  // 32-bit offsets
   const uint32_t n = uint32_t(num_items);
-  const TempLayout<Key, Value> layout(n);
+  const TempLayout<Key, Value, P> layout(n);
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = layout.total();
     return cudaSuccess;
@@ -106,8 +106,13 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
   Key* alt_keys = reinterpret_cast<Key*>(base);
   V* alt_values = reinterpret_cast<V*>(base + layout.keys);
   uint32_t* a_offsets = reinterpret_cast<uint32_t*>(base + layout.keys + layout.values);
-  uint32_t* co_ranks = reinterpret_cast<uint32_t*>(base + layout.keys + layout.values + layout.a_offsets);
-  uint32_t* paths = reinterpret_cast<uint32_t*>(base + layout.keys + layout.values + layout.a_offsets + layout.co_ranks);
+  char* after_offsets = base + layout.keys + layout.values + layout.a_offsets;
+  // Every global round's run is a whole number of merge tiles, as is a tile.
+  static_assert(P::kTile % P::kMergeTile == 0);
+  const device::TileEnds<Key> ends{reinterpret_cast<Key*>(after_offsets),
+                                   reinterpret_cast<Key*>(after_offsets + layout.tile_ends), P::kMergeTile};
+  uint32_t* co_ranks = reinterpret_cast<uint32_t*>(after_offsets + 2 * layout.tile_ends);
+  uint32_t* paths = reinterpret_cast<uint32_t*>(after_offsets + 2 * layout.tile_ends + layout.co_ranks);
 
   // Rounds alternate between the output and the spare buffer, so the tile sort starts where the
   // last round ends in the output.
@@ -127,14 +132,14 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
   }
   const uint64_t moved = 2 * uint64_t(n) * (sizeof(Key) + (kPairs ? sizeof(Value) : 0));
   const uint32_t tiles = uint32_t(tile_count(n, P::kShape)), blocks = uint32_t(merge_blocks(n, P::kShape));
-  const int shared = int(device::shared_bytes<Key, Value>(P::kTile));
-  const int merge_shared = int(device::shared_bytes<Key, Value>(P::kMergeTile));
+  const int shared = int(device::shared_bytes<Key, Value, P::kItems>(P::kTile));
+  const int merge_shared = int(device::shared_bytes<Key, Value, P::kItems>(P::kMergeTile));
   {
-    constexpr auto kernel = device::tile_sort_kernel<Key, Value, Less, TRACE>;
+    constexpr auto kernel = device::tile_sort_kernel<Key, Value, Less, TRACE, P>;
     SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<kernel>(shared));
     cuda::ScopedKernelTimer timer(recorder, "sort tiles", moved, 0, stream);
     kernel<<<tiles, P::kThreads, shared, stream>>>(keys_in, values_in, keys[at], reinterpret_cast<Value*>(values[at]),
-                                                   n, in_tiles, less, out);
+                                                   n, in_tiles, less, out, ends);
     SORTSCOPE_CUDA_TRY(cudaGetLastError());
   }
   std::vector<StageTrace> described;
@@ -149,7 +154,7 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
                                           s ? &host_paths[(s - 1) * (kPathPoints + 1)] : nullptr));
   }
 
-  constexpr auto merge = device::merge_kernel<Key, Value, Less>;
+  constexpr auto merge = device::merge_kernel<Key, Value, Less, P>;
   SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<merge>(merge_shared));
   for (int stage = in_tiles; stage < stages; ++stage) {
     const uint64_t run = run_length(stage, P::kShape);
@@ -159,7 +164,8 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
       constexpr int kPartitionThreads = 128;
       SORTSCOPE_CUDA_TRY(launch_after_previous(device::partition_kernel<Key, Less>,
                                                (blocks + kPartitionThreads - 1) / kPartitionThreads, kPartitionThreads,
-                                               0, stream, from, n, run, uint32_t(P::kMergeTile), blocks, a_offsets, less));
+                                               0, stream, from, n, run, blocks, a_offsets,
+                                               device::TileEnds<const Key>{ends.heads, ends.tails, ends.tile}, less));
     }
     if (recorder) {
       std::vector<uint32_t> host_offsets(blocks), host_path(kPathPoints + 1);
@@ -175,7 +181,7 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
       SORTSCOPE_CUDA_TRY(launch_after_previous(merge, blocks, P::kMergeThreads, size_t(merge_shared), stream, from,
                                                reinterpret_cast<const Value*>(values[at]), keys[1 - at],
                                                reinterpret_cast<Value*>(values[1 - at]), n, run,
-                                               static_cast<const uint32_t*>(a_offsets), less));
+                                               static_cast<const uint32_t*>(a_offsets), less, ends));
     }
     at = 1 - at;
     if (out.snapshot_stride && (stage + 1) % out.snapshot_stride == 0)
@@ -196,11 +202,30 @@ bool negative(OffsetT num_items) {
   else return false;
 }
 
+// An untraced sort runs the rounds chosen for this GPU and n (wide_rounds); its temp-storage query
+// reports the larger of the two layouts, which holds either.
 template <typename Key, typename Value, typename Less>
 cudaError_t sort_untraced(void* d_temp_storage, size_t& temp_storage_bytes, const Key* keys_in, Key* keys_out,
                           const Value* values_in, Value* values_out, uint64_t num_items, Less less, cudaStream_t stream) {
-  return sort<Key, Value, Less, false>(d_temp_storage, temp_storage_bytes, keys_in, keys_out, values_in, values_out,
-                                       num_items, less, stream, StageRecorder{});
+  using Default = device::Policy<Key, Value>;
+  using Wide = device::Policy<Key, Value, kWideRoundThreads>;
+  constexpr int kValueBytes = device::kHasValues<Value> ? int(sizeof(Value)) : 0;
+  if constexpr (wide_rounds(int(sizeof(Key)), kValueBytes, ~uint64_t(0), 1.0)) {
+    if (d_temp_storage == nullptr) {
+      size_t narrow = 0, wide = 0;
+      SORTSCOPE_CUDA_TRY((sort<Key, Value, Less, false, Default>(nullptr, narrow, keys_in, keys_out, values_in,
+                                                                 values_out, num_items, less, stream, {})));
+      SORTSCOPE_CUDA_TRY((sort<Key, Value, Less, false, Wide>(nullptr, wide, keys_in, keys_out, values_in, values_out,
+                                                              num_items, less, stream, {})));
+      temp_storage_bytes = std::max(narrow, wide);
+      return cudaSuccess;
+    }
+    if (wide_rounds(int(sizeof(Key)), kValueBytes, num_items, sortscope::device::memory_gbps_per_sm()))
+      return sort<Key, Value, Less, false, Wide>(d_temp_storage, temp_storage_bytes, keys_in, keys_out, values_in,
+                                                 values_out, num_items, less, stream, {});
+  }
+  return sort<Key, Value, Less, false, Default>(d_temp_storage, temp_storage_bytes, keys_in, keys_out, values_in,
+                                                values_out, num_items, less, stream, {});
 }
 
 }  // namespace dispatch

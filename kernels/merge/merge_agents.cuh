@@ -20,9 +20,13 @@ constexpr bool kHasValues = !std::is_same_v<Value, NoValues>;
 template <typename Value>
 using ValueSlot = std::conditional_t<kHasValues<Value>, Value, char>;
 
-template <typename Key, typename Value>
+// The kernels' shapes (merge_policy.hpp's TileShape); MERGE_THREADS > 0 gives a round's blocks
+// that many threads instead.
+template <typename Key, typename Value, int MERGE_THREADS = 0>
 struct Policy {
-  static constexpr TileShape kShape = tile_shape(int(sizeof(Key)), kHasValues<Value> ? int(sizeof(Value)) : 0);
+  static constexpr TileShape kDefaultShape = tile_shape(int(sizeof(Key)), kHasValues<Value> ? int(sizeof(Value)) : 0);
+  static constexpr TileShape kShape =
+      MERGE_THREADS > 0 ? with_merge_threads(kDefaultShape, MERGE_THREADS) : kDefaultShape;
   static constexpr int kThreads = kShape.threads;
   static constexpr int kItems = kShape.items;
   static constexpr uint32_t kTile = uint32_t(kShape.tile());
@@ -111,18 +115,33 @@ __device__ __forceinline__ void to_shared(Key* s_keys, ValueSlot<Value>* s_value
 }
 
 // Tile slots [0, count) from shared memory to global memory at `at`, coalesced: THREADS threads
-// each storing every THREADS-th slot.
+// each storing every THREADS-th slot. A whole tile needs no bounds.
 template <int THREADS, int ITEMS, typename Key, typename Value>
 __device__ __forceinline__ void store_tile(const Key* s_keys, const ValueSlot<Value>* s_values, uint32_t count,
                                            Key* keys_out, Value* values_out, uint64_t at) {
+  auto store = [&](auto whole) {
 #pragma unroll
-  for (int e = 0; e < ITEMS; ++e) {
-    const uint32_t q = e * THREADS + threadIdx.x;
-    if (q >= count) break;
-    keys_out[at + q] = s_keys[padded<Key, ITEMS>(q)];
-    if constexpr (kHasValues<Value>) values_out[at + q] = s_values[padded<ValueSlot<Value>, ITEMS>(q)];
-  }
+    for (int e = 0; e < ITEMS; ++e) {
+      const uint32_t q = e * THREADS + threadIdx.x;
+      if (!whole && q >= count) break;
+      keys_out[at + q] = s_keys[padded<Key, ITEMS>(q)];
+      if constexpr (kHasValues<Value>) values_out[at + q] = s_values[padded<ValueSlot<Value>, ITEMS>(q)];
+    }
+  };
+  if (count == uint32_t(THREADS * ITEMS)) store(std::true_type{});
+  else store(std::false_type{});
 }
+
+// The first and last key of every `tile` keys (a round's merge tile) of a sort's output, kept by the
+// tile sort and by each round for the next round's co-rank search: over these every merge tile's
+// worth of a run is one probe (tails[j] is the key at (j + 1) * tile - 1 when piece j is whole), so
+// the search narrows to one tile in a small array that the L2 holds before it reads the runs.
+template <typename Key>
+struct TileEnds {
+  Key* heads = nullptr;  // null: none kept
+  Key* tails = nullptr;
+  uint32_t tile = 0;
+};
 
 // Programmatic dependent launch (compute capability 9.0 on): a round's kernels are launched to
 // start while the kernel before them finishes, so the GPU does not idle between launches. Each
@@ -143,10 +162,12 @@ __device__ __forceinline__ void let_next_kernel_start() {
 // (odd-even transposition, stable), then runs merged in shared memory for stages [1, stages), and
 // stored. Thread t owns tile positions [t * ITEMS, (t + 1) * ITEMS). The tile-sort kernel calls it,
 // and so do the segmented sorts that sort many arrays in one launch (the sample sorts), which may
-// give a tile shape P of their own (kThreads, kItems, kTile as Policy has them).
-template <typename Key, typename Value, typename Less, bool TRACE, typename P = Policy<Key, Value>>
+// give a tile shape P of their own (kThreads, kItems, kTile as Policy has them). WHOLE: the caller
+// knows the tile is full, and no slot needs a bound.
+template <typename Key, typename Value, typename Less, bool TRACE, typename P = Policy<Key, Value>, bool WHOLE = false>
 __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, const Value* values_in, Key* keys_out,
-                                          Value* values_out, uint32_t n, int stages, Less less, TraceOut<Key> trace) {
+                                          Value* values_out, uint32_t n, int stages, Less less, TraceOut<Key> trace,
+                                          TileEnds<Key> ends = {}) {
   using V = ValueSlot<Value>;
   constexpr int ITEMS = P::kItems;
   constexpr bool kPairs = kHasValues<Value>;
@@ -155,9 +176,9 @@ __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, con
   V* s_values = reinterpret_cast<V*>(shared + padded_bytes<Key, ITEMS>(P::kTile));
 
   const uint32_t tile_base = tile * P::kTile;
-  const uint32_t valid = min(P::kTile, n - tile_base);
+  const uint32_t valid = WHOLE ? P::kTile : min(P::kTile, n - tile_base);
   const uint32_t first = threadIdx.x * ITEMS;
-  const uint32_t mine = valid > first ? min(uint32_t(ITEMS), valid - first) : 0;
+  const uint32_t mine = WHOLE ? uint32_t(ITEMS) : valid > first ? min(uint32_t(ITEMS), valid - first) : 0;
 
   Key key[ITEMS];
   V value[ITEMS];
@@ -248,14 +269,27 @@ __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, con
   __syncthreads();
   to_shared<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value);
   __syncthreads();
+  // (The caller's ends.tile divides the tile.)
+  for (uint32_t head = threadIdx.x * ends.tile; ends.heads && head < valid; head += P::kThreads * ends.tile) {
+    const uint32_t slot = (tile_base + head) / ends.tile;
+    ends.heads[slot] = s_keys[padded<Key, ITEMS>(head)];
+    ends.tails[slot] = s_keys[padded<Key, ITEMS>(min(head + ends.tile, valid) - 1)];
+  }
   store_tile<P::kThreads, ITEMS, Key, Value>(s_keys, s_values, valid, keys_out, values_out, tile_base);
 }
 
-template <typename Key, typename Value, typename Less, bool TRACE>
-__global__ void __launch_bounds__(Policy<Key, Value>::kThreads)
+template <typename Key, typename Value, typename Less, bool TRACE, typename P = Policy<Key, Value>>
+__global__ void __launch_bounds__(P::kThreads)
     tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
-                     int stages, Less less, TraceOut<Key> trace) {
-  sort_tile<Key, Value, Less, TRACE>(blockIdx.x, keys_in, values_in, keys_out, values_out, n, stages, less, trace);
+                     int stages, Less less, TraceOut<Key> trace, TileEnds<Key> ends) {
+  // Every tile but the last is full: its sort runs without bounds checks. (Traced instances, which
+  // are not what is timed, keep one path and build faster.)
+  if (!TRACE && (blockIdx.x + 1) * uint64_t(P::kTile) <= n)
+    sort_tile<Key, Value, Less, TRACE, P, true>(blockIdx.x, keys_in, values_in, keys_out, values_out, n, stages, less,
+                                                trace, ends);
+  else
+    sort_tile<Key, Value, Less, TRACE, P>(blockIdx.x, keys_in, values_in, keys_out, values_out, n, stages, less, trace,
+                                          ends);
 }
 
 // A global round over runs of `run` keys: the co-rank of every block's first output within its
@@ -271,14 +305,48 @@ __device__ __forceinline__ uint32_t block_co_rank(uint32_t block, const Key* key
                            keys + p.a_begin, keys + p.b_begin, less);
 }
 
+// The same co-rank, first searched over the merge tiles' ends (TileEnds) of the runs, then over the
+// keys of one tile: about log2(run / tile) probes of a small array that stays in the L2 and
+// log2(tile) of the runs, instead of log2(run) probes of the runs.
 template <typename Key, typename Less>
-__global__ void partition_kernel(const Key* keys, uint32_t n, uint64_t run, uint32_t tile, uint32_t blocks,
-                                 uint32_t* a_offsets, Less less) {
+__device__ __forceinline__ uint32_t sampled_block_co_rank(uint32_t block, const Key* keys, TileEnds<const Key> ends,
+                                                          uint32_t n, uint64_t run, Less less) {
+  const uint32_t tile = ends.tile;
+  const uint64_t out = uint64_t(block) * tile;
+  const RunPair p = run_pair(out, run, n);
+  const uint32_t diagonal = uint32_t(out - p.a_begin), a_len = uint32_t(p.b_begin - p.a_begin),
+                 b_len = uint32_t(p.b_end - p.b_begin);
+  uint32_t lo = diagonal > b_len ? diagonal - b_len : 0, hi = min(diagonal, a_len);
+  // Probe mid = c * tile: A[mid] is the head of A's tile c, B[diagonal - 1 - mid] the tail of B's
+  // tile diagonal / tile - c - 1, which is whole since the probe lies inside B. (Runs and the
+  // diagonal are whole tiles: 2 * run is a multiple of the tile.)
+  const Key* a_heads = ends.heads + p.a_begin / tile;
+  const Key* b_tails = ends.tails + p.b_begin / tile;
+  const uint32_t last_tile = diagonal / tile - 1;
+  const uint32_t c_first = (lo + tile - 1) / tile, c_end = (hi + tile - 1) / tile;
+  uint32_t c_lo = c_first, c_hi = c_end;
+  while (c_lo < c_hi) {
+    const uint32_t c = c_lo + (c_hi - c_lo) / 2;
+    if (less(b_tails[last_tile - c], a_heads[c])) c_hi = c;
+    else c_lo = c + 1;
+  }
+  // The predicate holds at every probe below c_lo and fails at c_lo: the co-rank lies in
+  // ((c_lo - 1) * tile, c_lo * tile].
+  if (c_lo > c_first) lo = max(lo, (c_lo - 1) * tile + 1);
+  if (c_lo < c_end) hi = min(hi, c_lo * tile);
+  return co_rank_between<uint32_t>(diagonal, lo, hi, keys + p.a_begin, keys + p.b_begin, less);
+}
+
+// The round's partition: the tile ends of the sort's previous step (ends.tile, the merge tile,
+// divides the runs).
+template <typename Key, typename Less>
+__global__ void partition_kernel(const Key* keys, uint32_t n, uint64_t run, uint32_t blocks, uint32_t* a_offsets,
+                                 TileEnds<const Key> ends, Less less) {
   wait_for_previous_kernel();
   let_next_kernel_start();
   const uint32_t block = blockIdx.x * blockDim.x + threadIdx.x;
   if (block >= blocks) return;
-  a_offsets[block] = block_co_rank(block, keys, n, run, tile, less);
+  a_offsets[block] = sampled_block_co_rank(block, keys, ends, n, run, less);
 }
 
 // Traced runs: the merge path of the first pair of runs, at kPathPoints-spaced diagonals.
@@ -291,17 +359,37 @@ __global__ void path_kernel(const Key* keys, uint32_t n, uint64_t run, uint32_t*
                               keys, keys + p.b_begin, less);
 }
 
-// A global round: block b writes outputs [b * merge_tile, (b + 1) * merge_tile) of its pair of runs. Its slices
-// of A and B (between its own co-rank and the next block's) are loaded into shared memory, each
-// thread finds its ITEMS outputs by co-rank there and merges them, and the block stores them
-// coalesced.
-// One block's share of a global round, block `block` of keys [0, n) (a_offsets: the co-ranks of
-// those blocks).
-template <typename Key, typename Value, typename Less>
-__device__ __forceinline__ void merge_block(uint32_t block, const Key* keys_in, const Value* values_in, Key* keys_out,
+// A global round: merge tile t holds outputs [t * kMergeTile, (t + 1) * kMergeTile) of its pair of
+// runs. Its slices of A and B (between its own co-rank and the next tile's) are staged in shared
+// memory as one array of `count` keys, A's slice first; each thread finds its ITEMS outputs by
+// co-rank there and merges them, and the block stores them coalesced.
+struct MergeTile {
+  uint64_t out_begin;  // the first output
+  uint32_t count;      // outputs
+  uint32_t a_len;      // of them from A
+  uint64_t a_at;       // where A's slice starts
+  uint64_t b_at;       // where B's would start if it followed A's slice: slot q >= a_len is b_at + q
+};
+
+template <typename P>
+__device__ __forceinline__ MergeTile merge_tile(uint32_t tile, uint32_t n, uint64_t run, const uint32_t* a_offsets) {
+  const uint64_t out_begin = uint64_t(tile) * P::kMergeTile;
+  const RunPair p = run_pair(out_begin, run, n);
+  const uint64_t out_end = min(out_begin + P::kMergeTile, p.b_end);
+  const uint32_t a0 = a_offsets[tile];
+  const uint32_t a1 = out_end == p.b_end ? uint32_t(p.b_begin - p.a_begin) : a_offsets[tile + 1];
+  const uint32_t b0 = uint32_t(out_begin - p.a_begin) - a0;
+  // B's slice starts at or after A's end, so b_at never precedes the keys.
+  return {out_begin, uint32_t(out_end - out_begin), a1 - a0, p.a_begin + a0, p.b_begin + b0 - (a1 - a0)};
+}
+
+// One block's share of a global round, merge tile `tile` of keys [0, n) (a_offsets: the co-ranks
+// of those tiles). The sample sorts' segmented rounds run it too. (A bounds-free path for whole
+// tiles, as the tile sort has, took more registers here and fewer blocks per SM.)
+template <typename Key, typename Value, typename Less, typename P = Policy<Key, Value>>
+__device__ __forceinline__ void merge_block(uint32_t tile, const Key* keys_in, const Value* values_in, Key* keys_out,
                                             Value* values_out, uint32_t n, uint64_t run, const uint32_t* a_offsets,
-                                            Less less) {
-  using P = Policy<Key, Value>;
+                                            Less less, TileEnds<Key> ends = {}) {
   using V = ValueSlot<Value>;
   constexpr int ITEMS = P::kItems;
   constexpr bool kPairs = kHasValues<Value>;
@@ -310,44 +398,36 @@ __device__ __forceinline__ void merge_block(uint32_t block, const Key* keys_in, 
   V* s_values = reinterpret_cast<V*>(shared + padded_bytes<Key, ITEMS>(P::kMergeTile));
 
   wait_for_previous_kernel();
-  const uint64_t out_begin = uint64_t(block) * P::kMergeTile;
-  const RunPair p = run_pair(out_begin, run, n);
-  const uint64_t out_end = min(out_begin + P::kMergeTile, p.b_end);
-  const uint32_t a0 = a_offsets[block];
-  const uint32_t a1 = out_end == p.b_end ? uint32_t(p.b_begin - p.a_begin) : a_offsets[block + 1];
-  const uint32_t b0 = uint32_t(out_begin - p.a_begin) - a0, b1 = uint32_t(out_end - p.a_begin) - a1;
-  const uint32_t a_len = a1 - a0, count = uint32_t(out_end - out_begin);
-  const uint64_t a_at = p.a_begin + a0, b_at = p.b_begin + b0;
-
+  const MergeTile t = merge_tile<P>(tile, n, run, a_offsets);
   Key key[ITEMS];
   V value[ITEMS];
   // Every load is issued before any is stored, so each thread has ITEMS loads in flight.
 #pragma unroll
   for (int e = 0; e < ITEMS; ++e) {
     const uint32_t q = e * P::kMergeThreads + threadIdx.x;
-    const uint64_t from = q < a_len ? a_at + q : b_at + (q - a_len);
-    if (q < count) key[e] = keys_in[from];
+    const uint64_t from = q < t.a_len ? t.a_at + q : t.b_at + q;
+    if (q < t.count) key[e] = keys_in[from];
     if constexpr (kPairs)
-      if (q < count) value[e] = values_in[from];
+      if (q < t.count) value[e] = values_in[from];
   }
   let_next_kernel_start();
 #pragma unroll
   for (int e = 0; e < ITEMS; ++e) {
     const uint32_t q = e * P::kMergeThreads + threadIdx.x;
-    if (q < count) s_keys[padded<Key, ITEMS>(q)] = key[e];
+    if (q < t.count) s_keys[padded<Key, ITEMS>(q)] = key[e];
     if constexpr (kPairs)
-      if (q < count) s_values[padded<V, ITEMS>(q)] = value[e];
+      if (q < t.count) s_values[padded<V, ITEMS>(q)] = value[e];
   }
   __syncthreads();
 
   const uint32_t first = threadIdx.x * ITEMS;
-  const uint32_t mine = count > first ? min(uint32_t(ITEMS), count - first) : 0;
+  const uint32_t mine = t.count > first ? min(uint32_t(ITEMS), t.count - first) : 0;
   if (mine > 0) {
-    const uint32_t b_len = (b1 - b0);
-    const uint32_t i =
-        co_rank<uint32_t>(first, a_len, b_len, SharedRun<Key, ITEMS>{s_keys, 0}, SharedRun<Key, ITEMS>{s_keys, a_len}, less);
+    const uint32_t b_len = t.count - t.a_len;
+    const uint32_t i = co_rank<uint32_t>(first, t.a_len, b_len, SharedRun<Key, ITEMS>{s_keys, 0},
+                                         SharedRun<Key, ITEMS>{s_keys, t.a_len}, less);
     uint32_t src[ITEMS];
-    serial_merge(s_keys, 0, a_len, a_len, b_len, i, first - i, less, key, src);
+    serial_merge(s_keys, 0, t.a_len, t.a_len, b_len, i, first - i, less, key, src);
     if constexpr (kPairs) {
 #pragma unroll
       for (int e = 0; e < ITEMS; ++e)
@@ -357,14 +437,18 @@ __device__ __forceinline__ void merge_block(uint32_t block, const Key* keys_in, 
   __syncthreads();
   to_shared<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value);
   __syncthreads();
-  store_tile<P::kMergeThreads, ITEMS, Key, Value>(s_keys, s_values, count, keys_out, values_out, out_begin);
+  if (ends.heads && threadIdx.x == 0) {
+    ends.heads[tile] = s_keys[padded<Key, ITEMS>(0)];
+    ends.tails[tile] = s_keys[padded<Key, ITEMS>(t.count - 1)];
+  }
+  store_tile<P::kMergeThreads, ITEMS, Key, Value>(s_keys, s_values, t.count, keys_out, values_out, t.out_begin);
 }
 
-template <typename Key, typename Value, typename Less>
-__global__ void __launch_bounds__(Policy<Key, Value>::kMergeThreads)
+template <typename Key, typename Value, typename Less, typename P = Policy<Key, Value>>
+__global__ void __launch_bounds__(P::kMergeThreads)
     merge_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n, uint64_t run,
-                 const uint32_t* a_offsets, Less less) {
-  merge_block<Key, Value, Less>(blockIdx.x, keys_in, values_in, keys_out, values_out, n, run, a_offsets, less);
+                 const uint32_t* a_offsets, Less less, TileEnds<Key> ends) {
+  merge_block<Key, Value, Less, P>(blockIdx.x, keys_in, values_in, keys_out, values_out, n, run, a_offsets, less, ends);
 }
 
 }  // namespace sortscope::merge::device

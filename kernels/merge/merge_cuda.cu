@@ -33,9 +33,18 @@ cudaError_t run(const sortscope::detail::RadixSortCall& c, Less less) {
     SORTSCOPE_CUDA_TRY(c.options.trace->begin_stages(header, stage_count(a.n, shape.shape), a.n * sizeof(Bits)));
     traced = {c.options.trace, &shape, describe};
   }
-  return dispatch::sort<Bits, Value, Less, TRACE>(
-      c.d_temp_storage, *c.temp_storage_bytes, static_cast<const Bits*>(a.keys_in), static_cast<Bits*>(a.keys_out),
-      static_cast<const Value*>(a.values_in), static_cast<Value*>(a.values_out), a.n, less, c.stream, traced);
+  const Bits* keys_in = static_cast<const Bits*>(a.keys_in);
+  Bits* keys_out = static_cast<Bits*>(a.keys_out);
+  const Value* values_in = static_cast<const Value*>(a.values_in);
+  Value* values_out = static_cast<Value*>(a.values_out);
+  // Traced runs keep the shape the CPU twin records and the views draw; untraced ones take the
+  // rounds chosen for this GPU.
+  if constexpr (TRACE)
+    return dispatch::sort<Bits, Value, Less, TRACE>(c.d_temp_storage, *c.temp_storage_bytes, keys_in, keys_out,
+                                                    values_in, values_out, a.n, less, c.stream, traced);
+  else
+    return dispatch::sort_untraced<Bits, Value>(c.d_temp_storage, *c.temp_storage_bytes, keys_in, keys_out, values_in,
+                                                values_out, a.n, less, c.stream);
 }
 
 // Traced runs (which the viewer times only as a whole) keep to the general comparison.

@@ -21,16 +21,20 @@ namespace sortscope::merge {
 // A[mid] is among the first `diagonal` outputs exactly when fewer than diagonal - mid keys of B go
 // before it, i.e. when B[diagonal - 1 - mid] is not less than it: a predicate that holds for every
 // mid up to the co-rank and fails beyond, so binary search finds it in log2(min(|A|, |B|)) probes.
+// co_rank_between searches only [lo, hi], bounds on the co-rank known beforehand.
 template <typename Index, typename KeysA, typename KeysB, typename Less>
-SORTSCOPE_HD Index co_rank(Index diagonal, Index a_len, Index b_len, KeysA a, KeysB b, Less less) {
-  Index lo = diagonal > b_len ? diagonal - b_len : Index(0);
-  Index hi = diagonal < a_len ? diagonal : a_len;
+SORTSCOPE_HD Index co_rank_between(Index diagonal, Index lo, Index hi, KeysA a, KeysB b, Less less) {
   while (lo < hi) {
     const Index mid = lo + (hi - lo) / 2;
     if (less(b[diagonal - 1 - mid], a[mid])) hi = mid;
     else lo = mid + 1;
   }
   return lo;
+}
+template <typename Index, typename KeysA, typename KeysB, typename Less>
+SORTSCOPE_HD Index co_rank(Index diagonal, Index a_len, Index b_len, KeysA a, KeysB b, Less less) {
+  return co_rank_between(diagonal, diagonal > b_len ? diagonal - b_len : Index(0), diagonal < a_len ? diagonal : a_len,
+                         a, b, less);
 }
 
 // --- tiles ---
@@ -50,13 +54,31 @@ struct TileShape {
 // Keys per thread: odd, so that a warp's threads, each at its own stride of `items` slots, meet
 // every shared-memory bank once, and fewer when a key and its value take more registers. 4-byte
 // keys sort tiles of 512 threads: one global round fewer at 2^26 keys outweighs the longer tile
-// sort (measured on an H100, kernels/PERFORMANCE.md); a round's blocks stay at 256 threads, which
-// keep more blocks per SM streaming.
+// sort (measured on an H100, kernels/PERFORMANCE.md), and merge in rounds of 128-thread blocks
+// (2176 keys), which beat 256 threads by 1-4% on an H200 between 2^24 and 2^28 keys (but see
+// wide_rounds). Wider keys keep 256, which keep more blocks per SM streaming.
 constexpr TileShape tile_shape(int key_bytes, int value_bytes) {
   TileShape s;
   s.items = key_bytes + value_bytes <= 8 ? 17 : 9;
   s.threads = key_bytes + value_bytes <= 4 ? 512 : 256;
+  s.merge_threads = key_bytes + value_bytes <= 4 ? 128 : 256;
   return s;
+}
+
+// The same tile sort with rounds of `merge_threads`-thread blocks.
+constexpr TileShape with_merge_threads(TileShape s, int merge_threads) {
+  s.merge_threads = merge_threads;
+  return s;
+}
+
+// Rounds of wide blocks for 4-byte keys, chosen per GPU at run time: 512 threads (8704-key merge
+// tiles) where memory feeds each SM at under 30 GB/s and n >= 2^25. On an H100 (25 GB/s per SM)
+// they beat 128 threads by 3% at 2^26 and 2^28 keys (and lose 4% at 2^24); on an H200 (37 GB/s
+// per SM) 128 threads win at every size, by 1-7% (kernels/PERFORMANCE.md).
+constexpr int kWideRoundThreads = 512;
+constexpr bool wide_rounds(int key_bytes, int value_bytes, uint64_t n, double memory_gbps_per_sm) {
+  return key_bytes + value_bytes <= 4 && n >= (uint64_t(1) << 25) && memory_gbps_per_sm > 0 &&
+         memory_gbps_per_sm < 30;
 }
 
 // --- stages ---
