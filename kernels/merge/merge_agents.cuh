@@ -115,21 +115,17 @@ __device__ __forceinline__ void to_shared(Key* s_keys, ValueSlot<Value>* s_value
 }
 
 // Tile slots [0, count) from shared memory to global memory at `at`, coalesced: THREADS threads
-// each storing every THREADS-th slot. A whole tile needs no bounds.
-template <int THREADS, int ITEMS, typename Key, typename Value>
+// each storing every THREADS-th slot. WHOLE: count is the whole tile, and no slot needs a bound.
+template <int THREADS, int ITEMS, typename Key, typename Value, bool WHOLE = false>
 __device__ __forceinline__ void store_tile(const Key* s_keys, const ValueSlot<Value>* s_values, uint32_t count,
                                            Key* keys_out, Value* values_out, uint64_t at) {
-  auto store = [&](auto whole) {
 #pragma unroll
-    for (int e = 0; e < ITEMS; ++e) {
-      const uint32_t q = e * THREADS + threadIdx.x;
-      if (!whole && q >= count) break;
-      keys_out[at + q] = s_keys[padded<Key, ITEMS>(q)];
-      if constexpr (kHasValues<Value>) values_out[at + q] = s_values[padded<ValueSlot<Value>, ITEMS>(q)];
-    }
-  };
-  if (count == uint32_t(THREADS * ITEMS)) store(std::true_type{});
-  else store(std::false_type{});
+  for (int e = 0; e < ITEMS; ++e) {
+    const uint32_t q = e * THREADS + threadIdx.x;
+    if (!WHOLE && q >= count) break;
+    keys_out[at + q] = s_keys[padded<Key, ITEMS>(q)];
+    if constexpr (kHasValues<Value>) values_out[at + q] = s_values[padded<ValueSlot<Value>, ITEMS>(q)];
+  }
 }
 
 // The first and last key of every `tile` keys (a round's merge tile) of a sort's output, kept by the
@@ -275,7 +271,7 @@ __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, con
     ends.heads[slot] = s_keys[padded<Key, ITEMS>(head)];
     ends.tails[slot] = s_keys[padded<Key, ITEMS>(min(head + ends.tile, valid) - 1)];
   }
-  store_tile<P::kThreads, ITEMS, Key, Value>(s_keys, s_values, valid, keys_out, values_out, tile_base);
+  store_tile<P::kThreads, ITEMS, Key, Value, WHOLE>(s_keys, s_values, valid, keys_out, values_out, tile_base);
 }
 
 template <typename Key, typename Value, typename Less, bool TRACE, typename P = Policy<Key, Value>>
@@ -441,7 +437,11 @@ __device__ __forceinline__ void merge_block(uint32_t tile, const Key* keys_in, c
     ends.heads[tile] = s_keys[padded<Key, ITEMS>(0)];
     ends.tails[tile] = s_keys[padded<Key, ITEMS>(t.count - 1)];
   }
-  store_tile<P::kMergeThreads, ITEMS, Key, Value>(s_keys, s_values, t.count, keys_out, values_out, t.out_begin);
+  // A round's tiles are whole but for its last: their stores take no bounds.
+  if (t.count == P::kMergeTile)
+    store_tile<P::kMergeThreads, ITEMS, Key, Value, true>(s_keys, s_values, t.count, keys_out, values_out, t.out_begin);
+  else
+    store_tile<P::kMergeThreads, ITEMS, Key, Value>(s_keys, s_values, t.count, keys_out, values_out, t.out_begin);
 }
 
 template <typename Key, typename Value, typename Less, typename P = Policy<Key, Value>>

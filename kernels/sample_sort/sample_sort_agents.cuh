@@ -114,15 +114,34 @@ static __global__ void block_table_kernel(ListedSegments segments, uint32_t bloc
   if (g < blocks) table[g] = segments.at(g);
 }
 
+// The merge sort's tile sort and rounds, with rounds of 256-thread blocks for every key width: the
+// merge sort's 128-thread rounds for 4-byte keys made both sample sorts 1-2% slower at 2^26 u32
+// keys (whose rounds search their co-ranks in segments, twice as many of them).
+template <typename Key, typename Value>
+using RoundPolicy = merge::device::Policy<Key, Value, 256>;
+
+// Sorts tile `tile` of P's shape in keys [0, n), without bounds checks when it is full (every tile
+// of a segment but its last) and holds keys alone: with values, the second path measured slower.
+template <typename Key, typename Value, typename Less, typename P>
+__device__ __forceinline__ void sort_any_tile(uint32_t tile, const Key* keys_in, const Value* values_in, Key* keys_out,
+                                              Value* values_out, uint32_t n, int stages, Less less) {
+  if (!merge::device::kHasValues<Value> && (tile + 1) * uint64_t(P::kTile) <= n)
+    merge::device::sort_tile<Key, Value, Less, false, P, true>(tile, keys_in, values_in, keys_out, values_out, n,
+                                                               stages, less, {});
+  else
+    merge::device::sort_tile<Key, Value, Less, false, P>(tile, keys_in, values_in, keys_out, values_out, n, stages,
+                                                         less, {});
+}
+
 template <typename Key, typename Value, typename Less, typename Segments>
-__global__ void __launch_bounds__(merge::device::Policy<Key, Value>::kThreads)
+__global__ void __launch_bounds__(RoundPolicy<Key, Value>::kThreads)
     segmented_tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
                                Segments segments, int stages, Less less) {
   const SegmentBlock b = segments.at(blockIdx.x);
   if (!b.valid) return;
-  merge::device::sort_tile<Key, Value, Less, false>(b.block, keys_in + b.begin, shifted(values_in, b.begin),
-                                                    keys_out + b.begin, shifted(values_out, b.begin), b.size, stages,
-                                                    less, {});
+  sort_any_tile<Key, Value, Less, RoundPolicy<Key, Value>>(b.block, keys_in + b.begin, shifted(values_in, b.begin),
+                                                           keys_out + b.begin, shifted(values_out, b.begin), b.size,
+                                                           stages, less);
 }
 
 template <typename Key, typename Value, typename Less, typename Segments>
@@ -134,19 +153,19 @@ __global__ void segmented_partition_kernel(const Key* keys, uint64_t run, Segmen
   if (g >= blocks) return;
   const SegmentBlock b = segments.at(g);
   if (!b.valid) return;
-  a_offsets[g] = merge::device::block_co_rank(b.block, keys + b.begin, b.size, run,
-                                              merge::device::Policy<Key, Value>::kMergeTile, less);
+  a_offsets[g] =
+      merge::device::block_co_rank(b.block, keys + b.begin, b.size, run, RoundPolicy<Key, Value>::kMergeTile, less);
 }
 
 template <typename Key, typename Value, typename Less, typename Segments>
-__global__ void __launch_bounds__(merge::device::Policy<Key, Value>::kMergeThreads)
+__global__ void __launch_bounds__(RoundPolicy<Key, Value>::kMergeThreads)
     segmented_merge_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint64_t run,
                            Segments segments, const uint32_t* a_offsets, Less less) {
   const SegmentBlock b = segments.at(blockIdx.x);
   if (!b.valid) return;
-  merge::device::merge_block<Key, Value, Less>(b.block, keys_in + b.begin, shifted(values_in, b.begin),
-                                               keys_out + b.begin, shifted(values_out, b.begin), b.size, run,
-                                               a_offsets + (blockIdx.x - b.block), less);
+  merge::device::merge_block<Key, Value, Less, RoundPolicy<Key, Value>>(
+      b.block, keys_in + b.begin, shifted(values_in, b.begin), keys_out + b.begin, shifted(values_out, b.begin), b.size,
+      run, a_offsets + (blockIdx.x - b.block), less);
 }
 
 // --- the bucket table ---
@@ -199,8 +218,8 @@ template <typename Key, typename Value, typename Less>
 __global__ void __launch_bounds__(LocalPolicy<Key, Value>::kThreads)
     local_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
                       int stages, Less less) {
-  merge::device::sort_tile<Key, Value, Less, false, LocalPolicy<Key, Value>>(blockIdx.x, keys_in, values_in, keys_out,
-                                                                             values_out, n, stages, less, {});
+  sort_any_tile<Key, Value, Less, LocalPolicy<Key, Value>>(blockIdx.x, keys_in, values_in, keys_out, values_out, n,
+                                                           stages, less);
 }
 
 // Step 3: `taken` equidistant samples of every sorted sublist (all its keys if it has fewer):

@@ -28,7 +28,7 @@ namespace sortscope::sample_sort::dispatch {
 using device::NoValues;
 using device::Sample;
 template <typename Key, typename Value>
-using Policy = merge::device::Policy<Key, Value>;
+using Policy = device::RoundPolicy<Key, Value>;
 
 // The regions of one temp-storage allocation, carved in order: with no base it only counts bytes,
 // so the size query and the run lay it out with the same code.
@@ -76,7 +76,7 @@ cudaError_t merge_round(const Key* from, const Value* values_from, Key* to, Valu
                         Segments segments, uint32_t blocks, uint32_t* a_offsets, Less less, cudaStream_t stream) {
   using P = Policy<Key, Value>;
   constexpr auto merge = device::segmented_merge_kernel<Key, Value, Less, Segments>;
-  const size_t shared = merge::device::shared_bytes<Key, Value>(P::kMergeTile);
+  const size_t shared = merge::device::shared_bytes<Key, Value, P::kItems>(P::kMergeTile);
   SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<merge>(int(shared)));
   constexpr uint32_t kPartitionThreads = 128;
   SORTSCOPE_CUDA_TRY(merge::dispatch::launch_after_previous(
@@ -99,7 +99,7 @@ cudaError_t sort_segments(const Key* in, const Value* values_in, Key* out, Value
   Value* values[2] = {values_out, spare.values};
   int at = rounds % 2;  // rounds alternate, so the tile sort writes where the last round reads
   constexpr auto tile_sort = device::segmented_tile_sort_kernel<Key, Value, Less, Segments>;
-  const size_t shared = merge::device::shared_bytes<Key, Value>(P::kTile);
+  const size_t shared = merge::device::shared_bytes<Key, Value, P::kItems>(P::kTile);
   SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<tile_sort>(int(shared)));
   if (tile_blocks == 0) return cudaSuccess;
   tile_sort<<<tile_blocks, P::kThreads, shared, stream>>>(in, values_in, keys[at], values[at], tiles, tile_stages, less);
