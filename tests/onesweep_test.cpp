@@ -10,8 +10,8 @@
 #if defined(SORTSCOPE_HAVE_CUDA)
 #include <cuda_runtime.h>
 
-#include "sortscope/onesweep.hpp"
 #include "cub_contract.hpp"
+#include "sortscope/onesweep.hpp"
 #endif
 
 namespace sortscope {
@@ -19,14 +19,16 @@ namespace {
 
 using test::MatrixOptions;
 
-// Around the small-n path's tiles: the short tiles of small inputs (32- and 64-bit keys) and the
-// switch to long ones for 32-bit keys. The pass kernels' tiles start above the small-n limit: see
-// LargeInputs.
+// Around the small-n path's tiles: the one-block tiles cut to n (keys alone), the short tiles of
+// small inputs (32- and 64-bit keys) and the switch to long ones for 32-bit keys. The pass
+// kernels' tiles start above the small-n limit: see LargeInputs.
 std::vector<uint64_t> onesweep_sizes() {
+  const uint64_t tiny = onesweep::kOneBlockShapes[0].tile_items(), one = onesweep::kOneBlockShapes[1].tile_items();
   const uint64_t tile = onesweep::policy_for(4, 0).small.tile_items();
   const uint64_t tile64 = onesweep::policy_for(8, 0).small.tile_items();
   const uint64_t last_short = onesweep::kShortSmallTilesUpTo;
-  return {0, 1, 2, 33, tile - 1, tile, tile + 1, 3 * tile + 17, tile64 + 1, last_short, last_short + 1};
+  return {0,       1,        2,    33,       tiny - 1,      tiny,       tiny + 1,   one - 1,       one,
+          one + 1, tile - 1, tile, tile + 1, 3 * tile + 17, tile64 + 1, last_short, last_short + 1};
 }
 
 // Sizes around the pass kernels' tiles, just above the small-n limit (the app's values are 4 bytes).

@@ -189,6 +189,13 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
 template <typename Bits, typename Value, int KC, bool TRACE>
 cudaError_t sort_small_for_n(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
+  if constexpr (!TRACE && !device::kHasValues<Value>) {
+    constexpr KernelShape kTiny = kOneBlockShapes[0], kSmall = kOneBlockShapes[1];
+    if (c.args.n <= kTiny.tile_items())
+      return sort_small<Bits, Value, KC, TRACE, kTiny.threads, kTiny.items_per_thread>(c, passes, twiddle);
+    if (c.args.n <= kSmall.tile_items())
+      return sort_small<Bits, Value, KC, TRACE, kSmall.threads, kSmall.items_per_thread>(c, passes, twiddle);
+  }
   constexpr KernelShape kShort = small_shape(sizeof(Bits), kValueBytes, 0);
   constexpr KernelShape kLong = small_shape(sizeof(Bits), kValueBytes, kShortSmallTilesUpTo + 1);
   if constexpr (kShort.tile_items() != kLong.tile_items())

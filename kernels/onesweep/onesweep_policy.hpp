@@ -63,6 +63,14 @@ constexpr KernelShape small_shape(int key_bytes, int value_bytes, uint64_t n) {
   return eight_byte || n <= kShortSmallTilesUpTo ? KernelShape{512, 8} : KernelShape{512, 16};
 }
 
+// The smallest sorts of keys alone: one block whose tile is cut to n, where the ranking's work
+// per thread and its barriers, not memory, are the time. 2^10 keys on 256 x 4 and 2^11 on 256 x 8
+// took 10.8 and 14.3 us on an H100 against 16.9 and 17.9 us on the 4096-key tile (CUB's
+// single-tile kernel: 14.4 and 16.0 us); on an H200 10.6 and 13.8 us (CUB 15.1 and 15.8). More
+// blocks of these shapes (2^12 on two of 256 x 8) were slower than one tile of 4096. Untraced
+// only: a traced run keeps the tiles the CPU twin cuts.
+constexpr KernelShape kOneBlockShapes[] = {{256, 4}, {256, 8}};
+
 // The shapes for sorting n keys.
 constexpr Policy policy_for(int key_bytes, int value_bytes, uint64_t n = 0) {
   return Policy{KernelShape{256, 16}, pass_shape(key_bytes, value_bytes), small_shape(key_bytes, value_bytes, n)};

@@ -207,6 +207,7 @@ void run(uint64_t n) {
       b.template small<256, 16>();
       b.template small<1024, 4>();
       b.template small<256, 8>();
+      b.template small<256, 4>();
     }
     return;
   }
