@@ -65,7 +65,9 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
       {"Tiles, then global rounds",
        "Runs double each stage. While two runs fit a tile they are merged in shared memory inside the block "
        "that sorted the tile, one launch for all of it. Longer runs are merged in global rounds: a small kernel "
-       "finds every block's co-rank, then each block loads its slices of A and B into shared memory, each thread "
+       "finds every block's co-rank (on the GPU it searches first the first and last keys of every tile the step "
+       "before wrote, a small array that stays in the L2, then the keys of one tile), then each block loads its "
+       "slices of A and B into shared memory, each thread "
        "merges its share, and the block writes its outputs back coalesced. Each round reads and writes every key "
        "once, so the time is the number of rounds times one pass over memory.",
        rounds, "PMPP 12.6 (tiled merge), 13.7", PhaseView::throughput},
