@@ -114,9 +114,9 @@ static __global__ void block_table_kernel(ListedSegments segments, uint32_t bloc
   if (g < blocks) table[g] = segments.at(g);
 }
 
-// The merge sort's tile sort and rounds, with rounds of 256-thread blocks for every key width: the
-// merge sort's 128-thread rounds for 4-byte keys made both sample sorts 1-2% slower at 2^26 u32
-// keys (whose rounds search their co-ranks in segments, twice as many of them).
+// The merge sort's tile sort and rounds, with rounds of 256-thread blocks for every key width: with
+// the merge sort's 128-thread rounds for 4-byte keys both sample sorts measured 1-2% slower at
+// 2^26 u32 keys (H200). Their segmented rounds search every co-rank in the keys themselves.
 template <typename Key, typename Value>
 using RoundPolicy = merge::device::Policy<Key, Value, 256>;
 
@@ -125,12 +125,15 @@ using RoundPolicy = merge::device::Policy<Key, Value, 256>;
 template <typename Key, typename Value, typename Less, typename P>
 __device__ __forceinline__ void sort_any_tile(uint32_t tile, const Key* keys_in, const Value* values_in, Key* keys_out,
                                               Value* values_out, uint32_t n, int stages, Less less) {
-  if (!merge::device::kHasValues<Value> && (tile + 1) * uint64_t(P::kTile) <= n)
-    merge::device::sort_tile<Key, Value, Less, false, P, true>(tile, keys_in, values_in, keys_out, values_out, n,
-                                                               stages, less, {});
-  else
-    merge::device::sort_tile<Key, Value, Less, false, P>(tile, keys_in, values_in, keys_out, values_out, n, stages,
-                                                         less, {});
+  if constexpr (!merge::device::kHasValues<Value>) {
+    if ((tile + 1) * uint64_t(P::kTile) <= n) {
+      merge::device::sort_tile<Key, Value, Less, false, P, true>(tile, keys_in, values_in, keys_out, values_out, n,
+                                                                 stages, less, {});
+      return;
+    }
+  }
+  merge::device::sort_tile<Key, Value, Less, false, P>(tile, keys_in, values_in, keys_out, values_out, n, stages, less,
+                                                       {});
 }
 
 template <typename Key, typename Value, typename Less, typename Segments>
