@@ -44,7 +44,7 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
       const MergeSection& m = *stage->merge;
       co_rank_text = stage->name + ": runs of " + number(m.run_length) + " into runs of " +
                      number(2 * m.run_length) + "; each " + (m.fused ? "thread" : "block") + " finds the co-rank of its first of " +
-                     number(m.items_per_block) + " outputs in at most " + number(ceil_log2(m.run_length) + 1) + " probes";
+                     number(m.items_per_block) + " outputs in about " + number(ceil_log2(m.run_length) + 1) + " probes";
     } else if (stage) {
       registers = stage->name + ": " + number(n) + " keys in runs of " + number(items ? items : n);
     }
