@@ -210,7 +210,7 @@ cudaError_t sort_untraced(void* d_temp_storage, size_t& temp_storage_bytes, cons
   using Default = device::Policy<Key, Value>;
   using Wide = device::Policy<Key, Value, kWideRoundThreads>;
   constexpr int kValueBytes = device::kHasValues<Value> ? int(sizeof(Value)) : 0;
-  if constexpr (wide_rounds(int(sizeof(Key)), kValueBytes, ~uint64_t(0), 1.0)) {
+  if constexpr (may_widen_rounds(int(sizeof(Key)), kValueBytes)) {
     if (d_temp_storage == nullptr) {
       size_t narrow = 0, wide = 0;
       SORTSCOPE_CUDA_TRY((sort<Key, Value, Less, false, Default>(nullptr, narrow, keys_in, keys_out, values_in,

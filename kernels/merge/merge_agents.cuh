@@ -274,18 +274,29 @@ __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, con
   store_tile<P::kThreads, ITEMS, Key, Value, WHOLE>(s_keys, s_values, valid, keys_out, values_out, tile_base);
 }
 
+// sort_tile for any tile of keys [0, n): every tile but the last is full, and with WHOLE_PATH (a
+// second copy of the sort in the kernel) a full one sorts without bounds checks.
+template <typename Key, typename Value, typename Less, bool TRACE, typename P, bool WHOLE_PATH>
+__device__ __forceinline__ void sort_any_tile(uint32_t tile, const Key* keys_in, const Value* values_in, Key* keys_out,
+                                              Value* values_out, uint32_t n, int stages, Less less,
+                                              TraceOut<Key> trace, TileEnds<Key> ends = {}) {
+  if constexpr (WHOLE_PATH) {
+    if ((tile + 1) * uint64_t(P::kTile) <= n) {
+      sort_tile<Key, Value, Less, TRACE, P, true>(tile, keys_in, values_in, keys_out, values_out, n, stages, less,
+                                                  trace, ends);
+      return;
+    }
+  }
+  sort_tile<Key, Value, Less, TRACE, P>(tile, keys_in, values_in, keys_out, values_out, n, stages, less, trace, ends);
+}
+
+// (Traced instances, which are not what is timed, keep one path and build faster.)
 template <typename Key, typename Value, typename Less, bool TRACE, typename P = Policy<Key, Value>>
 __global__ void __launch_bounds__(P::kThreads)
     tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
                      int stages, Less less, TraceOut<Key> trace, TileEnds<Key> ends) {
-  // Every tile but the last is full: its sort runs without bounds checks. (Traced instances, which
-  // are not what is timed, keep one path and build faster.)
-  if (!TRACE && (blockIdx.x + 1) * uint64_t(P::kTile) <= n)
-    sort_tile<Key, Value, Less, TRACE, P, true>(blockIdx.x, keys_in, values_in, keys_out, values_out, n, stages, less,
-                                                trace, ends);
-  else
-    sort_tile<Key, Value, Less, TRACE, P>(blockIdx.x, keys_in, values_in, keys_out, values_out, n, stages, less, trace,
-                                          ends);
+  sort_any_tile<Key, Value, Less, TRACE, P, !TRACE>(blockIdx.x, keys_in, values_in, keys_out, values_out, n, stages,
+                                                    less, trace, ends);
 }
 
 // A global round over runs of `run` keys: the co-rank of every block's first output within its

@@ -76,8 +76,9 @@ constexpr TileShape with_merge_threads(TileShape s, int merge_threads) {
 // they beat 128 threads by 3% at 2^26 and 2^28 keys (and lose 4% at 2^24); on an H200 (37 GB/s
 // per SM) 128 threads win at every size, by 1-7% (kernels/PERFORMANCE.md).
 constexpr int kWideRoundThreads = 512;
+constexpr bool may_widen_rounds(int key_bytes, int value_bytes) { return key_bytes + value_bytes <= 4; }
 constexpr bool wide_rounds(int key_bytes, int value_bytes, uint64_t n, double memory_gbps_per_sm) {
-  return key_bytes + value_bytes <= 4 && n >= (uint64_t(1) << 25) && memory_gbps_per_sm > 0 &&
+  return may_widen_rounds(key_bytes, value_bytes) && n >= (uint64_t(1) << 25) && memory_gbps_per_sm > 0 &&
          memory_gbps_per_sm < 30;
 }
 

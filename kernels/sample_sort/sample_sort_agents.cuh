@@ -120,20 +120,13 @@ static __global__ void block_table_kernel(ListedSegments segments, uint32_t bloc
 template <typename Key, typename Value>
 using RoundPolicy = merge::device::Policy<Key, Value, 256>;
 
-// Sorts tile `tile` of P's shape in keys [0, n), without bounds checks when it is full (every tile
-// of a segment but its last) and holds keys alone: with values, the second path measured slower.
+// Tiles of P's shape, a full one of keys alone without bounds checks: with values, the second
+// path measured slower.
 template <typename Key, typename Value, typename Less, typename P>
 __device__ __forceinline__ void sort_any_tile(uint32_t tile, const Key* keys_in, const Value* values_in, Key* keys_out,
                                               Value* values_out, uint32_t n, int stages, Less less) {
-  if constexpr (!merge::device::kHasValues<Value>) {
-    if ((tile + 1) * uint64_t(P::kTile) <= n) {
-      merge::device::sort_tile<Key, Value, Less, false, P, true>(tile, keys_in, values_in, keys_out, values_out, n,
-                                                                 stages, less, {});
-      return;
-    }
-  }
-  merge::device::sort_tile<Key, Value, Less, false, P>(tile, keys_in, values_in, keys_out, values_out, n, stages, less,
-                                                       {});
+  merge::device::sort_any_tile<Key, Value, Less, false, P, !kHasValues<Value>>(tile, keys_in, values_in, keys_out,
+                                                                               values_out, n, stages, less, {});
 }
 
 template <typename Key, typename Value, typename Less, typename Segments>
