@@ -33,19 +33,7 @@ struct PassDigit {
 struct ScanStorage {
   uint32_t warp_totals[kMaxWarps];
   uint32_t total;
-  unsigned long long wide_totals[kMaxWarps];
-  unsigned long long wide_total;
 };
-
-__device__ __forceinline__ unsigned long long warp_inclusive_sum_wide(unsigned long long x) {
-  const int lane = threadIdx.x % kWarpThreads;
-#pragma unroll
-  for (int delta = 1; delta < kWarpThreads; delta *= 2) {
-    const unsigned long long y = __shfl_up_sync(kFullMask, x, delta);
-    if (lane >= delta) x += y;
-  }
-  return x;
-}
 
 // Exclusive sum in thread order; every thread gets the block's total too.
 __device__ __forceinline__ uint32_t block_exclusive_sum(uint32_t x, ScanStorage& s, uint32_t* total) {
@@ -63,36 +51,6 @@ __device__ __forceinline__ uint32_t block_exclusive_sum(uint32_t x, ScanStorage&
   __syncthreads();
   *total = s.total;
   return s.warp_totals[warp] + inclusive - x;
-}
-
-// Implicit counting (Ha et al. 2010): counts of 2-bit digits 0, 1 and 2 share one word, 10 bits
-// each; digit 3's count is whatever the other three leave. A warp adds these words directly (at
-// most 32 x 31 keys per field). Across warps a field can exceed 10 bits, so the warp totals are
-// widened to 21-bit fields of a 64-bit word.
-__device__ __forceinline__ unsigned long long widen_counters(uint32_t packed) {
-  return (unsigned long long)(packed & 1023u) | ((unsigned long long)((packed >> 10) & 1023u) << 21) |
-         ((unsigned long long)(packed >> 20) << 42);
-}
-__device__ __forceinline__ uint32_t wide_field(unsigned long long wide, int f) {
-  return uint32_t(wide >> (21 * f)) & ((1u << 21) - 1);
-}
-// Exclusive sum of packed counters in thread order, as wide fields; `total` gets the block's.
-__device__ __forceinline__ unsigned long long block_exclusive_sum_implicit(uint32_t packed, ScanStorage& s,
-                                                                           unsigned long long* total) {
-  const int lane = threadIdx.x % kWarpThreads, warp = threadIdx.x / kWarpThreads;
-  const int warps = blockDim.x / kWarpThreads;
-  const uint32_t inclusive = warp_inclusive_sum(packed);
-  if (lane == kWarpThreads - 1) s.wide_totals[warp] = widen_counters(inclusive);
-  __syncthreads();
-  if (warp == 0) {
-    const unsigned long long w = lane < warps ? s.wide_totals[lane] : 0;
-    const unsigned long long w_inclusive = warp_inclusive_sum_wide(w);
-    if (lane < warps) s.wide_totals[lane] = w_inclusive - w;
-    if (lane == warps - 1) s.wide_total = w_inclusive;
-  }
-  __syncthreads();
-  *total = s.wide_total;
-  return s.wide_totals[warp] + widen_counters(inclusive - packed);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -142,8 +100,9 @@ __device__ __forceinline__ void count_tile_digits(uint32_t* warp_counts, const B
   const uint32_t valid = n - tile_begin < tile ? uint32_t(n - tile_begin) : tile;
   const Bits* in = keys + tile_begin;
   if (valid == tile) {
-    // Eight coalesced loads in flight per thread, then their counts.
-    constexpr int kBatch = 8;
+    // Up to 24 coalesced loads in flight per thread (the report's Q = 22 in one batch), then their
+    // counts.
+    constexpr int kBatch = 24;
     for (int q0 = 0; q0 < cfg.keys_per_thread; q0 += kBatch) {
       Bits k[kBatch];
 #pragma unroll
@@ -241,11 +200,19 @@ __device__ __forceinline__ void scan_digit_row(ScanStorage& s, bool& last_block,
 
 // ---------------------------------------------------------------------------------------------
 // Rank and permute (the report's 3.4): one block per tile. Each key becomes a rank word, its digit
-// above its tile position; lgH stable one-bit splits in shared memory order the words by digit
-// (each split: count the zeros a thread holds, scan the counts over the block, write zeros before
-// ones in their old order). With implicit counting, two bits are split at once with counters
-// packed in one word. The sorted words then say, for each output slot of the tile, which key to
-// write: consecutive threads write each digit's run to consecutive addresses.
+// above its tile position; lgH stable one-bit splits in shared memory order the words by digit, and
+// the ordered tile is written out with consecutive threads on each digit's run of addresses.
+//
+// The splits run within each warp, over the warp's own 32 x Q positions, item q of lane t holding
+// position 32 q + t: one ballot gives an item's bits across the warp and a popcount ranks each lane
+// among the lanes below. A split so costs no block-wide scan and no barrier (a block-wide split
+// takes two barriers and a scan per bit), and its writes land in two runs of consecutive words, so
+// shared memory serves them without bank conflicts. After the last split each warp's words are in
+// digit order; one block-wide scan of the warps x digits run lengths, in digit-major order, says
+// where each warp's run of each digit goes in the ordered tile: the order a block-wide split would
+// have produced.
+// With implicit counting, two bits split at once: digits 0, 1, 2 count in three 10-bit fields of one
+// word and digit 3's count is what they leave.
 // ---------------------------------------------------------------------------------------------
 template <typename Bits, typename Value, bool TRACE, int SLOTS>
 struct RankAndPermute {
@@ -255,16 +222,22 @@ struct RankAndPermute {
   struct Storage {
     ScanStorage scan;
     uint32_t offset[1 << kMaxRadixBits];      // global offset of the tile's run of each digit, less its start
-    uint32_t tile_start[1 << kMaxRadixBits];  // where the digit's run starts in the sorted tile
+    uint32_t tile_start[1 << kMaxRadixBits];  // where the digit's run starts in the ordered tile
     sortscope::device::CoalescingTally tally;
   };
 
-  // Dynamic shared memory: the tile's keys (later its values), its rank words, and when traced the
-  // sorted slot of every position.
+  // Dynamic shared memory: the tile's keys (later its values); its rank words; then where each warp's
+  // run of each digit starts and ends among the warp's words (16-bit), which, once the words are in
+  // tile order, makes room for the ordered slot of every position when traced.
   static constexpr size_t items_bytes(uint32_t tile) { return (size_t(tile) * kItemBytes + 15) / 16 * 16; }
   static constexpr size_t words_bytes(uint32_t tile) { return size_t(tile) * 4; }
-  static constexpr size_t shared_bytes(uint32_t tile) {
-    return items_bytes(tile) + words_bytes(tile) + (TRACE ? size_t(tile) * 2 : 0);
+  __host__ __device__ static size_t runs_bytes(const Config& c) {
+    return size_t(c.block_threads / kWarpThreads) * c.digits() * 2 * sizeof(uint16_t);
+  }
+  __host__ __device__ static size_t shared_bytes(const Config& c) {
+    const uint32_t tile = c.tile_items();
+    const size_t slot_ranks = TRACE ? size_t(tile) * sizeof(uint16_t) : 0;
+    return items_bytes(tile) + words_bytes(tile) + (runs_bytes(c) > slot_ranks ? runs_bytes(c) : slot_ranks);
   }
 
   const Config& cfg;
@@ -272,40 +245,65 @@ struct RankAndPermute {
   PassDigit digit;
   Storage& s;
   unsigned char* shared;
-  uint32_t* words;
-  int q_count;  // Q
-  int first;    // the thread's first position in the current order: thread t holds [t Q, t Q + Q)
+  uint32_t* words;         // the tile's rank words
+  uint32_t* warp_words;    // this warp's 32 x Q of them
+  uint16_t* run_start;     // [warp][digit]: first of the warp's words with the digit; later that run's shift
+  uint16_t* run_end;       // [warp][digit]: one past its last
+  int q_count;             // Q
+  int lane;
+  int warp;
+  uint32_t warp_first;     // the warp's first tile position
+  unsigned lanes_below;    // the lanes of the warp below this one
 
   __device__ __forceinline__ RankAndPermute(const Config& c, const MappedKey<Bits>& k, PassDigit d, Storage& st,
                                             unsigned char* dynamic)
       : cfg(c), key(k), digit(d), s(st), shared(dynamic) {
     const uint32_t tile = c.tile_items();
+    q_count = SLOTS == kDefaultKeysPerThread ? SLOTS : c.keys_per_thread;
+    lane = threadIdx.x % kWarpThreads;
+    warp = threadIdx.x / kWarpThreads;
+    lanes_below = (1u << lane) - 1;
+    warp_first = uint32_t(warp) * kWarpThreads * q_count;
     words = reinterpret_cast<uint32_t*>(dynamic + items_bytes(tile));
-    q_count = c.keys_per_thread;
-    first = threadIdx.x * c.keys_per_thread;
+    warp_words = words + warp_first;
+    run_start = reinterpret_cast<uint16_t*>(dynamic + items_bytes(tile) + words_bytes(tile)) + warp * c.digits();
+    run_end = run_start + (c.block_threads / kWarpThreads) * c.digits();
   }
 
-  // One stable split on word bit `bit`: zeros first, then ones, each in their current order.
-  __device__ __forceinline__ void split_one_bit(uint32_t (&w)[SLOTS], int bit) {
-    uint32_t zeros = 0;
+  // After a split has written the warp's words to their new places: reads them back in that order.
+  __device__ __forceinline__ void read_back(uint32_t (&w)[SLOTS]) {
+    __syncwarp();  // every lane's words are written
 #pragma unroll
     for (int q = 0; q < SLOTS; ++q)
-      if (q < q_count) zeros += ((w[q] >> bit) & 1u) ^ 1u;
-    uint32_t total_zeros;
-    uint32_t zeros_before = block_exclusive_sum(zeros, s.scan, &total_zeros);
+      if (q < q_count) w[q] = warp_words[q * kWarpThreads + lane];
+    __syncwarp();  // and read, before the next split writes over them
+  }
+
+  // One stable split of the warp's words on bit `bit`: zeros first, then ones, each in their order.
+  // Item q's ballot says which of its 32 positions hold a one, so a popcount of the lanes below
+  // ranks a lane among them; zeros then land in one run of consecutive words and ones in another.
+  __device__ __forceinline__ void split_one_bit(uint32_t (&w)[SLOTS], int bit) {
+    uint32_t ones = 0;
+#pragma unroll
+    for (int q = 0; q < SLOTS; ++q)
+      if (q < q_count) ones += (w[q] >> bit) & 1u;
+    const uint32_t zeros = uint32_t(q_count) * kWarpThreads - __reduce_add_sync(kFullMask, ones);
+    uint32_t ones_before = 0;  // in the items before q: the same in every lane
 #pragma unroll
     for (int q = 0; q < SLOTS; ++q) {
       if (q < q_count) {
-        const uint32_t one = (w[q] >> bit) & 1u;
-        // A one goes after every zero and after the ones before it: (position - zeros before it).
-        words[one ? total_zeros + uint32_t(first + q) - zeros_before : zeros_before] = w[q];
-        zeros_before += one ^ 1u;
+        const bool one = (w[q] >> bit) & 1u;
+        const unsigned set = __ballot_sync(kFullMask, one);
+        const uint32_t ones_below = ones_before + __popc(set & lanes_below);
+        warp_words[one ? zeros + ones_below : q * kWarpThreads + lane - ones_below] = w[q];
+        ones_before += __popc(set);
       }
     }
-    __syncthreads();
+    read_back(w);
   }
 
-  // One stable split on word bits [bit, bit + 2) with implicit counting.
+  // One stable split on bits [bit, bit + 2) with implicit counting: the warp's counts of digits 0,
+  // 1 and 2 in ten bits each (32 x 31 < 1024), digit 3's count what they leave.
   __device__ __forceinline__ void split_two_bits(uint32_t (&w)[SLOTS], int bit) {
     uint32_t packed = 0;
 #pragma unroll
@@ -315,52 +313,98 @@ struct RankAndPermute {
         packed += uint32_t(v < 3) << (10 * v);  // the report's impl_val = (val < 3) << (10 val)
       }
     }
-    unsigned long long totals;
-    const unsigned long long before = block_exclusive_sum_implicit(packed, s.scan, &totals);
-    const uint32_t c0 = wide_field(before, 0), c1 = wide_field(before, 1), c2 = wide_field(before, 2);
-    const uint32_t start1 = wide_field(totals, 0), start2 = start1 + wide_field(totals, 1);
-    const uint32_t start3 = start2 + wide_field(totals, 2);
-    // Where this thread's next key of digit 0, 1, 2 goes, before its own earlier keys are added.
-    const uint32_t next0 = c0, next1 = start1 + c1, next2 = start2 + c2, before012 = c0 + c1 + c2;
-    uint32_t mine = 0;  // this thread's keys so far, packed like `packed`
+    const uint32_t totals = __reduce_add_sync(kFullMask, packed);
+    const uint32_t start1 = totals & 1023u, start2 = start1 + ((totals >> 10) & 1023u);
+    const uint32_t start3 = start2 + (totals >> 20);
+    uint32_t before = 0;  // counts in the items before q, packed like `packed`: the same in every lane
 #pragma unroll
     for (int q = 0; q < SLOTS; ++q) {
       if (q < q_count) {
         const uint32_t v = (w[q] >> bit) & 3u;
-        const uint32_t m0 = mine & 1023u, m1 = (mine >> 10) & 1023u, m2 = mine >> 20;
-        // Digit 3's rank is the keys before it that are not 0, 1 or 2: the fourth count for free.
-        const uint32_t pos = v == 0   ? next0 + m0
-                             : v == 1 ? next1 + m1
-                             : v == 2 ? next2 + m2
-                                      : start3 + uint32_t(first + q) - before012 - (m0 + m1 + m2);
-        words[pos] = w[q];
-        mine += uint32_t(v < 3) << (10 * v);
+        const unsigned low = __ballot_sync(kFullMask, v & 1u), high = __ballot_sync(kFullMask, v >> 1);
+        const unsigned is0 = ~high & ~low, is1 = ~high & low, is2 = high & ~low;
+        const uint32_t b0 = before & 1023u, b1 = (before >> 10) & 1023u, b2 = before >> 20;
+        // Digit 3's rank is the positions before it that hold no 0, 1 or 2: the fourth count for free.
+        const uint32_t dst = v == 0   ? b0 + __popc(is0 & lanes_below)
+                             : v == 1 ? start1 + b1 + __popc(is1 & lanes_below)
+                             : v == 2 ? start2 + b2 + __popc(is2 & lanes_below)
+                                      : start3 + q * kWarpThreads + lane - (b0 + b1 + b2) -
+                                            __popc((is0 | is1 | is2) & lanes_below);
+        warp_words[dst] = w[q];
+        before += __popc(is0) | __popc(is1) << 10 | __popc(is2) << 20;
       }
     }
-    __syncthreads();
+    read_back(w);
   }
 
-  // Sorts the tile's rank words by their digit bits; they end in `words`, in sorted order.
-  __device__ __forceinline__ void rank(uint32_t (&w)[SLOTS]) {
+  // Orders the warp's words by their digit bits, keeping position order within a digit.
+  __device__ __forceinline__ void rank_within_warp(uint32_t (&w)[SLOTS]) {
     for (int b = 0; b < digit.bits;) {
-      const int width = cfg.implicit_counting && b + 2 <= digit.bits ? 2 : 1;
-      if (width == 2)
+      if (cfg.implicit_counting && b + 2 <= digit.bits) {
         split_two_bits(w, kSlotBits + b);
-      else
+        b += 2;
+      } else {
         split_one_bit(w, kSlotBits + b);
-      b += width;
-      if (b < digit.bits) {
-#pragma unroll
-        for (int q = 0; q < SLOTS; ++q)
-          if (q < q_count) w[q] = words[first + q];
+        b += 1;
       }
+    }
+  }
+
+  // Records where each of the warp's digit runs starts and ends among its ordered words.
+  __device__ __forceinline__ void record_warp_runs(const uint32_t (&w)[SLOTS]) {
+    __syncwarp();  // the warp's rows are cleared
+    uint32_t last_digit = 0;  // of the word at position 32 q - 1
+#pragma unroll
+    for (int q = 0; q < SLOTS; ++q) {
+      if (q < q_count) {
+        const uint32_t d = w[q] >> kSlotBits, position = q * kWarpThreads + lane;
+        uint32_t previous = __shfl_up_sync(kFullMask, d, 1);
+        if (lane == 0) previous = last_digit;
+        if (position == 0 || previous != d) {
+          run_start[d] = uint16_t(position);
+          if (position > 0) run_end[previous] = uint16_t(position);
+        }
+        if (q == q_count - 1 && lane == kWarpThreads - 1) run_end[d] = uint16_t(position + 1);
+        last_digit = __shfl_sync(kFullMask, d, kWarpThreads - 1);
+      }
+    }
+  }
+
+  // With every warp's runs recorded: where each digit's run starts in the ordered tile, and by how
+  // much each warp's run of it moves (kept in run_start, modulo 2^16: tile positions fit 16 bits).
+  __device__ __forceinline__ void place_warp_runs() {
+    const int warps = blockDim.x / kWarpThreads;
+    const uint32_t digits = cfg.digits();
+    const uint16_t* run_start_0 = run_start - warp * digits;
+    const uint16_t* run_end_0 = run_end - warp * digits;
+    uint32_t carry = 0;
+    for (uint32_t d0 = 0; d0 < digits; d0 += blockDim.x) {
+      const uint32_t d = d0 + threadIdx.x;
+      uint32_t count = 0;
+      if (d < digits)
+        for (int v = 0; v < warps; ++v) count += run_end_0[v * digits + d] - run_start_0[v * digits + d];
+      uint32_t chunk_total;
+      const uint32_t start = carry + block_exclusive_sum(count, s.scan, &chunk_total);
+      if (d < digits) {
+        s.tile_start[d] = start;
+        uint32_t at = start;
+        for (int v = 0; v < warps; ++v) {
+          uint16_t* shift = const_cast<uint16_t*>(run_start_0) + v * digits + d;
+          const uint32_t run_first = *shift;
+          const uint32_t length = run_end_0[v * digits + d] - run_first;
+          *shift = uint16_t(at - run_first);
+          at += length;
+        }
+      }
+      carry += chunk_total;
+      __syncthreads();  // the next chunk's scan reuses the storage
     }
   }
 
   __device__ __forceinline__ void run(const Bits* keys_in, Bits* keys_out, const Value* values_in, Value* values_out,
                                       uint64_t n, const uint32_t* table, const uint32_t* digit_base, uint64_t tiles,
                                       const cuda::TraceDeviceView& trace) {
-    const int t = threadIdx.x, threads = blockDim.x, lane = t % kWarpThreads;
+    const int t = threadIdx.x, threads = blockDim.x;
     const uint32_t tile = cfg.tile_items();
     const uint64_t tile_begin = uint64_t(blockIdx.x) * tile;
     const uint32_t valid = n - tile_begin < tile ? uint32_t(n - tile_begin) : tile;
@@ -368,56 +412,30 @@ struct RankAndPermute {
     Bits* tile_keys = reinterpret_cast<Bits*>(shared);
     if constexpr (TRACE) s.tally.clear();
 
-    // The tile's keys, coalesced, into shared memory; the digits' global offsets meanwhile.
-    {
-      Bits k[SLOTS];
-#pragma unroll
-      for (int q = 0; q < SLOTS; ++q) {
-        const uint32_t i = q * threads + t;
-        if (q < q_count && i < valid) k[q] = keys_in[tile_begin + i];
-      }
-      for (uint32_t d = t; d < digits; d += threads) {
-        s.offset[d] = digit_base[d] + table[uint64_t(d) * tiles + blockIdx.x];
-        s.tile_start[d] = 0;
-      }
-#pragma unroll
-      for (int q = 0; q < SLOTS; ++q) {
-        const uint32_t i = q * threads + t;
-        if (q < q_count && i < valid) tile_keys[i] = k[q];
-      }
-    }
-    __syncthreads();
+    for (uint32_t d = lane; d < cfg.digits(); d += kWarpThreads) run_start[d] = run_end[d] = 0;
+    for (uint32_t d = t; d < digits; d += threads) s.offset[d] = digit_base[d] + table[uint64_t(d) * tiles + blockIdx.x];
 
-    // Rank words of this thread's Q consecutive positions. Padding past the input's end takes the
-    // largest digit and the largest positions, so it sorts after every key.
+    // The warp's keys, coalesced: item q of every lane is one run of 32 positions. Each becomes a
+    // rank word; padding past the input's end takes the largest digit and sorts after every key.
+    const Bits* tile_in = keys_in + tile_begin;
     uint32_t w[SLOTS];
 #pragma unroll
     for (int q = 0; q < SLOTS; ++q) {
-      const uint32_t p = first + q;
-      if (q < q_count)
-        w[q] = (p < valid ? key.digit(tile_keys[p], digit.shift, digit.bits) : digits - 1) << kSlotBits | p;
-    }
-    rank(w);
-
-    // Slot i of the sorted tile, striped: consecutive threads on consecutive slots. A digit's run
-    // starts where the word before has another digit.
-    uint32_t sorted[SLOTS];
-    uint16_t* slot_rank = reinterpret_cast<uint16_t*>(shared + items_bytes(tile) + words_bytes(tile));
-#pragma unroll
-    for (int q = 0; q < SLOTS; ++q) {
       if (q < q_count) {
-        const uint32_t i = q * threads + t;
-        sorted[q] = words[i];
-        uint32_t before = __shfl_up_sync(kFullMask, sorted[q], 1);
-        if (lane == 0) before = i > 0 ? words[i - 1] : ~0u;
-        if (i < valid) {
-          const uint32_t d = sorted[q] >> kSlotBits;
-          if (i == 0 || (before >> kSlotBits) != d) s.tile_start[d] = i;
-          if constexpr (TRACE) slot_rank[sorted[q] & kSlotMask] = uint16_t(i);
+        const uint32_t p = warp_first + q * kWarpThreads + lane;
+        uint32_t d = digits - 1;
+        if (valid == tile || p < valid) {
+          const Bits k = tile_in[p];
+          tile_keys[p] = k;
+          d = key.digit(k, digit.shift, digit.bits);
         }
+        w[q] = d << kSlotBits | p;
       }
     }
-    __syncthreads();
+    rank_within_warp(w);
+    record_warp_runs(w);
+    __syncthreads();  // every warp's runs are recorded
+    place_warp_runs();
     const bool trace_row = TRACE && blockIdx.x % trace.tiles_per_row == 0;
     for (uint32_t d = t; d < digits; d += threads) {
       if (trace_row)
@@ -425,7 +443,26 @@ struct RankAndPermute {
             s.offset[d];
       s.offset[d] -= s.tile_start[d];
     }
-    __syncthreads();
+    // The words in tile order: each warp's runs moved to their place (every warp has read its words
+    // back, before the barrier that ended place_warp_runs).
+#pragma unroll
+    for (int q = 0; q < SLOTS; ++q)
+      if (q < q_count) words[uint16_t(run_start[w[q] >> kSlotBits] + q * kWarpThreads + lane)] = w[q];
+    __syncthreads();  // the words are in tile order; the runs are read, and traced runs reuse their room
+
+    // Slot i of the ordered tile, striped: consecutive threads on consecutive slots.
+    uint32_t sorted[SLOTS];
+    uint16_t* slot_rank = reinterpret_cast<uint16_t*>(shared + items_bytes(tile) + words_bytes(tile));
+#pragma unroll
+    for (int q = 0; q < SLOTS; ++q) {
+      if (q < q_count) {
+        const uint32_t i = q * threads + t;
+        sorted[q] = words[i];
+        if constexpr (TRACE)
+          if (i < valid) slot_rank[sorted[q] & kSlotMask] = uint16_t(i);
+      }
+    }
+    if constexpr (TRACE) __syncthreads();  // every slot's rank is in
 
     Value values[kPairs ? SLOTS : 1];
     if constexpr (kPairs) {

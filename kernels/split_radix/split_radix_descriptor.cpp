@@ -98,11 +98,13 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
        PhaseView::scan_table},
       {"Rank and permute (one-bit splits)",
        "Each block loads its tile into shared memory and gives every key a rank word: its digit above its position. "
-       "lgH splits, one per digit bit from the lowest, each count the zeros a thread holds, scan the counts over "
-       "the block and write zeros before ones, each group in its old order; so every split is stable, and together "
-       "they order the tile by digit with equal digits in input order. With implicit-counting on, two bits split "
-       "at once: digits 0, 1, 2 count in three 10-bit fields of one word, digit 3's count is what is left. Then "
-       "consecutive threads write each digit's run to consecutive addresses.",
+       "lgH splits, one per digit bit from the lowest, each write zeros before ones, each group in its old order; so "
+       "every split is stable, and together they order the tile by digit with equal digits in input order. On the "
+       "GPU each warp splits its own 32 x Q keys: one ballot shows an item's bit in all 32 lanes, and a popcount of "
+       "the lanes below gives each key its place, with no block-wide scan or barrier per bit. A scan of the warps' "
+       "run of each digit then puts the warps' runs in tile order, as one block-wide split would have. With "
+       "implicit-counting on, two bits split at once: digits 0, 1, 2 count in three 10-bit fields of one word, digit "
+       "3's count is what is left. Then consecutive threads write each digit's run to consecutive addresses.",
        "split on bit b: dst = b ? zeros + (i - zeros before i) : zeros before i\n"
        "dst(k) = offset[d][t] + keys of digit d before k in tile t",
        "Heldbo, Nielsen & Lyngsoe, 3.4 (rank-and-permute) and section 2 (implicit counting, Ha et al. 2010); the "

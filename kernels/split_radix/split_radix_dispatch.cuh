@@ -50,8 +50,13 @@ __global__ void __launch_bounds__(kScanThreads)
 
 }  // namespace
 
+// Keys alone: at most 64 registers, so four blocks of 256 threads share an SM (the report's tile of
+// 22 keys a thread fits them without spilling). Pairs, whose values wait in registers, take more.
+template <typename Value>
+constexpr int kRankMinBlocks = std::is_same_v<Value, KeysOnly> ? 2 : 1;
+
 template <typename Bits, typename Value, bool TRACE, int SLOTS>
-__global__ void __launch_bounds__(kMaxBlockThreads)
+__global__ void __launch_bounds__(kMaxBlockThreads, kRankMinBlocks<Value>)
     rank_and_permute_kernel(const Bits* keys_in, Bits* keys_out, const Value* values_in, Value* values_out,
                             uint64_t n, Config cfg, MappedKey<Bits> key, PassDigit digit, const uint32_t* table,
                             const uint32_t* digit_base, uint64_t tiles, cuda::TraceDeviceView trace) {
@@ -121,7 +126,7 @@ cudaError_t launch_rank_and_permute(const Config& cfg, uint64_t tiles, cudaStrea
                                     const uint32_t* digit_base, const cuda::TraceDeviceView& trace) {
   using Agent = device::RankAndPermute<Bits, Value, TRACE, SLOTS>;
   constexpr auto kernel = device::rank_and_permute_kernel<Bits, Value, TRACE, SLOTS>;
-  const size_t shared = Agent::shared_bytes(cfg.tile_items());
+  const size_t shared = Agent::shared_bytes(cfg);
   SORTSCOPE_CUDA_TRY(allow_most_shared_bytes<kernel>());
   kernel<<<uint32_t(tiles), cfg.block_threads, shared, stream>>>(keys_in, keys_out, values_in, values_out, n, cfg, key,
                                                                  digit, table, digit_base, tiles, trace);
@@ -141,6 +146,7 @@ cudaError_t rank_and_permute(const Config& cfg, uint64_t tiles, cudaStream_t str
                                                           n, key, digit, table, digit_base, trace);
     SORTSCOPE_RANK_SLOTS(8)
     SORTSCOPE_RANK_SLOTS(16)
+    SORTSCOPE_RANK_SLOTS(kDefaultKeysPerThread)
     SORTSCOPE_RANK_SLOTS(24)
     SORTSCOPE_RANK_SLOTS(32)
 #undef SORTSCOPE_RANK_SLOTS
@@ -168,7 +174,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c, const Config& cfg) {
   int max_shared = 0, device_id = 0;
   SORTSCOPE_CUDA_TRY(cudaGetDevice(&device_id));
   SORTSCOPE_CUDA_TRY(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device_id));
-  if (Agent::shared_bytes(tile) + sizeof(typename Agent::Storage) > size_t(max_shared)) return cudaErrorInvalidValue;
+  if (Agent::shared_bytes(cfg) + sizeof(typename Agent::Storage) > size_t(max_shared)) return cudaErrorInvalidValue;
 
   // Temp storage: [alternate keys][alternate values][tiles x digits counts][digits x tiles table]
   // [digit totals][digit bases][blocks done][key range].

@@ -54,8 +54,11 @@ inline std::string config_error(const Config& c) {
   return {};
 }
 
-// Registers a thread keeps rank words in: Q rounded up to 8, so four kernel instances serve every Q.
-constexpr int word_slots(int keys_per_thread) { return (keys_per_thread + 7) / 8 * 8; }
+// Registers a thread keeps rank words in: Q rounded up to 8, so four kernel instances serve every Q;
+// the report's Q = 22 has an instance of its own, whose loops know Q and need no bounds.
+constexpr int word_slots(int keys_per_thread) {
+  return keys_per_thread == kDefaultKeysPerThread ? kDefaultKeysPerThread : (keys_per_thread + 7) / 8 * 8;
+}
 
 // Trace tables keep at most this many rows; consecutive tiles are summed into one row beyond it.
 constexpr uint32_t kMaxTraceRows = 1024;
