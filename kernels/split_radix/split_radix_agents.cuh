@@ -305,6 +305,7 @@ struct RankAndPermute {
   // One stable split on bits [bit, bit + 2) with implicit counting: the warp's counts of digits 0,
   // 1 and 2 in ten bits each (32 x 31 < 1024), digit 3's count what they leave.
   __device__ __forceinline__ void split_two_bits(uint32_t (&w)[SLOTS], int bit) {
+    static_assert(kWarpThreads * kMaxKeysPerThread < 1024, "a warp's count of one digit takes ten bits");
     uint32_t packed = 0;
 #pragma unroll
     for (int q = 0; q < SLOTS; ++q) {
@@ -375,7 +376,7 @@ struct RankAndPermute {
   __device__ __forceinline__ void place_warp_runs() {
     const int warps = blockDim.x / kWarpThreads;
     const uint32_t digits = cfg.digits();
-    const uint16_t* run_start_0 = run_start - warp * digits;
+    uint16_t* run_start_0 = run_start - warp * digits;
     const uint16_t* run_end_0 = run_end - warp * digits;
     uint32_t carry = 0;
     for (uint32_t d0 = 0; d0 < digits; d0 += blockDim.x) {
@@ -389,7 +390,7 @@ struct RankAndPermute {
         s.tile_start[d] = start;
         uint32_t at = start;
         for (int v = 0; v < warps; ++v) {
-          uint16_t* shift = const_cast<uint16_t*>(run_start_0) + v * digits + d;
+          uint16_t* shift = run_start_0 + v * digits + d;
           const uint32_t run_first = *shift;
           const uint32_t length = run_end_0[v * digits + d] - run_first;
           *shift = uint16_t(at - run_first);
