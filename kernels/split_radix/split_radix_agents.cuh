@@ -156,28 +156,45 @@ __device__ __forceinline__ void transpose_square(uint32_t (&square)[kTransposeSi
 // ---------------------------------------------------------------------------------------------
 constexpr int kScanThreads = 256;
 constexpr int kScanItems = 8;
+// The scan's chunk in shared memory, a word of padding after every 32: a thread's own kScanItems
+// words then sit in distinct banks across the warp.
+constexpr int kScanChunkWords = kScanThreads * kScanItems + kScanThreads * kScanItems / 32;
+__device__ __forceinline__ int scan_chunk_slot(int i) { return i + i / 32; }
 
-__device__ __forceinline__ void scan_digit_row(ScanStorage& s, bool& last_block, uint32_t* table, uint64_t tiles,
-                                               uint32_t digits, uint32_t* digit_totals, uint32_t* digit_base,
-                                               unsigned* blocks_done, PassDigit digit,
-                                               const cuda::TraceDeviceView& trace) {
+__device__ __forceinline__ void scan_digit_row(ScanStorage& s, uint32_t (&chunk)[kScanChunkWords],
+                                               bool& last_block, uint32_t* table, uint64_t tiles, uint32_t digits,
+                                               uint32_t* digit_totals, uint32_t* digit_base, unsigned* blocks_done,
+                                               PassDigit digit, const cuda::TraceDeviceView& trace) {
   const int t = threadIdx.x;
   uint32_t* row = table + uint64_t(blockIdx.x) * tiles;
   uint32_t carry = 0;
   for (uint64_t base = 0; base < tiles; base += kScanThreads * kScanItems) {
-    const uint64_t first = base + uint64_t(t) * kScanItems;
+    // Through shared memory, so that global loads and stores are coalesced: a thread's own run of
+    // kScanItems words, read and written straight, would cost a sector per word.
+#pragma unroll
+    for (int i = 0; i < kScanItems; ++i) {
+      const uint64_t at = base + uint64_t(i) * kScanThreads + t;
+      chunk[scan_chunk_slot(i * kScanThreads + t)] = at < tiles ? row[at] : 0;
+    }
+    __syncthreads();
     uint32_t c[kScanItems], sum = 0;
 #pragma unroll
-    for (int i = 0; i < kScanItems; ++i) sum += c[i] = first + i < tiles ? row[first + i] : 0;
+    for (int i = 0; i < kScanItems; ++i) sum += c[i] = chunk[scan_chunk_slot(t * kScanItems + i)];
     uint32_t chunk_total;
     uint32_t running = carry + block_exclusive_sum(sum, s, &chunk_total);
 #pragma unroll
     for (int i = 0; i < kScanItems; ++i) {
-      if (first + i < tiles) row[first + i] = running;
+      chunk[scan_chunk_slot(t * kScanItems + i)] = running;
       running += c[i];
     }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < kScanItems; ++i) {
+      const uint64_t at = base + uint64_t(i) * kScanThreads + t;
+      if (at < tiles) row[at] = chunk[scan_chunk_slot(i * kScanThreads + t)];
+    }
     carry += chunk_total;
-    __syncthreads();  // the next chunk's scan reuses the storage
+    __syncthreads();  // the next chunk reuses the shared memory
   }
   if (t == 0) {
     digit_totals[blockIdx.x] = carry;
@@ -214,6 +231,11 @@ __device__ __forceinline__ void scan_digit_row(ScanStorage& s, bool& last_block,
 // With implicit counting, two bits split at once: digits 0, 1, 2 count in three 10-bit fields of one
 // word and digit 3's count is what they leave.
 // ---------------------------------------------------------------------------------------------
+__device__ __forceinline__ uint32_t shared_address(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+__device__ __forceinline__ void store_shared(uint32_t address, uint32_t value) {
+  asm volatile("st.shared.u32 [%0], %1;" ::"r"(address), "r"(value) : "memory");
+}
+
 template <typename Bits, typename Value, bool TRACE, int SLOTS>
 struct RankAndPermute {
   static constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
@@ -279,24 +301,25 @@ struct RankAndPermute {
     __syncwarp();  // and read, before the next split writes over them
   }
 
-  // One stable split of the warp's words on bit `bit`: zeros first, then ones, each in their order.
-  // Item q's ballot says which of its 32 positions hold a one, so a popcount of the lanes below
-  // ranks a lane among them; zeros then land in one run of consecutive words and ones in another.
-  __device__ __forceinline__ void split_one_bit(uint32_t (&w)[SLOTS], int bit) {
-    uint32_t ones = 0;
-#pragma unroll
-    for (int q = 0; q < SLOTS; ++q)
-      if (q < q_count) ones += (w[q] >> bit) & 1u;
-    const uint32_t zeros = uint32_t(q_count) * kWarpThreads - __reduce_add_sync(kFullMask, ones);
-    uint32_t ones_before = 0;  // in the items before q: the same in every lane
+  // One stable split of the warp's words on bit `bit`, `ones` of which hold a one: zeros first, then
+  // ones, each in their order. Item q's ballot says which of its 32 positions hold a one, so a
+  // popcount of the lanes below ranks a lane among them; zeros then land in one run of consecutive
+  // words and ones in another.
+  __device__ __forceinline__ void split_one_bit(uint32_t (&w)[SLOTS], int bit, uint32_t ones) {
+    const uint32_t mask = 1u << bit;
+    // Byte addresses in shared memory from two fixed bases, so that each place costs one add (the
+    // item's 128 q rides in the store's offset). A pointer form compiles to a multiply-add a store.
+    const uint32_t zero_run = shared_address(warp_words + lane);
+    const uint32_t one_run = shared_address(warp_words + (q_count * kWarpThreads - int(ones)));
+    uint32_t ones_before = 0;  // in the items before q, times 4: the same in every lane
 #pragma unroll
     for (int q = 0; q < SLOTS; ++q) {
       if (q < q_count) {
-        const bool one = (w[q] >> bit) & 1u;
+        const bool one = w[q] & mask;
         const unsigned set = __ballot_sync(kFullMask, one);
-        const uint32_t ones_below = ones_before + __popc(set & lanes_below);
-        warp_words[one ? zeros + ones_below : q * kWarpThreads + lane - ones_below] = w[q];
-        ones_before += __popc(set);
+        const uint32_t ones_below = ones_before + 4 * __popc(set & lanes_below);
+        store_shared(one ? one_run + ones_below : zero_run + q * 4 * kWarpThreads - ones_below, w[q]);
+        ones_before += 4 * __popc(set);
       }
     }
     read_back(w);
@@ -338,17 +361,27 @@ struct RankAndPermute {
     read_back(w);
   }
 
-  // Orders the warp's words by their digit bits, keeping position order within a digit.
-  __device__ __forceinline__ void rank_within_warp(uint32_t (&w)[SLOTS]) {
+  // Orders the warp's words by their digit bits, keeping position order within a digit. A split's
+  // count of ones does not depend on the order, so all of them come from `ones_of_bits`, each lane's
+  // count of ones in each digit bit, a byte per bit (bits 0-3 in [0], 4-7 in [1]).
+  __device__ __forceinline__ void rank_within_warp(uint32_t (&w)[SLOTS], const uint32_t (&ones_of_bits)[2]) {
+    static_assert(kMaxRadixBits <= 8 && kMaxKeysPerThread < 256, "two words of byte counters hold every bit's ones");
     for (int b = 0; b < digit.bits;) {
       if (cfg.implicit_counting && b + 2 <= digit.bits) {
         split_two_bits(w, kSlotBits + b);
         b += 2;
       } else {
-        split_one_bit(w, kSlotBits + b);
+        const uint32_t lane_ones = (ones_of_bits[b / 4] >> (8 * (b % 4))) & 0xFFu;
+        split_one_bit(w, kSlotBits + b, __reduce_add_sync(kFullMask, lane_ones));
         b += 1;
       }
     }
+  }
+
+  // Spreads the low four bits of `d` to the low bit of each byte: bit i to bit 8 i (the products'
+  // other terms land at i + 7 k for k != i, never at a multiple of 8).
+  __device__ __forceinline__ static uint32_t bits_to_bytes(uint32_t d) {
+    return ((d & 0xFu) * 0x00204081u) & 0x01010101u;
   }
 
   // Records where each of the warp's digit runs starts and ends among its ordered words.
@@ -420,6 +453,7 @@ struct RankAndPermute {
     // rank word; padding past the input's end takes the largest digit and sorts after every key.
     const Bits* tile_in = keys_in + tile_begin;
     uint32_t w[SLOTS];
+    uint32_t ones_of_bits[2] = {0, 0};  // this lane's ones in each digit bit, a byte each (at most Q)
 #pragma unroll
     for (int q = 0; q < SLOTS; ++q) {
       if (q < q_count) {
@@ -431,9 +465,11 @@ struct RankAndPermute {
           d = key.digit(k, digit.shift, digit.bits);
         }
         w[q] = d << kSlotBits | p;
+        ones_of_bits[0] += bits_to_bytes(d);
+        ones_of_bits[1] += bits_to_bytes(d >> 4);
       }
     }
-    rank_within_warp(w);
+    rank_within_warp(w, ones_of_bits);
     record_warp_runs(w);
     __syncthreads();  // every warp's runs are recorded
     place_warp_runs();

@@ -44,8 +44,10 @@ __global__ void __launch_bounds__(kScanThreads)
     scan_kernel(uint32_t* table, uint64_t tiles, uint32_t digits, uint32_t* digit_totals, uint32_t* digit_base,
                 unsigned* blocks_done, PassDigit digit, cuda::TraceDeviceView trace) {
   __shared__ ScanStorage storage;
+  __shared__ uint32_t chunk[kScanChunkWords];
   __shared__ bool last_block;
-  scan_digit_row(storage, last_block, table, tiles, digits, digit_totals, digit_base, blocks_done, digit, trace);
+  scan_digit_row(storage, chunk, last_block, table, tiles, digits, digit_totals, digit_base, blocks_done, digit,
+                 trace);
 }
 
 }  // namespace
