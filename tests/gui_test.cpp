@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "ui/layout.hpp"
 #include "ui/settings.hpp"
@@ -235,18 +236,37 @@ std::string read_file(const std::string& path) {
 // text or broken mid-word, and no panel's content is wider than the panel.
 class LayoutRule : public testing::TestWithParam<const char*> {};
 
+struct WindowAndScale {
+  int width, height;
+  const char* scale;
+};
+
+// Every size and scale. The layout does not depend on the build, so under the sanitizers, which
+// look for memory errors and take many times as long a frame, three of them show every panel: the
+// smallest window at the largest scale (one panel at a time), a full-HD window, and a 4K one.
+#ifdef SORTSCOPE_TESTS_UNDER_SANITIZERS
+const std::vector<WindowAndScale> kLayoutWindows = {{1280, 720, "3"}, {1920, 1080, "1"}, {3840, 2160, "1.5"}};
+#else
+const std::vector<WindowAndScale> kLayoutWindows = [] {
+  std::vector<WindowAndScale> all;
+  const int sizes[][2] = {{1280, 720}, {1280, 800}, {1920, 1080}, {2560, 1440}, {3840, 2160}};
+  for (const auto& [w, h] : sizes)
+    for (const char* scale : {"1", "1.5", "2", "3"}) all.push_back({w, h, scale});
+  return all;
+}();
+#endif
+
 TEST_P(LayoutRule, NoTextCutOffOverlappingOrBrokenAtAnySizeAndScale) {
   // One log per case: ctest runs the cases side by side.
   const std::string log = testing::TempDir() + "/sortscope_gui_layout_" +
                           std::to_string(testing::UnitTest::GetInstance()->current_test_info()->value_param() ? std::hash<std::string>{}(GetParam()) : 0) + ".txt";
-  const int sizes[][2] = {{1280, 720}, {1280, 800}, {1920, 1080}, {2560, 1440}, {3840, 2160}};
-  for (const auto& [w, h] : sizes)
-    for (const char* scale : {"1", "1.5", "2", "3"}) {
-      std::remove(log.c_str());
-      const std::string args = "--headless --frames 3 --backend cpu --no-live --check-layout --width " + std::to_string(w) +
-                               " --height " + std::to_string(h) + " --ui-scale " + scale + " " + GetParam();
-      EXPECT_EQ(run_sortscope(args + " 2> " + log), 0) << args << "\n" << read_file(log);
-    }
+  for (const WindowAndScale& window : kLayoutWindows) {
+    std::remove(log.c_str());
+    const std::string args = "--headless --frames 3 --backend cpu --no-live --check-layout --width " +
+                             std::to_string(window.width) + " --height " + std::to_string(window.height) +
+                             " --ui-scale " + window.scale + " " + GetParam();
+    EXPECT_EQ(run_sortscope(args + " 2> " + log), 0) << args << "\n" << read_file(log);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -18,6 +18,8 @@ struct MatrixOptions {
   std::vector<const char*> distributions{"uniform", "gaussian", "sorted", "entropy-3", "zero", "det-dup"};
 };
 
+// Under the sanitizers, keys ascending and pairs descending: the order is only how a key's bits
+// are read, while keys and pairs touch different memory.
 inline void run_radix_matrix(Backend& backend, const MatrixOptions& m) {
   for (KeyType k : m.key_types)
     for (int bits : m.radix_bits)
@@ -25,6 +27,7 @@ inline void run_radix_matrix(Backend& backend, const MatrixOptions& m) {
         for (bool descending : {false, true})
           for (const char* dist : m.distributions)
             for (uint64_t n : m.sizes) {
+              if (kUnderSanitizers && pairs != descending) continue;
               SortConfig config;
               config.algorithm = m.algorithm;
               if (bits) set_param(&config, "radix-bits", bits);

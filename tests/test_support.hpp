@@ -16,6 +16,13 @@
 
 namespace sortscope::test {
 
+// The asan preset's tests: the sanitizers look for memory errors, at many times the cost a key.
+#ifdef SORTSCOPE_TESTS_UNDER_SANITIZERS
+constexpr bool kUnderSanitizers = true;
+#else
+constexpr bool kUnderSanitizers = false;
+#endif
+
 // The reference: std::stable_sort of (key, input position) by the radix sorts' key order.
 template <typename Bits>
 void reference_sort(const HostKeys& in, const SortConfig& config, HostKeys* keys, std::vector<uint32_t>* positions) {

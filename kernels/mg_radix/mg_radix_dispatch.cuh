@@ -216,7 +216,7 @@ cudaError_t sort_values(const detail::RadixSortCall& c) {
   switch (c.args.value_bytes) {
     case 0: return trace ? sort_instance<RADIX_BITS, Bits, KeysOnly, true>(c) : sort_instance<RADIX_BITS, Bits, KeysOnly, false>(c);
     case 4: return trace ? sort_instance<RADIX_BITS, Bits, uint32_t, true>(c) : sort_instance<RADIX_BITS, Bits, uint32_t, false>(c);
-    case 8: return trace ? sort_instance<RADIX_BITS, Bits, uint64_t, true>(c) : sort_instance<RADIX_BITS, Bits, uint64_t, false>(c);
+    case 8: return trace ? kNoTracedEightByteValues : sort_instance<RADIX_BITS, Bits, uint64_t, false>(c);
   }
   return cudaErrorInvalidValue;
 }

@@ -21,7 +21,7 @@ cudaError_t sort_values(const detail::RadixSortCall& c) {
   switch (c.args.value_bytes) {
     case 0: return trace ? sort_instance<Bits, KeysOnly, KC, true>(c) : sort_instance<Bits, KeysOnly, KC, false>(c);
     case 4: return trace ? sort_instance<Bits, uint32_t, KC, true>(c) : sort_instance<Bits, uint32_t, KC, false>(c);
-    case 8: return trace ? sort_instance<Bits, uint64_t, KC, true>(c) : sort_instance<Bits, uint64_t, KC, false>(c);
+    case 8: return trace ? kNoTracedEightByteValues : sort_instance<Bits, uint64_t, KC, false>(c);
   }
   return cudaErrorInvalidValue;
 }

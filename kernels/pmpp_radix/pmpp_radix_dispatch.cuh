@@ -157,7 +157,7 @@ cudaError_t sort_width(const detail::RadixSortCall& c, const Shape& shape) {
   switch (c.args.value_bytes) {
     case 0: return traced ? sort_instance<Bits, KeysOnly, true>(c, shape) : sort_instance<Bits, KeysOnly, false>(c, shape);
     case 4: return traced ? sort_instance<Bits, uint32_t, true>(c, shape) : sort_instance<Bits, uint32_t, false>(c, shape);
-    case 8: return traced ? sort_instance<Bits, uint64_t, true>(c, shape) : sort_instance<Bits, uint64_t, false>(c, shape);
+    case 8: return traced ? kNoTracedEightByteValues : sort_instance<Bits, uint64_t, false>(c, shape);
   }
   return cudaErrorInvalidValue;
 }

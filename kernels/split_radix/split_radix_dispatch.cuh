@@ -325,7 +325,7 @@ cudaError_t sort_width(const detail::RadixSortCall& c, const Config& cfg) {
   switch (c.args.value_bytes) {
     case 0: return trace ? sort_instance<Bits, KeysOnly, true>(c, cfg) : sort_instance<Bits, KeysOnly, false>(c, cfg);
     case 4: return trace ? sort_instance<Bits, uint32_t, true>(c, cfg) : sort_instance<Bits, uint32_t, false>(c, cfg);
-    case 8: return trace ? sort_instance<Bits, uint64_t, true>(c, cfg) : sort_instance<Bits, uint64_t, false>(c, cfg);
+    case 8: return trace ? kNoTracedEightByteValues : sort_instance<Bits, uint64_t, false>(c, cfg);
   }
   return cudaErrorInvalidValue;
 }

@@ -5,7 +5,7 @@
 //
 // Beyond CUB's parameters, a trailing RadixSortOptions selects the radix width (where the algorithm
 // offers a choice) and attaches a TraceRecorder, which switches to the traced kernel instances
-// (the same code, compiled with TRACE on).
+// (the same code, compiled with TRACE on) for keys alone or with values of up to 4 bytes.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -22,6 +22,10 @@ class TraceRecorder;
 }
 
 namespace sortscope {
+
+// Traced runs come from the backends, whose values are 4-byte indices, so no traced instance moves
+// 8-byte values: a TraceRecorder on such a sort gets this error and no kernel runs.
+constexpr cudaError_t kNoTracedEightByteValues = cudaErrorNotSupported;
 
 struct RadixSortOptions {
   int radix_bits = 0;                    // 0 picks the algorithm's tuned default
