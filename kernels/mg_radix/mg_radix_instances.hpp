@@ -1,5 +1,6 @@
 // The precompiled mg-radix instances, one function per key width (each in its own translation
-// unit): radix bits 1..8 x keys only, 4- or 8-byte values x traced or not.
+// unit): radix bits 1..8 x keys only, 4- or 8-byte values x traced or not (8-byte values untraced
+// only).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -1,6 +1,7 @@
 // onesweep kernels and the host side of one instance: the launch sequence (clear, histogram, plan,
-// one kernel per pass) and the temp-storage layout, for any kernel shape. onesweep_dispatch.cu
-// instantiates the tuned shapes; tools/tune/onesweep_tune.cu races other shapes against CUB.
+// one kernel per pass) and the temp-storage layout, for any kernel shape, and the precompiled
+// instances at the tuned shapes (onesweep_u32.cu and onesweep_u64.cu instantiate them, one key
+// width each); tools/tune/onesweep_tune.cu races other shapes against CUB.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -82,7 +83,8 @@ using sortscope::device::allow_shared_bytes;
 using sortscope::device::sm_count;
 using sortscope::device::TempCarver;
 
-SortTrace trace_header(const RadixSortArgs& a, int value_bytes, uint32_t tile_items, uint64_t tiles, uint64_t per_row) {
+inline SortTrace trace_header(const RadixSortArgs& a, int value_bytes, uint32_t tile_items, uint64_t tiles,
+                              uint64_t per_row) {
   SortTrace h;
   h.algorithm = "onesweep";
   h.backend = "cuda";
@@ -349,6 +351,35 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
     if (c.value_selector) *c.value_selector ^= 1;
   }
   return cudaSuccess;
+}
+
+// One instance at the policy's pass shape (the small-n path picks its own tiles by n).
+template <typename Bits, typename Value, int KC, bool TRACE>
+cudaError_t sort_instance(const detail::RadixSortCall& c) {
+  constexpr KernelShape kShape = pass_shape(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0);
+  return sort_shaped<Bits, Value, KC, TRACE, kShape.threads, kShape.items_per_thread, kShape.min_blocks,
+                     kShape.value_load, kRadixBits, kShape.lookback_window>(c);
+}
+
+template <typename Bits, int KC>
+cudaError_t sort_values(const detail::RadixSortCall& c) {
+  const bool trace = c.options.trace != nullptr;
+  switch (c.args.value_bytes) {
+    case 0: return trace ? sort_instance<Bits, KeysOnly, KC, true>(c) : sort_instance<Bits, KeysOnly, KC, false>(c);
+    case 4: return trace ? sort_instance<Bits, uint32_t, KC, true>(c) : sort_instance<Bits, uint32_t, KC, false>(c);
+    case 8: return trace ? kNoTracedEightByteValues : sort_instance<Bits, uint64_t, KC, false>(c);
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <typename Bits>
+cudaError_t sort_class(const detail::RadixSortCall& c) {
+  const KeyTypeInfo& k = info(c.args.key_type);
+  switch (device::key_class_of(k.is_signed, k.is_float, c.args.descending)) {
+    case device::kOrderedAlready: return sort_values<Bits, device::kOrderedAlready>(c);
+    case device::kTwiddled: return sort_values<Bits, device::kTwiddled>(c);
+    default: return sort_values<Bits, device::kFloat>(c);
+  }
 }
 
 }  // namespace instances

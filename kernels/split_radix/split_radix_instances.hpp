@@ -1,5 +1,6 @@
 // The precompiled split-radix instances, one function per key width (each in its own translation
-// unit): keys only, 4- or 8-byte values x traced or not x four register widths for Q.
+// unit): keys only, 4- or 8-byte values x traced or not (8-byte values untraced only) x the report's
+// Q = 22 and four register widths for other Q.
 #pragma once
 
 #include <cuda_runtime_api.h>
