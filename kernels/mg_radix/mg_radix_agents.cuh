@@ -41,11 +41,11 @@ struct PassDigit {
 // Upsweep: loop-rake over the block's tiles and count digits. The seed keeps counts in registers
 // (r <= 16 on the GT200); with up to 256 digits we keep one counter row per warp in shared memory.
 // ---------------------------------------------------------------------------------------------
-template <int RADIX_BITS, typename Bits>
+template <int RADIX_BITS, typename Bits, int THREADS = policy_for_bits(RADIX_BITS).upsweep.threads,
+          int ITEMS = policy_for_bits(RADIX_BITS).upsweep.items_per_thread>
 struct UpsweepAgent {
-  static constexpr Policy kPolicy = policy_for_bits(RADIX_BITS);
-  static constexpr int kThreads = kPolicy.upsweep.threads;
-  static constexpr int kItems = kPolicy.upsweep.items_per_thread;
+  static constexpr int kThreads = THREADS;
+  static constexpr int kItems = ITEMS;
   static constexpr int kDigits = 1 << RADIX_BITS;
   static constexpr int kWarps = kThreads / kWarpThreads;
 
@@ -174,12 +174,15 @@ struct SpineAgent {
 // block scans those counts digit-major, and each key's rank follows from its warp's running count
 // (BlockRadixRankMatch). Keys are loaded warp-striped: coalesced, and the order the ranks keep.
 // ---------------------------------------------------------------------------------------------
-template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
+template <typename Value>
+constexpr int value_bytes_of = std::is_same_v<Value, KeysOnly> ? 0 : int(sizeof(Value));
+
+template <int RADIX_BITS, typename Bits, typename Value, bool TRACE,
+          int THREADS = policy_for_bits(RADIX_BITS, sizeof(Bits), value_bytes_of<Value>).downsweep.threads,
+          int ITEMS = policy_for_bits(RADIX_BITS, sizeof(Bits), value_bytes_of<Value>).downsweep.items_per_thread>
 struct DownsweepAgent {
-  static constexpr Policy kPolicy =
-      policy_for_bits(RADIX_BITS, sizeof(Bits), std::is_same_v<Value, KeysOnly> ? 0 : sizeof(Value));
-  static constexpr int kThreads = kPolicy.downsweep.threads;
-  static constexpr int kItems = kPolicy.downsweep.items_per_thread;
+  static constexpr int kThreads = THREADS;
+  static constexpr int kItems = ITEMS;
   static constexpr int kTile = kThreads * kItems;
   static constexpr int kDigits = 1 << RADIX_BITS;
   static constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;

@@ -17,11 +17,11 @@
 namespace sortscope::mg_radix {
 namespace device {
 
-template <int RADIX_BITS, typename Bits, typename Value>
-__global__ void __launch_bounds__(policy_for_bits(RADIX_BITS).upsweep.threads)
+template <int RADIX_BITS, typename Bits, typename Value, int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS)
     upsweep_kernel(Buffers<Bits, Value> buffers, const int* selectors, EvenShare share, Twiddle<Bits> twiddle,
                    PassDigit digit, uint32_t* spine) {
-  using Agent = UpsweepAgent<RADIX_BITS, Bits>;
+  using Agent = UpsweepAgent<RADIX_BITS, Bits, THREADS, ITEMS>;
   __shared__ typename Agent::Storage storage;
   Agent::run(storage, buffers.keys[selectors[digit.pass]], share, twiddle, digit, spine);
 }
@@ -37,13 +37,11 @@ __global__ void __launch_bounds__(kSpineThreads)
   Agent::run(storage, spine, grid, n, digit, selectors, first_target, trace);
 }
 
-template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
-__global__ void __launch_bounds__(
-    policy_for_bits(RADIX_BITS, sizeof(Bits), std::is_same_v<Value, KeysOnly> ? 0 : sizeof(Value)).downsweep.threads,
-    policy_for_bits(RADIX_BITS, sizeof(Bits), std::is_same_v<Value, KeysOnly> ? 0 : sizeof(Value)).downsweep.min_blocks)
+template <int RADIX_BITS, typename Bits, typename Value, bool TRACE, int THREADS, int ITEMS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     downsweep_kernel(Buffers<Bits, Value> buffers, const int* selectors, EvenShare share, Twiddle<Bits> twiddle,
                      PassDigit digit, const uint32_t* spine, cuda::TraceDeviceView trace) {
-  using Agent = DownsweepAgent<RADIX_BITS, Bits, Value, TRACE>;
+  using Agent = DownsweepAgent<RADIX_BITS, Bits, Value, TRACE, THREADS, ITEMS>;
   __shared__ typename Agent::Storage storage;
   extern __shared__ __align__(16) unsigned char exchange[];
   const int in = selectors[digit.pass];
@@ -80,12 +78,16 @@ using sortscope::device::allow_shared_bytes;
 using sortscope::device::sm_count;
 using sortscope::device::TempCarver;
 
-template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
-cudaError_t sort_instance(const detail::RadixSortCall& c) {
-  constexpr Policy kPolicy =
-      policy_for_bits(RADIX_BITS, sizeof(Bits), std::is_same_v<Value, KeysOnly> ? 0 : sizeof(Value));
+// One sort at the given kernel shapes: UP_* the upsweep's, DOWN_* the downsweep's (threads, keys a
+// thread, blocks per SM its registers must allow). sort_instance passes the policy's shapes; the
+// tuning tool races others.
+template <int RADIX_BITS, typename Bits, typename Value, bool TRACE, int UP_THREADS, int UP_ITEMS, int DOWN_THREADS,
+          int DOWN_ITEMS, int DOWN_MIN_BLOCKS>
+cudaError_t sort_shaped(const detail::RadixSortCall& c) {
+  constexpr KernelShape kUpsweep{UP_THREADS, UP_ITEMS};
+  constexpr KernelShape kDownsweep{DOWN_THREADS, DOWN_ITEMS, DOWN_MIN_BLOCKS};
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
-  using Downsweep = device::DownsweepAgent<RADIX_BITS, Bits, Value, TRACE>;
+  using Downsweep = device::DownsweepAgent<RADIX_BITS, Bits, Value, TRACE, DOWN_THREADS, DOWN_ITEMS>;
   const RadixSortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
@@ -95,16 +97,18 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
 
   // Fill the GPU with resident blocks: the seed's fixed grid of C thread blocks. The grid comes from
   // the timed (untraced) kernel's occupancy in both modes, so a trace shows the timed run's blocks.
-  constexpr auto downsweep = device::downsweep_kernel<RADIX_BITS, Bits, Value, TRACE>;
-  constexpr auto timed_downsweep = device::downsweep_kernel<RADIX_BITS, Bits, Value, false>;
+  constexpr auto downsweep =
+      device::downsweep_kernel<RADIX_BITS, Bits, Value, TRACE, DOWN_THREADS, DOWN_ITEMS, DOWN_MIN_BLOCKS>;
+  constexpr auto timed_downsweep =
+      device::downsweep_kernel<RADIX_BITS, Bits, Value, false, DOWN_THREADS, DOWN_ITEMS, DOWN_MIN_BLOCKS>;
   SORTSCOPE_CUDA_TRY(allow_shared_bytes<downsweep>(Downsweep::kDynamicSharedBytes));
   SORTSCOPE_CUDA_TRY(allow_shared_bytes<timed_downsweep>(Downsweep::kDynamicSharedBytes));
   int blocks_per_sm = 0;
   SORTSCOPE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks_per_sm, timed_downsweep, kPolicy.downsweep.threads, Downsweep::kDynamicSharedBytes));
+      &blocks_per_sm, timed_downsweep, kDownsweep.threads, Downsweep::kDynamicSharedBytes));
   uint32_t max_grid = uint32_t(std::max(1, blocks_per_sm) * sm_count());
   if (c.options.max_grid) max_grid = std::min(max_grid, c.options.max_grid);
-  const EvenShare share = EvenShare::make(n, kPolicy.tile_items(), max_grid);
+  const EvenShare share = EvenShare::make(n, kDownsweep.tile_items(), max_grid);
 
   // Temp storage: [alternate keys][alternate values][spine][selectors].
   const size_t alt_keys_bytes = double_buffer ? 0 : align_temp(n * sizeof(Bits));
@@ -154,7 +158,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
     header.radix_bits = RADIX_BITS;
     header.begin_bit = a.begin_bit;
     header.end_bit = end_bit;
-    header.tile_items = kPolicy.tile_items();
+    header.tile_items = kDownsweep.tile_items();
     header.grid_blocks = share.grid;
     header.scatter_stride = scatter_stride_for(n);
     SORTSCOPE_CUDA_TRY(recorder->begin(header, passes, share.grid, 1u << RADIX_BITS, n * sizeof(Bits), false, c.stream));
@@ -172,8 +176,8 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
     if (recorder) recorder->set_pass_digit(p, rp.shift, rp.bits);
     {
       cuda::ScopedKernelTimer timer(recorder, "upsweep", key_bytes + table_bytes, p, c.stream);
-      device::upsweep_kernel<RADIX_BITS, Bits, Value>
-          <<<share.grid, kPolicy.upsweep.threads, 0, c.stream>>>(buffers, selectors, share, twiddle, digit, spine);
+      device::upsweep_kernel<RADIX_BITS, Bits, Value, UP_THREADS, UP_ITEMS>
+          <<<share.grid, kUpsweep.threads, 0, c.stream>>>(buffers, selectors, share, twiddle, digit, spine);
       SORTSCOPE_CUDA_LAUNCH_CHECK();
     }
     {
@@ -184,7 +188,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
     }
     {
       cuda::ScopedKernelTimer timer(recorder, "downsweep", 2 * (key_bytes + value_bytes) + table_bytes, p, c.stream);
-      downsweep<<<share.grid, kPolicy.downsweep.threads, Downsweep::kDynamicSharedBytes, c.stream>>>(
+      downsweep<<<share.grid, kDownsweep.threads, Downsweep::kDynamicSharedBytes, c.stream>>>(
           buffers, selectors, share, twiddle, digit, spine, trace_view);
       SORTSCOPE_CUDA_LAUNCH_CHECK();
     }
@@ -208,6 +212,13 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
     if (kPairs && c.value_selector && final_values == values_out) *c.value_selector ^= 1;
   }
   return cudaSuccess;
+}
+
+template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
+cudaError_t sort_instance(const detail::RadixSortCall& c) {
+  constexpr Policy p = policy_for_bits(RADIX_BITS, sizeof(Bits), device::value_bytes_of<Value>);
+  return sort_shaped<RADIX_BITS, Bits, Value, TRACE, p.upsweep.threads, p.upsweep.items_per_thread, p.downsweep.threads,
+                     p.downsweep.items_per_thread, p.downsweep.min_blocks>(c);
 }
 
 template <int RADIX_BITS, typename Bits>

@@ -2,83 +2,27 @@
 // build: -DSORTSCOPE_BUILD_TUNING=ON). Usage: onesweep_tune [u32|u32-pairs|u64|f32] [log2 n] [timed runs]
 // Every timed output is compared with CUB's, bit for bit. One timed run (no warm-up) suits
 // compute-sanitizer.
-#include <cub/device/device_radix_sort.cuh>
-
-#include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
-#include "generate/distributions.hpp"
 #include "onesweep/onesweep_dispatch.cuh"
+#include "tune_common.cuh"
 
 namespace {
 
 using namespace sortscope;
-
-#define CHECK(x)                                                                    \
-  do {                                                                              \
-    cudaError_t e = (x);                                                            \
-    if (e != cudaSuccess) {                                                         \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e)); \
-      std::exit(1);                                                                 \
-    }                                                                               \
-  } while (0)
-
-int g_timed_runs = 0;  // from the command line; 0: each caller's default
-
-template <typename F>
-double median_ms(F&& run, int reps) {
-  if (g_timed_runs > 0) reps = g_timed_runs;
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  for (int i = 0; i < (g_timed_runs == 1 ? 0 : 3); ++i) run();
-  std::vector<double> ms;
-  for (int i = 0; i < reps; ++i) {
-    CHECK(cudaEventRecord(a));
-    run();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float t;
-    CHECK(cudaEventElapsedTime(&t, a, b));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
+using tune::median_ms;
 
 template <typename Key, typename Value>
-struct Bench {
-  uint64_t n;
-  Key *in, *out, *ref;
-  Value *vin, *vout, *vref;
-  void* temp = nullptr;
-  size_t temp_bytes = 0;
-  double cub_ms = 0;
-
-  void ensure_temp(size_t bytes) {
-    if (bytes <= temp_bytes) return;
-    if (temp) cudaFree(temp);
-    CHECK(cudaMalloc(&temp, bytes));
-    temp_bytes = bytes;
-  }
-
-  template <typename NumItems>
-  double cub(Key* dst, Value* vdst) {
-    size_t bytes = 0;
-    auto call = [&](void* t) {
-      if constexpr (std::is_void_v<Value>) {
-        CHECK(cub::DeviceRadixSort::SortKeys(t, bytes, in, dst, NumItems(n)));
-      } else {
-        CHECK(cub::DeviceRadixSort::SortPairs(t, bytes, in, dst, vin, vdst, NumItems(n)));
-      }
-    };
-    call(nullptr);
-    ensure_temp(bytes);
-    return median_ms([&] { call(temp); }, 20);
-  }
+struct Bench : tune::Race<Key, Value> {
+  using tune::Race<Key, Value>::Race;
+  using tune::Race<Key, Value>::n;
+  using tune::Race<Key, Value>::in;
+  using tune::Race<Key, Value>::out;
+  using tune::Race<Key, Value>::vin;
+  using tune::Race<Key, Value>::vout;
+  using tune::Race<Key, Value>::cub_ms;
 
   // The small-n path at another tile shape.
   template <int THREADS, int ITEMS>
@@ -102,16 +46,14 @@ struct Bench {
       std::printf("small %4dx%-3d           more blocks than stay resident\n", THREADS, ITEMS);
       return;
     }
-    ensure_temp(bytes);
-    c.d_temp_storage = temp;
+    this->ensure_temp(bytes);
+    c.d_temp_storage = this->temp;
     const double ms = median_ms(sort, 50);
-    std::vector<Key> a(n), b(n);
-    CHECK(cudaMemcpy(a.data(), out, n * sizeof(Key), cudaMemcpyDeviceToHost));
-    CHECK(cudaMemcpy(b.data(), ref, n * sizeof(Key), cudaMemcpyDeviceToHost));
+    const bool same = this->matches_cub();
     const onesweep::KernelShape policy = onesweep::policy_for(sizeof(Key), 0, n).small;
     const bool is_policy = policy.threads == THREADS && policy.items_per_thread == ITEMS;
     std::printf("small %4dx%-3d%s  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", THREADS, ITEMS,
-                is_policy ? " (policy)" : "         ", ms, n / ms / 1e6, cub_ms / ms, a == b ? "matches CUB" : "DIFFERS FROM CUB");
+                is_policy ? " (policy)" : "         ", ms, n / ms / 1e6, cub_ms / ms, same ? "matches CUB" : "DIFFERS FROM CUB");
   }
 
   template <int THREADS, int ITEMS, int MIN_BLOCKS, int VALUE_LOAD = onesweep::kValuesDuringLookback,
@@ -135,21 +77,10 @@ struct Bench {
     auto sort =
         onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS, VALUE_LOAD, RADIX_BITS, WINDOW>;
     CHECK(sort(c));
-    ensure_temp(bytes);
-    c.d_temp_storage = temp;
+    this->ensure_temp(bytes);
+    c.d_temp_storage = this->temp;
     const double ms = median_ms([&] { CHECK(sort(c)); }, 20);
-    CHECK(cudaDeviceSynchronize());
-    // Compare with CUB's output, bit for bit.
-    std::vector<Key> a(n), b(n);
-    CHECK(cudaMemcpy(a.data(), out, n * sizeof(Key), cudaMemcpyDeviceToHost));
-    CHECK(cudaMemcpy(b.data(), ref, n * sizeof(Key), cudaMemcpyDeviceToHost));
-    bool same = std::memcmp(a.data(), b.data(), n * sizeof(Key)) == 0;
-    if constexpr (!std::is_void_v<Value>) {
-      std::vector<Value> va(n), vb(n);
-      CHECK(cudaMemcpy(va.data(), vout, n * sizeof(Value), cudaMemcpyDeviceToHost));
-      CHECK(cudaMemcpy(vb.data(), vref, n * sizeof(Value), cudaMemcpyDeviceToHost));
-      same = same && va == vb;
-    }
+    const bool same = this->matches_cub();
     cudaFuncAttributes attr;
     constexpr auto kernel =
         onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS, WINDOW>;
@@ -168,32 +99,9 @@ struct Bench {
   }
 };
 
-__global__ void fill(uint32_t* p, uint64_t n, uint64_t seed) {
-  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
-    p[i] = uint32_t(sortscope::gen::mix64(seed + i));
-}
-
 template <typename Key, typename Value>
 void run(uint64_t n) {
-  Bench<Key, Value> b;
-  b.n = n;
-  CHECK(cudaMalloc(&b.in, n * sizeof(Key)));
-  CHECK(cudaMalloc(&b.out, n * sizeof(Key)));
-  CHECK(cudaMalloc(&b.ref, n * sizeof(Key)));
-  // Random bits: for floats that includes NaNs, which both sorts order by their bits.
-  fill<<<4096, 256>>>(reinterpret_cast<uint32_t*>(b.in), n * sizeof(Key) / 4, 7);
-  b.vin = b.vout = b.vref = nullptr;
-  if constexpr (!std::is_void_v<Value>) {
-    CHECK(cudaMalloc(&b.vin, n * sizeof(Value)));
-    CHECK(cudaMalloc(&b.vout, n * sizeof(Value)));
-    CHECK(cudaMalloc(&b.vref, n * sizeof(Value)));
-    fill<<<4096, 256>>>(reinterpret_cast<uint32_t*>(b.vin), n * sizeof(Value) / 4, 99);
-  }
-  const double cub32 = b.template cub<int32_t>(b.ref, b.vref);
-  const double cub64 = b.template cub<int64_t>(b.out, b.vout);
-  b.cub_ms = std::min(cub32, cub64);
-  std::printf("n = %llu: CUB int32 offsets %.4f ms (%.2f Gkeys/s), int64 offsets %.4f ms (%.2f Gkeys/s)\n",
-              (unsigned long long)n, cub32, n / cub32 / 1e6, cub64, n / cub64 / 1e6);
+  Bench<Key, Value> b(n);
   constexpr int kValueBytes = [] {
     if constexpr (std::is_void_v<Value>) return 0;
     else return int(sizeof(Value));
@@ -260,9 +168,7 @@ void run(uint64_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string what = argc > 1 ? argv[1] : "u32";
-  const uint64_t n = uint64_t(1) << (argc > 2 ? std::atoi(argv[2]) : 28);
-  g_timed_runs = argc > 3 ? std::atoi(argv[3]) : 0;
+  const auto [what, n] = tune::parse_race_args(argc, argv);
   if (what == "u32") run<uint32_t, void>(n);
   else if (what == "u32-pairs") run<uint32_t, uint32_t>(n);
   else if (what == "u64") run<uint64_t, void>(n);
