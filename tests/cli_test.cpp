@@ -272,6 +272,24 @@ TEST(Cli, AskingForCudaWithoutAGpuIsOneLine) {
   expect_one_line_error("bench --backend cuda --n 1000 --repeat 1", "NVIDIA", 1);
 }
 
+// On the GPU, a parameter left at its teaching default gets a second row at the value that sorted
+// fastest there (mg-radix: 4-bit digits, then 8); one the user set runs as set.
+TEST(Cli, BenchAddsARowAtTheFastestGpuWidth) {
+  const Result r = run("bench --backend cuda --algorithm mg-radix --n 2^16 --repeat 1 --format json");
+  if (r.exit_code != 0) GTEST_SKIP() << "GPU test skipped: " << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["results"].size(), 2u);
+  EXPECT_EQ(j["results"][0]["radix_bits"], 4);
+  EXPECT_EQ(j["results"][1]["radix_bits"], 8);
+  const Result table = run("bench --backend cuda --algorithm mg-radix --n 2^16 --repeat 1");
+  EXPECT_NE(table.out.find("# mg-radix's radix-bits=8 sorted fastest"), std::string::npos) << table.out;
+  const Result set = run("bench --backend cuda --algorithm mg-radix --radix-bits 6 --n 2^16 --repeat 1 --format json");
+  ASSERT_EQ(set.exit_code, 0) << set.err;
+  const nlohmann::json k = nlohmann::json::parse(set.out);
+  ASSERT_EQ(k["results"].size(), 1u);
+  EXPECT_EQ(k["results"][0]["radix_bits"], 6);
+}
+
 TEST(Cli, ReadsKeysFromAFile) {
   const std::string file = testing::TempDir() + "/sortscope_cli_keys.txt";
   std::ofstream(file) << "5\n-3\n2\n7\n-3\n";

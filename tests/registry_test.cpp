@@ -27,6 +27,10 @@ TEST(Registry, EveryAlgorithmDescribesItselfCompletely) {
       EXPECT_LE(p.min, p.default_value) << p.name;
       EXPECT_LE(p.default_value, p.max) << p.name;
       EXPECT_FALSE(p.help.empty()) << p.name;
+      if (p.fastest_on_gpu) {
+        EXPECT_TRUE(p.min <= p.fastest_on_gpu && p.fastest_on_gpu <= p.max) << p.name;
+        EXPECT_NE(p.fastest_on_gpu, p.default_value) << p.name << ": a fastest value is for a teaching default";
+      }
     }
     if (a->max_n) EXPECT_FALSE(a->max_n_reason.empty());
     const std::vector<ExplainPhase> phases = a->explain(nullptr, nullptr);

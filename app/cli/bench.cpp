@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -364,6 +365,7 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
   }
 
   std::vector<Row> rows;
+  std::set<std::string> fastest_notes;  // why a row at a parameter's fastest value was added
   bool all_verified = true;
   for (size_t point = 0; point < sweeps.ns.size() * sweeps.dists.size(); ++point) {
     DataSpec data = requests.front().data;
@@ -379,10 +381,21 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
       // others run once at their own settings (the table shows which).
       const ParamSpec* swept = sweeps.param.empty() ? nullptr : algo.param(sweeps.param);
       const bool sweeps_this = swept && swept->min < swept->max;
-      const std::vector<int> values = sweeps_this ? sweeps.values : std::vector<int>{0};
-      for (int value : values) {
-        SortConfig config = request.sort;
-        if (sweeps_this) set_param(&config, sweeps.param, value);
+      std::vector<SortConfig> configs;
+      for (int value : sweeps_this ? sweeps.values : std::vector<int>{0}) {
+        configs.push_back(request.sort);
+        if (sweeps_this) set_param(&configs.back(), sweeps.param, value);
+      }
+      if (backend->kind() == BackendKind::cuda)
+        for (const ParamSpec& p : algo.params)
+          if (p.fastest_on_gpu && swept != &p && !has_param(request.sort, p.name)) {
+            configs.push_back(request.sort);
+            set_param(&configs.back(), std::string(p.name), p.fastest_on_gpu);
+            fastest_notes.insert(std::string(algo.name) + "'s " + std::string(p.name) + "=" +
+                                 std::to_string(p.fastest_on_gpu) + " sorted fastest on the GPUs it was tuned on; " +
+                                 std::to_string(p.default_value) + " is its teaching default");
+          }
+      for (const SortConfig& config : configs) {
         sortscope::RunOptions options;
         options.warmup = bench.warmup;
         options.repeat = bench.repeat;
@@ -421,6 +434,8 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
   if (bench.format == "json") print_json(rows, backend->device_name(), std::string(backend_name(backend->kind())), copy_gbps, bench.repeat);
   else if (bench.format == "csv") print_csv(rows);
   else print_table(rows);
+  if (bench.format == "table")
+    for (const std::string& note : fastest_notes) std::printf("# %s\n", note.c_str());
   if (!all_verified) {
     std::cerr << "sortscope bench: some outputs failed verification\n";
     return 1;

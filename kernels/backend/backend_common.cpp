@@ -22,6 +22,10 @@ void set_param(SortConfig* config, std::string_view name, int value) {
   config->params.push_back({std::string(name), value});
 }
 
+bool has_param(const SortConfig& config, std::string_view name) {
+  return std::any_of(config.params.begin(), config.params.end(), [&](const ParamSetting& s) { return s.name == name; });
+}
+
 Status sort_shape(const SortConfig& config, KeyType key_type, uint64_t n, SortShape* shape) {
   shape->key_type = key_type;
   shape->n = n;

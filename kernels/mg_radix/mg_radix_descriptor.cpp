@@ -15,8 +15,9 @@ namespace {
 enum Param { kRadixBitsParam, kTileKeysParam };
 
 constexpr ParamSpec kParams[] = {
-    {"radix-bits", kMinRadixBits, kMaxRadixBits, kDefaultRadixBits,
-     "digit width d: 2^d buckets, ceil(key bits / d) passes (the paper's d = 4)"},
+    {.name = "radix-bits", .min = kMinRadixBits, .max = kMaxRadixBits, .default_value = kDefaultRadixBits,
+     .help = "digit width d: 2^d buckets, ceil(key bits / d) passes (the paper's d = 4)",
+     .fastest_on_gpu = kFastestRadixBitsOnGpu},
     {"tile-keys", 0, 4096, 0,
      "keys per tile for teaching (0: the kernels' own tile): small tiles give a few keys several blocks, each "
      "a row of the scan table; CPU backend only",

@@ -10,6 +10,9 @@ constexpr int kMinRadixBits = 1;
 constexpr int kMaxRadixBits = 8;
 // The seed's choice for the GT200/GF100 (d = 4, Merrill & Grimshaw 2011 section 3.4).
 constexpr int kDefaultRadixBits = 4;
+// The fastest width on the H100 and the H200 for u32 keys, u32 pairs and u64 keys alike, with the
+// shapes below: 2^28 u32 keys 7.79 ms at 8 bits against 7.93 at 7 (H100), 6.65 against 7.09 (H200).
+constexpr int kFastestRadixBitsOnGpu = 8;
 
 // Rows of the scan table on the CPU backend: the number of "thread blocks" it pretends to run.
 constexpr uint32_t kCpuDefaultGrid = 256;
@@ -29,12 +32,29 @@ struct Policy {
   constexpr uint32_t tile_items() const { return static_cast<uint32_t>(downsweep.tile_items()); }
 };
 
-// The downsweep ranks with one digit per thread for up to 256 digits, so 256 threads; it does the
-// one-sweep pass kernel's tile work, so it takes that kernel's best shapes (H100: 32-bit keys, 30
-// per thread with 3 blocks resident per SM; kernels/PERFORMANCE.md). Wider keys or values keep 16.
+// Downsweep shapes raced against CUB on both GPUs (tools/tune/mg_radix_tune; tables in
+// kernels/PERFORMANCE.md). More threads with fewer keys each won on both GPUs, against the
+// 256 x 30 that one-sweep's pass kernel prefers. Our reading, not profiled: a downsweep block walks
+// its tiles one after another with no loads in flight across them, so more warps per tile keep
+// more loads in flight. Rates at 2^28 keys, 8-bit digits, CUB in the same process:
+//   u32 keys     512 x 16, 2 blocks/SM: H100 34.5 Gkeys/s (0.711x CUB; 256 x 30: 30.9),
+//                H200 40.4 (0.822x; 256 x 30: 39.4); the best shape at 4 and 7 bits too
+//   u32 pairs    512 x 16, 1 block/SM: H100 18.8 (0.613x; 256 x 16: 13.9), H200 21.6 (0.600x;
+//                256 x 16: 17.6); at 7 bits the H200 prefers 384 x 16 (21.8 against 20.3)
+//   u64 keys     384 x 16, 2 blocks/SM: H100 10.2 (0.642x; 256 x 16: 9.5), H200 13.5 (0.827x;
+//                256 x 16: 12.4; 384 x 20 read 13.8)
+//   other pairs  256 x 16, 2 blocks/SM: untuned
+constexpr KernelShape downsweep_shape(int key_bytes, int value_bytes) {
+  if (key_bytes == 4 && value_bytes == 0) return {512, 16, 2};
+  if (key_bytes == 4 && value_bytes == 4) return {512, 16, 1};
+  if (key_bytes == 8 && value_bytes == 0) return {384, 16, 2};
+  return {256, 16, 2};
+}
+
+// The upsweep only counts: 256 x 16 keys a strip. 256 x 32 read 1% faster on the H200 and 2%
+// slower on the H100; 512 x 8 and 128 x 32 within 1% on both.
 constexpr Policy policy_for_bits(int bits, int key_bytes = 4, int value_bytes = 0) {
-  const KernelShape downsweep = key_bytes == 4 && value_bytes == 0 ? KernelShape{256, 30, 3} : KernelShape{256, 16, 2};
-  return Policy{bits, KernelShape{256, 16}, downsweep};
+  return Policy{bits, KernelShape{256, 16}, downsweep_shape(key_bytes, value_bytes)};
 }
 
 }  // namespace sortscope::mg_radix

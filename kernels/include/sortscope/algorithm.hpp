@@ -36,6 +36,10 @@ struct ParamSpec {
   // Only powers of two between min and max (a sample count, a sublist size): a sweep steps by
   // doubling and a slider by powers.
   bool powers_of_two = false;
+  // Where the default is a teaching choice, the value that sorted fastest on the GPUs it was tuned
+  // on (0: the default is the fastest, or none was measured). bench adds a CUDA row at it when the
+  // parameter is left unset.
+  int fastest_on_gpu = 0;
 };
 
 // The view that draws a phase's output, so Explain can follow the panel under the mouse.

@@ -137,6 +137,8 @@ void inject_wrong_output();
 int param_value(const SortConfig& config, const ParamSpec& spec);
 // Sets (or replaces) the setting of parameter `name`.
 void set_param(SortConfig* config, std::string_view name, int value);
+// Whether `config` sets parameter `name` itself (rather than leaving it at its default).
+bool has_param(const SortConfig& config, std::string_view name);
 
 // The bits in which a data set's keys differ, in sort order (SortShape::differing_bits), folded
 // over the keys chunk by chunk; descending order flips every bit and so differs in the same bits.
