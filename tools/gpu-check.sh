@@ -2,6 +2,7 @@
 # One device-tool call's worth of GPU checks: run from the repository root on the GPU machine with
 # the binaries in .gpu/ (see README "On the GPU machine"). Results go to $OUT (or ./gpu-out).
 #   tools/gpu-check.sh [tests] [sanitize] [bench] [targets] [sweeps] [shots] [views] [frames] [nvtx]
+#   [ladder] [ladder-counters] [profile] [tune] [tune-mg]
 #   (default: tests sanitize bench targets sweeps shots; TESTS=gtest filter, SANITIZE="args;args",
 #   VIEWS="names" of the views step)
 set -uo pipefail
@@ -98,6 +99,11 @@ for step in $steps; do
         IFS=, read -ra cfgs <<< "${TUNE:-u32 28,u32-pairs 28,u64 28,f32 26,u32 21,u32 20,u32 16}"
         for cfg in "${cfgs[@]}"; do .gpu/onesweep_tune $cfg; done
       } 2>&1 | tee "$out/tune.txt" ;;
+    tune-mg)
+      {
+        IFS=, read -ra cfgs <<< "${TUNE:-u32 26,u32 28,u32-pairs 28,u64 28}"
+        for cfg in "${cfgs[@]}"; do .gpu/mg_radix_tune $cfg; done
+      } 2>&1 | tee "$out/tune_mg.txt" ;;
     sweeps)
       b --algorithm onesweep,cub-radix,thrust --sweep n=2^10..2^28 --repeat 30 --format csv 2>&1 | tee "$out/sweep_n.csv" ;;
     shots)

@@ -12,7 +12,9 @@ for t in "${tests[@]}"; do
   # Tests with no GPU case stay behind: each binary carries every kernel (~9 MB packed).
   case $(basename "$t") in cli_test|gui_test|session_test|trace_test|registry_test) ;; *) cp "$t" .gpu/stage/ ;; esac
 done
-if [ -x "$build/tools/tune/onesweep_tune" ]; then cp "$build/tools/tune/onesweep_tune" .gpu/stage/; fi
+for tuner in onesweep_tune mg_radix_tune; do
+  if [ -x "$build/tools/tune/$tuner" ]; then cp "$build/tools/tune/$tuner" .gpu/stage/; fi
+done
 tar -C .gpu/stage -cf - . | xz -T0 -3 > .gpu/bins.tar.xz
 rm -rf .gpu/stage
 du -h .gpu/bins.tar.xz
