@@ -45,12 +45,18 @@ struct Policy {
 //   u32 pairs    256 x 36, 2 blocks/SM, values loaded during the look-back, window 2: 36.5-37.0
 //                Gkeys/s (CUB 36.0-36.2); wider windows and other tiles read 0.98-1.01x here
 //   u64 keys     384 x 20, 2 blocks/SM, window 4: 19.4 Gkeys/s (CUB 16.4)
-//   other pairs  384 x 18, 2 blocks/SM, window 1: untuned (u64 keys with u32 values 0.999x of CUB;
-//                window 4 spilled more and read 0.952-0.955x)
+//   u64 keys with u32 values
+//                384 x 18, 2 blocks/SM, values loaded during the look-back, window 1 (2^27 keys):
+//                H100 10.74 Gkeys/s, 1.006x CUB (values loaded before the scatter: 0.893x; window 2
+//                0.988x), H200 13.59, 1.034x (before the scatter 0.997x; window 2 1.044x); at 2^26
+//                the H100 reads 0.981x and the H200 1.033x. Tiles of 16, 20 and 24 keys and 256 or
+//                512 threads were slower on both.
+//   other pairs  384 x 18, 2 blocks/SM, window 1: untuned
 constexpr KernelShape pass_shape(int key_bytes, int value_bytes) {
   if (key_bytes == 4 && value_bytes == 0) return {256, 30, 3, kValuesBeforeScatter, 8};
   if (key_bytes == 4 && value_bytes == 4) return {256, 36, 2, kValuesDuringLookback, 2};
   if (key_bytes == 8 && value_bytes == 0) return {384, 20, 2, kValuesBeforeScatter, 4};
+  if (key_bytes == 8 && value_bytes == 4) return {384, 18, 2, kValuesDuringLookback, 1};
   return {384, 18, 2, kValuesBeforeScatter, 1};
 }
 

@@ -1,5 +1,5 @@
 // Races onesweep kernel shapes against CUB on one input in one process (not part of the normal
-// build: -DSORTSCOPE_BUILD_TUNING=ON). Usage: onesweep_tune [u32|u32-pairs|u64|f32] [log2 n] [timed runs]
+// build: -DSORTSCOPE_BUILD_TUNING=ON). Usage: onesweep_tune [u32|u32-pairs|u64|u64-pairs|f32] [log2 n] [timed runs]
 // Every timed output is compared with CUB's, bit for bit. One timed run (no warm-up) suits
 // compute-sanitizer.
 #include <cstdio>
@@ -142,6 +142,19 @@ void run(uint64_t n) {
     b.template ours<384, 20, 2, onesweep::kValuesBeforeScatter, 8, 1>();
     b.template ours<384, 20, 2, onesweep::kValuesBeforeScatter, 8, 4>();
     b.template ours<384, 20, 2, onesweep::kValuesBeforeScatter, 8, 8>();
+  } else if constexpr (sizeof(Key) == 8) {
+    // 64-bit keys with 32-bit values: the policy's 384 x 18, and other tiles, value loads and windows.
+    constexpr int kDuring = onesweep::kValuesDuringLookback, kBefore = onesweep::kValuesBeforeScatter;
+    b.template ours<384, 18, 2, kBefore, 8, 1>();
+    b.template ours<384, 18, 2, kDuring, 8, 1>();
+    b.template ours<384, 18, 2, kDuring, 8, 2>();
+    b.template ours<384, 18, 2, kDuring, 8, 4>();
+    b.template ours<384, 16, 2, kDuring, 8, 1>();
+    b.template ours<384, 20, 2, kDuring, 8, 1>();
+    b.template ours<384, 22, 2, kDuring, 8, 1>();
+    b.template ours<384, 24, 2, kDuring, 8, 1>();
+    b.template ours<256, 28, 2, kDuring, 8, 1>();
+    b.template ours<512, 12, 2, kDuring, 8, 1>();
   } else {
     // When the values load (the letter after "min N"): l as the look-back starts, s before the keys'
     // scatter.
@@ -172,6 +185,7 @@ int main(int argc, char** argv) {
   if (what == "u32") run<uint32_t, void>(n);
   else if (what == "u32-pairs") run<uint32_t, uint32_t>(n);
   else if (what == "u64") run<uint64_t, void>(n);
+  else if (what == "u64-pairs") run<uint64_t, uint32_t>(n);
   else if (what == "f32") run<float, void>(n);
   else std::fprintf(stderr, "unknown configuration %s\n", what.c_str());
   return 0;
