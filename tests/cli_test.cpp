@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <vector>
 
 #include "sortscope/algorithm.hpp"
 #include "sortscope/status.hpp"
@@ -289,6 +290,25 @@ TEST(Cli, BenchAddsARowAtTheFastestGpuWidth) {
   const nlohmann::json k = nlohmann::json::parse(set.out);
   ASSERT_EQ(k["results"].size(), 1u);
   EXPECT_EQ(k["results"][0]["radix_bits"], 6);
+}
+
+// Keys spanning 2^16 values need two 8-bit passes once the key-range map subtracts the smallest:
+// the bytes per key the bench reports count those two and the map's read, not all four passes.
+TEST(Cli, TheRangeMapsBytesPerKeyCountThePassesThatRan) {
+  const std::string file = testing::TempDir() + "/sortscope_cli_range16.bin";
+  std::vector<uint32_t> keys(1 << 16);
+  for (size_t i = 0; i < keys.size(); ++i) keys[i] = 0x9E3779B9u + uint32_t((i * 40503u) & 0xFFFF);
+  std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(keys.data()), keys.size() * 4);
+  const std::string bench = "bench --backend cpu --algorithm split-radix --keys u32 --repeat 1 --format json --dist file:" + file;
+  const Result with = run(bench + " --param range-map=1");
+  const Result without = run(bench);
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  const double with_bytes = nlohmann::json::parse(with.out)["results"][0]["bytes_per_key"].get<double>();
+  const double without_bytes = nlohmann::json::parse(without.out)["results"][0]["bytes_per_key"].get<double>();
+  // Four passes of 13 bytes a key without the map; the map's 4-byte read and two passes with it.
+  EXPECT_NEAR(without_bytes, 4 * 13.1, 1.0);
+  EXPECT_NEAR(with_bytes, 4 + 2 * 13.1, 1.0);
 }
 
 TEST(Cli, ReadsKeysFromAFile) {

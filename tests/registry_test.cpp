@@ -97,6 +97,44 @@ TEST(Registry, ModelBytesCountOnlyThePassesTheBitRangeNeeds) {
   EXPECT_EQ(onesweep.model_bytes(shape), uint64_t(36) << 20);
 }
 
+// What the byte models learn of the keys: the bits in which they differ and their span, as
+// ordered bits, folded chunk by chunk.
+TEST(Registry, KeyFactsFoldTheKeysSpanAsOrderedBits) {
+  const int32_t keys[] = {5, -3, 2, 7};
+  KeyFacts facts(KeyType::i32);
+  facts.add(keys, 2);
+  facts.add(keys + 2, 2);
+  EXPECT_EQ(facts.span(), 10u);  // 7 - (-3): ordered bits keep the signed distance
+  EXPECT_EQ(facts.differing_bits(), uint64_t(0xFFFFFFFF));  // -3 and 5 differ from the sign bit down
+  const float floats[] = {-1.0f, 1.0f};
+  KeyFacts float_facts(KeyType::f32);
+  float_facts.add(floats, 2);
+  // -1.0f orders as 0x407FFFFF (every bit flipped), 1.0f as 0xBF800000 (the sign bit flipped).
+  EXPECT_EQ(float_facts.span(), uint64_t(0xBF800000) - uint64_t(0x407FFFFF));
+}
+
+// With the key-range map on, split-radix runs only the passes below the top bit of the keys'
+// span; the model counts those where the span is known (whole keys), else every pass.
+TEST(Registry, TheRangeMapsModelCountsThePassesThatRun) {
+  const AlgorithmDescriptor& split = *test::algo("split-radix");
+  SortShape shape;
+  shape.n = 1 << 20;
+  shape.end_bit = 32;
+  const ParamSetting range_map[] = {{"range-map", 1}};
+  ASSERT_OK(resolve_params(split, range_map, &shape.params));
+  const uint64_t range_read = uint64_t(4) << 20;  // the reduction's read of the keys
+  const uint64_t every_pass = split.model_bytes(shape);  // span unknown: 4 passes of 8 bits
+  shape.key_span = 0xFFFF;
+  const uint64_t two_passes = split.model_bytes(shape);
+  const uint64_t pass = (two_passes - range_read) / 2;
+  EXPECT_EQ(every_pass, range_read + 4 * pass);
+  shape.key_span = 0;  // every key the same: no pass runs
+  EXPECT_EQ(split.model_bytes(shape), range_read);
+  shape.key_span = 0xFF;
+  shape.end_bit = 24;  // a narrower range: the span of whole keys says nothing about its field
+  EXPECT_EQ(split.model_bytes(shape), range_read + 3 * pass);
+}
+
 // A traced CPU run through the backend, for the texts that quote its numbers.
 SortTrace traced(const char* name, uint64_t n) {
   SortConfig config;

@@ -48,28 +48,37 @@ Status copy_host_keys(const StageSnapshots& snapshots, int snapshot, uint64_t st
 namespace {
 
 template <typename Bits>
-void fold_differing_bits(KeyType key_type, const Bits* keys, uint64_t n, bool* seen_first, uint64_t* first,
-                         uint64_t* differ) {
+void fold_key_facts(KeyType key_type, const Bits* keys, uint64_t n, bool* seen_first, uint64_t* first, uint64_t* differ,
+                    uint64_t* smallest, uint64_t* largest) {
   if (n == 0) return;
   const KeyTypeInfo& k = info(key_type);
   const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, false);
   if (!*seen_first) {
-    *first = twiddle.in(keys[0]);
+    *first = *smallest = *largest = twiddle.in(keys[0]);
     *seen_first = true;
   }
   const Bits reference = Bits(*first);
-  Bits chunk_differ = 0;
-  for (uint64_t i = 0; i < n; ++i) chunk_differ |= twiddle.in(keys[i]) ^ reference;
+  Bits chunk_differ = 0, lo = Bits(*smallest), hi = Bits(*largest);
+  for (uint64_t i = 0; i < n; ++i) {
+    const Bits ordered = twiddle.in(keys[i]);
+    chunk_differ |= ordered ^ reference;
+    lo = std::min(lo, ordered);
+    hi = std::max(hi, ordered);
+  }
   *differ |= chunk_differ;
+  *smallest = lo;
+  *largest = hi;
 }
 
 }  // namespace
 
-void DifferingBits::add(const void* keys, uint64_t n) {
+void KeyFacts::add(const void* keys, uint64_t n) {
   if (info(key_type_).bytes == 4)
-    fold_differing_bits(key_type_, static_cast<const uint32_t*>(keys), n, &seen_first_, &first_, &differ_);
+    fold_key_facts(key_type_, static_cast<const uint32_t*>(keys), n, &seen_first_, &first_, &differ_, &smallest_,
+                   &largest_);
   else
-    fold_differing_bits(key_type_, static_cast<const uint64_t*>(keys), n, &seen_first_, &first_, &differ_);
+    fold_key_facts(key_type_, static_cast<const uint64_t*>(keys), n, &seen_first_, &first_, &differ_, &smallest_,
+                   &largest_);
 }
 
 SnapshotPlan SnapshotPlan::within(int stages, uint64_t bytes_each, uint64_t budget) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <numeric>
+#include <optional>
 
 #include "backend/fault_injection.hpp"
 #include "common/parallel_for.hpp"
@@ -84,20 +85,20 @@ class CpuBackend final : public Backend {
       SORTSCOPE_RETURN_IF_ERROR(generate_host(spec, keys.get()));
     }
     input_ = std::move(keys);
-    differing_bits_ = differing_bits_of(*input_);
+    key_facts_ = key_facts_of(*input_);
     return Status::Ok();
   }
 
   Status set_data(HostKeys keys) override {
     input_ = std::make_shared<HostKeys>(std::move(keys));
-    differing_bits_ = differing_bits_of(*input_);
+    key_facts_ = key_facts_of(*input_);
     return Status::Ok();
   }
 
-  static uint64_t differing_bits_of(const HostKeys& keys) {
-    DifferingBits differing(keys.key_type);
-    differing.add(keys.bytes.data(), keys.n);
-    return differing.bits();
+  static KeyFacts key_facts_of(const HostKeys& keys) {
+    KeyFacts facts(keys.key_type);
+    facts.add(keys.bytes.data(), keys.n);
+    return facts;
   }
 
   uint64_t size() const override { return input_ ? input_->n : 0; }
@@ -122,7 +123,7 @@ class CpuBackend final : public Backend {
     const uint64_t n = input_->n;
     SortShape shape;
     SORTSCOPE_RETURN_IF_ERROR(sort_shape(config, input_->key_type, n, &shape));
-    shape.differing_bits = differing_bits_;
+    if (key_facts_) key_facts_->describe(&shape);
     if (algo.max_n && n > algo.max_n)
       return InvalidArgument(std::string(algo.name) + " sorts at most " + std::to_string(algo.max_n) + " keys (" +
                              std::string(algo.max_n_reason) + ")");
@@ -252,7 +253,7 @@ class CpuBackend final : public Backend {
 
  private:
   std::shared_ptr<const HostKeys> input_;
-  uint64_t differing_bits_ = ~uint64_t(0);  // of the data set, for the byte models
+  std::optional<KeyFacts> key_facts_;  // of the data set, for the byte models
   HostKeys output_;
   std::vector<uint32_t> output_values_;
   std::vector<uint32_t> index_values_;

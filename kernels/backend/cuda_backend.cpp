@@ -187,7 +187,7 @@ class CudaBackend final : public Backend {
     if (!algo.cuda) return run_on_host(config, options, result);
     SortShape shape;
     SORTSCOPE_RETURN_IF_ERROR(sort_shape(config, key_type_, n_, &shape));
-    SORTSCOPE_RETURN_IF_ERROR(find_differing_bits(&shape.differing_bits));
+    SORTSCOPE_RETURN_IF_ERROR(describe_keys(&shape));
     for (size_t i = 0; i < algo.params.size(); ++i)
       if (algo.params[i].cpu_only && shape.params[i] != algo.params[i].default_value)
         return InvalidArgument(std::string(algo.name) + "'s " + std::string(algo.params[i].name) + " = " +
@@ -364,7 +364,7 @@ class CudaBackend final : public Backend {
     values_out_.reset();
     host_copy_valid_ = false;
     host_result_valid_ = false;
-    differing_bits_.reset();
+    key_facts_.reset();
     key_type_ = k;
     n_ = n;
     return DeviceArray::make(std::max<size_t>(n * info(k).bytes, 1), &input_);
@@ -410,25 +410,25 @@ class CudaBackend final : public Backend {
     return cudaMemGetInfo(&free_bytes, &total) == cudaSuccess ? free_bytes : 0;
   }
 
-  // The byte models need the bits in which the data set's keys differ: read once per data set, in
-  // chunks through a host buffer, outside any timed region.
-  Status find_differing_bits(uint64_t* bits) {
-    if (!differing_bits_) {
+  // The byte models need to know the data set's keys (KeyFacts): read once per data set, in chunks
+  // through a host buffer, outside any timed region.
+  Status describe_keys(SortShape* shape) {
+    if (!key_facts_) {
       constexpr uint64_t kChunkBytes = uint64_t(64) << 20;
       const uint64_t key_bytes = info(key_type_).bytes;
       const uint64_t chunk_keys = kChunkBytes / key_bytes;
       std::vector<std::byte> chunk(std::min(n_, chunk_keys) * key_bytes);
-      DifferingBits differing(key_type_);
+      KeyFacts facts(key_type_);
       const auto* keys = static_cast<const std::byte*>(input_->get());
       for (uint64_t i = 0; i < n_; i += chunk_keys) {
         const uint64_t count = std::min(chunk_keys, n_ - i);
         SORTSCOPE_RETURN_IF_ERROR(to_status(
             cudaMemcpy(chunk.data(), keys + i * key_bytes, count * key_bytes, cudaMemcpyDeviceToHost), "reading keys"));
-        differing.add(chunk.data(), count);
+        facts.add(chunk.data(), count);
       }
-      differing_bits_ = differing.bits();
+      key_facts_ = facts;
     }
-    *bits = *differing_bits_;
+    key_facts_->describe(shape);
     return Status::Ok();
   }
 
@@ -488,7 +488,7 @@ class CudaBackend final : public Backend {
   std::unique_ptr<Backend> host_fallback_;
   bool host_copy_valid_ = false;
   bool host_result_valid_ = false;
-  std::optional<uint64_t> differing_bits_;  // of the data set, once read
+  std::optional<KeyFacts> key_facts_;  // of the data set, once read
 };
 
 }  // namespace

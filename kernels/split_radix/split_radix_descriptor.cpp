@@ -1,4 +1,7 @@
 // split-radix as the rest of the program sees it: parameters, entry points, byte model and Explain.
+#include <algorithm>
+#include <bit>
+
 #include "common/radix_explain.hpp"
 #include "common/radix_passes.hpp"
 #include "split_radix/split_radix_cpu.hpp"
@@ -47,17 +50,27 @@ int cuda_entry(const detail::RadixSortCall& call) { return dispatch_with(call, c
 
 int passes(const SortShape& s) { return radix_pass_count(s.begin_bit, s.end_bit, s.params[kRadixBitsParam]); }
 
+// The passes that run: with the key-range map, the digits below the top bit of (largest -
+// smallest). The shape knows that span for whole keys only, so over a narrower bit range every
+// pass counts, and a run that skips some moves less than the model says.
+int passes_run(const SortShape& s) {
+  const int all = s.n == 0 ? 0 : passes(s);
+  const bool whole_keys = s.begin_bit == 0 && s.end_bit == info(s.key_type).bytes * 8;
+  if (!config_of(s.params).range_map || !whole_keys || s.key_span == ~uint64_t(0)) return all;
+  const int lg_h = s.params[kRadixBitsParam];
+  return std::min(all, (int(std::bit_width(s.key_span)) + lg_h - 1) / lg_h);
+}
+
 // Per pass: the histogram reads the keys, rank-and-permute reads and writes keys and values, and
 // the tiles x digits table is written, transposed, scanned and read. The key-range map adds one
-// read of the keys. The model cannot see the keys, so it counts every pass of the bit range: with
-// the map on, a run that skips passes moves less than this.
+// read of the keys.
 uint64_t model_bytes(const SortShape& s) {
   const Config c = config_of(s.params);
   const uint64_t tiles = (s.n + c.tile_items() - 1) / c.tile_items();
   const uint64_t table = tiles * c.digits() * 4;
   const uint64_t key_bytes = s.n * info(s.key_type).bytes;
   const uint64_t range = c.range_map ? key_bytes : 0;
-  return range + uint64_t(passes(s)) * (radix_pass_bytes(s) + key_bytes + 6 * table);
+  return range + uint64_t(passes_run(s)) * (radix_pass_bytes(s) + key_bytes + 6 * table);
 }
 
 // What the key-range map did in the viewed run, from the passes the trace shows skipped.

@@ -66,6 +66,10 @@ struct SortShape {
   // The bits in which the keys differ, in sort order (key_traits.hpp): a radix pass whose digit
   // holds none of them finds every key with one digit and moves nothing. All ones when unknown.
   uint64_t differing_bits = ~uint64_t(0);
+  // The largest key minus the smallest, as ordered bits of the whole key (key_traits.hpp): a sort
+  // that subtracts the smallest key first needs only the digits below this span's top bit. All ones
+  // when unknown.
+  uint64_t key_span = ~uint64_t(0);
 };
 
 // The CPU entry point: sorts args (host memory) with `params`; with `trace`, records a SortTrace and

@@ -140,19 +140,28 @@ void set_param(SortConfig* config, std::string_view name, int value);
 // Whether `config` sets parameter `name` itself (rather than leaving it at its default).
 bool has_param(const SortConfig& config, std::string_view name);
 
-// The bits in which a data set's keys differ, in sort order (SortShape::differing_bits), folded
-// over the keys chunk by chunk; descending order flips every bit and so differs in the same bits.
-class DifferingBits {
+// What the byte models need to know of a data set's keys, as ordered bits (key_traits.hpp): the
+// bits in which they differ (SortShape::differing_bits) and the largest minus the smallest
+// (SortShape::key_span), folded over the keys chunk by chunk. Descending order flips every bit, so
+// the keys differ in the same bits and span the same range.
+class KeyFacts {
  public:
-  explicit DifferingBits(KeyType key_type) : key_type_(key_type) {}
+  explicit KeyFacts(KeyType key_type) : key_type_(key_type) {}
   void add(const void* keys, uint64_t n);
-  uint64_t bits() const { return differ_; }
+  uint64_t differing_bits() const { return differ_; }
+  uint64_t span() const { return largest_ - smallest_; }
+  void describe(SortShape* shape) const {
+    shape->differing_bits = differing_bits();
+    shape->key_span = span();
+  }
 
  private:
   KeyType key_type_;
   bool seen_first_ = false;
   uint64_t first_ = 0;
   uint64_t differ_ = 0;
+  uint64_t smallest_ = 0;
+  uint64_t largest_ = 0;
 };
 
 // The shape a byte model or size limit sees for `config` over n keys of `key_type`; fails when a
