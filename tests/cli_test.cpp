@@ -254,7 +254,8 @@ TEST(Cli, MistakesGetOneClearLine) {
   expect_one_line_error("--no-such-flag", "--no-such-flag", 2);
   expect_one_line_error("bench --algorithm quicksort-9000", "unknown algorithm 'quicksort-9000'", 2);
   expect_one_line_error("bench --dist wobbly", "unknown distribution 'wobbly'", 2);
-  expect_one_line_error("bench --keys u16", "unknown key type 'u16'", 2);
+  expect_one_line_error("bench --keys u128", "unknown key type 'u128'", 2);
+  expect_one_line_error("bench --keys f16 --algorithm merge", "merge sorts u32 i32 f32 u64 i64 f64 keys, not f16", 2);
   expect_one_line_error("bench --n lots", "--n 'lots' is not a count", 2);
   expect_one_line_error("bench --radix-bits 11", "--radix-bits: '11' is not an integer in 0..8", 2);
   expect_one_line_error("bench --end-bit 40", "bits must lie in [0, 32] for 32-bit keys", 2);
@@ -384,7 +385,8 @@ std::vector<BadInput> bad_inputs() {
       {"unknown distribution", {"bench", cpu, c, "--dist", "wobbly"}, "--dist"},
       {"entropy out of range", {"bench", cpu, c, "--dist", "entropy-9"}, "--dist"},
       {"file distribution without a path", {"bench", cpu, c, "--dist", "file:"}, "--dist"},
-      {"unknown key type", {"bench", cpu, c, "--keys", "u16"}, "--keys"},
+      {"unknown key type", {"bench", cpu, c, "--keys", "u128"}, "--keys"},
+      {"8- or 16-bit keys for a comparison sort", {"bench", cpu, c, "--keys", "i8", "--algorithm", "merge"}, "--keys"},
       {"unknown backend", {"bench", "--backend", "gpu"}, "--backend"},
       // Sizes and seeds
       {"negative count", {"bench", cpu, c, "--n", "-1"}, "--n"},

@@ -93,6 +93,7 @@ HostKeys clustered_keys(KeyType type, uint64_t n, int64_t center) {
       case KeyType::u64: keys.as<uint64_t>()[i] = uint64_t(v); break;
       case KeyType::i64: keys.as<int64_t>()[i] = v; break;
       case KeyType::f64: keys.as<double>()[i] = double(v) * 0.25; break;
+      default: ADD_FAILURE() << "split-radix sorts 32- and 64-bit keys"; break;
     }
   }
   return keys;

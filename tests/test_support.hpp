@@ -47,8 +47,8 @@ void reference_sort(const HostKeys& in, const SortConfig& config, HostKeys* keys
 
 inline void reference_sort(const HostKeys& in, const SortConfig& config, HostKeys* keys,
                            std::vector<uint32_t>* positions) {
-  if (info(in.key_type).bytes == 4) reference_sort<uint32_t>(in, config, keys, positions);
-  else reference_sort<uint64_t>(in, config, keys, positions);
+  with_key_bits(info(in.key_type).bytes,
+                [&](auto bits) { reference_sort<decltype(bits)>(in, config, keys, positions); });
 }
 
 // The key fields `config` sorts on (ordered bits within the bit range), one per key.
@@ -90,8 +90,9 @@ void expect_unstable_sort_matches(const HostKeys& input, const HostKeys& output,
 inline void expect_unstable_sort_matches(const HostKeys& input, const HostKeys& output,
                                          const std::vector<uint32_t>& values, const HostKeys& expected,
                                          const SortConfig& config) {
-  if (info(input.key_type).bytes == 4) expect_unstable_sort_matches<uint32_t>(input, output, values, expected, config);
-  else expect_unstable_sort_matches<uint64_t>(input, output, values, expected, config);
+  with_key_bits(info(input.key_type).bytes, [&](auto bits) {
+    expect_unstable_sort_matches<decltype(bits)>(input, output, values, expected, config);
+  });
 }
 
 // The trace of one CPU-backend run of `config` on generated u32 keys.

@@ -137,7 +137,11 @@ RunRequest soak_request(const RunRequest& base, BackendKind backend, uint64_t ma
   r.sort.params.clear();
   r.sort.begin_bit = 0;
   r.sort.end_bit = -1;
-  r.data.key_type = types[size_t(k / 3) % types.size()].id;
+  // The k-th key type among those the algorithm sorts.
+  std::vector<KeyType> taken;
+  for (const KeyTypeInfo& t : types)
+    if (r.sort.algorithm->takes(t.id)) taken.push_back(t.id);
+  r.data.key_type = taken[size_t(k / 3) % taken.size()];
   r.data.dist = *parse_distribution(kDistributions[size_t(k / 2) % std::size(kDistributions)]);
   r.data.seed = uint64_t(k) + 1;
   r.sort.pairs = (k / 5) % 2 == 1;

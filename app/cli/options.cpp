@@ -87,7 +87,7 @@ void add_run_options(CLI::App& app, RunOptions& o) {
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--n,-n", o.n, "Number of keys: a count or 2^K")->capture_default_str();
-  app.add_option("--keys", o.keys, "Key type: u32 i32 f32 u64 i64 f64")->capture_default_str();
+  app.add_option("--keys", o.keys, "Key type: u32 i32 f32 u64 i64 f64, and for the radix sorts u8 i8 u16 i16 f16 bf16")->capture_default_str();
   app.add_flag("--pairs", o.pairs, "Sort key-value pairs (values are input positions)");
   app.add_flag("--descending", o.descending, "Sort in descending order");
   app.add_option("--dist", o.dist, "Input distribution, entropy-K or file:PATH")->capture_default_str();
@@ -165,7 +165,11 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
   if (!n) return InvalidArgument("--n '" + o.n + "' is not a count (write e.g. 1000000 or 2^20)");
   base.data.n = *n;
   const auto keys = parse_key_type(o.keys);
-  if (!keys) return InvalidArgument("--keys: unknown key type '" + o.keys + "' (u32, i32, f32, u64, i64 or f64)");
+  if (!keys) {
+    std::string names;
+    for (const KeyTypeInfo& k : key_types()) names += (names.empty() ? "" : ", ") + std::string(k.name);
+    return InvalidArgument("--keys: unknown key type '" + o.keys + "' (" + names + ")");
+  }
   base.data.key_type = *keys;
   const auto dist = parse_distribution(o.dist);
   if (!dist && o.dist == "file:") return InvalidArgument("--dist file:PATH needs the path of a key file");
@@ -217,6 +221,7 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
       for (const AlgorithmDescriptor* i : algorithms()) names += (names.empty() ? "" : ", ") + std::string(i->name);
       return InvalidArgument("--algorithm: unknown algorithm '" + name + "' (available: " + names + ")");
     }
+    if (Status st = check_takes_keys(*a, *keys); !st.ok()) return InvalidArgument("--keys " + o.keys + ": " + st.message());
     RunRequest r = base;
     r.sort.algorithm = a;
     for (const ParamSetting& s : r.sort.params) {

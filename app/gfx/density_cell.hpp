@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "gfx/density_grid.hpp"
+#include "sortscope/half_float.hpp"
 #include "sortscope/host_device.hpp"
 #include "sortscope/key_traits.hpp"
 
@@ -21,6 +22,7 @@ struct DensityMap {
   Bits lo, hi;
   bool by_value;
   double lo_value, hi_value;
+  int mantissa_bits;  // 16-bit floats: which of f16 and bf16
 
   SORTSCOPE_HD uint32_t column(uint64_t i) const {
     return static_cast<uint32_t>((static_cast<unsigned __int128>(i) * columns) / (n ? n : 1));
@@ -33,7 +35,8 @@ struct DensityMap {
   SORTSCOPE_HD uint32_t row(Bits raw) const {
     const Bits ordered = ascending.in(raw);
     if (data_range) return data_row(raw, ordered);
-    if constexpr (sizeof(Bits) == 4) return static_cast<uint32_t>((static_cast<uint64_t>(ordered) * rows) >> 32);
+    if constexpr (sizeof(Bits) <= 4)
+      return static_cast<uint32_t>((static_cast<uint64_t>(ordered) * rows) >> (8 * sizeof(Bits)));
     else return static_cast<uint32_t>((static_cast<unsigned __int128>(ordered) * rows) >> 64);
   }
   // Within the keys' own range; keys that are all equal sit on the middle row.
@@ -44,7 +47,7 @@ struct DensityMap {
       r = static_cast<uint32_t>((value_of(raw) - lo_value) / (hi_value - lo_value) * rows);
     } else {
       const Bits from_lo = ordered < lo ? Bits(0) : ordered - lo;
-      if constexpr (sizeof(Bits) == 4)
+      if constexpr (sizeof(Bits) <= 4)
         r = static_cast<uint32_t>(static_cast<uint64_t>(from_lo) * rows / (static_cast<uint64_t>(hi - lo) + 1));
       else
         r = static_cast<uint32_t>(static_cast<unsigned __int128>(from_lo) * rows /
@@ -52,8 +55,12 @@ struct DensityMap {
     }
     return r < rows ? r : rows - 1;
   }
-  SORTSCOPE_HD static double value_of(Bits raw) {
-    if constexpr (sizeof(Bits) == 4) {
+  SORTSCOPE_HD double value_of(Bits raw) const {
+    if constexpr (sizeof(Bits) == 1) {
+      return raw;  // 8-bit keys are integers: never asked for their float value
+    } else if constexpr (sizeof(Bits) == 2) {
+      return half_to_float(raw, mantissa_bits);
+    } else if constexpr (sizeof(Bits) == 4) {
       float f;
       memcpy(&f, &raw, sizeof f);
       return f;
@@ -73,12 +80,12 @@ DensityMap<Bits> make_density_map(const DensityRequest& r) {
   const KeyTypeInfo& k = info(r.key_type);
   const Twiddle<Bits> ascending = make_twiddle<Bits>(k.is_signed, k.is_float, false);
   DensityMap<Bits> m{r.n, r.columns, r.rows, ascending, r.digit_shift, r.digit_bits,
-                     r.data_range, Bits(r.range_lo), Bits(r.range_hi), false, 0, 0};
+                     r.data_range, Bits(r.range_lo), Bits(r.range_hi), false, 0, 0, k.mantissa_bits};
   if (r.data_range && k.is_float) {
     // Floats by value, so a bell curve looks like one; ordered bits grow with the exponent (about
     // the logarithm), which is still the order when an end is infinite or NaN.
-    m.lo_value = DensityMap<Bits>::value_of(ascending.raw(m.lo));
-    m.hi_value = DensityMap<Bits>::value_of(ascending.raw(m.hi));
+    m.lo_value = m.value_of(ascending.raw(m.lo));
+    m.hi_value = m.value_of(ascending.raw(m.hi));
     m.by_value = std::isfinite(m.lo_value) && std::isfinite(m.hi_value) && m.lo_value < m.hi_value;
   }
   return m;

@@ -26,8 +26,7 @@ void fill(const Bits* keys, const DensityRequest& r, uint32_t* cells) {
 
 void density_grid_cpu(const void* keys, const DensityRequest& r, uint32_t* cells) {
   std::memset(cells, 0, sizeof(uint32_t) * kDensityWordsPerCell * r.columns * r.rows);
-  if (info(r.key_type).bytes == 4) fill(static_cast<const uint32_t*>(keys), r, cells);
-  else fill(static_cast<const uint64_t*>(keys), r, cells);
+  with_key_bits(info(r.key_type).bytes, [&](auto bits) { fill(static_cast<const decltype(bits)*>(keys), r, cells); });
 }
 
 }  // namespace sortscope::gfx

@@ -105,8 +105,8 @@ cudaError_t launch_density(const Bits* keys, const DensityRequest& r, uint32_t* 
 
 cudaError_t density_grid_cuda(const void* d_keys, const DensityRequest& r, uint32_t* d_cells, cudaStream_t stream) {
   if (r.columns == 0 || r.rows == 0) return cudaSuccess;
-  if (info(r.key_type).bytes == 4) return launch_density(static_cast<const uint32_t*>(d_keys), r, d_cells, stream);
-  return launch_density(static_cast<const uint64_t*>(d_keys), r, d_cells, stream);
+  return with_key_bits(info(r.key_type).bytes,
+                       [&](auto bits) { return launch_density(static_cast<const decltype(bits)*>(d_keys), r, d_cells, stream); });
 }
 
 }  // namespace sortscope::gfx

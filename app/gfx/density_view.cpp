@@ -129,10 +129,10 @@ void ordered_range_as(const Bits* keys, uint64_t n, const Twiddle<Bits>& twiddle
 
 // The least and greatest of n keys (host memory) as ordered bits.
 void ordered_range(const KeyTypeInfo& k, const void* keys, uint64_t n, uint64_t* lo, uint64_t* hi) {
-  if (k.bytes == 4)
-    ordered_range_as(static_cast<const uint32_t*>(keys), n, make_twiddle<uint32_t>(k.is_signed, k.is_float, false), lo, hi);
-  else
-    ordered_range_as(static_cast<const uint64_t*>(keys), n, make_twiddle<uint64_t>(k.is_signed, k.is_float, false), lo, hi);
+  with_key_bits(k.bytes, [&](auto bits) {
+    using Bits = decltype(bits);
+    ordered_range_as(static_cast<const Bits*>(keys), n, make_twiddle<Bits>(k.is_signed, k.is_float, false), lo, hi);
+  });
 }
 
 }  // namespace

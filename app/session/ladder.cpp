@@ -62,8 +62,8 @@ Status run_ladder(Backend& backend, const LadderOptions& options, LadderResult* 
     config.algorithm = algo;
     config.params.clear();
     for (const ParamSpec& p : algo->params) row.params.push_back({std::string(p.name), p.default_value});
-    if (!algo->runs_on(backend.kind())) {
-      row.not_run = "needs the CUDA backend";
+    if (!algo->runs_on(backend.kind()) || !algo->takes(result.key_type)) {
+      row.not_run = algo->runs_on(backend.kind()) ? "sorts 32- and 64-bit keys" : "needs the CUDA backend";
       result.rows.push_back(std::move(row));
       continue;
     }

@@ -137,9 +137,10 @@ struct KeyCards {
 // The ordered bits of key i (what the radix digits are taken from).
 uint64_t ordered_bits(KeyType type, const std::vector<std::byte>& keys, uint64_t i) {
   const KeyTypeInfo& k = info(type);
-  if (k.bytes == 4)
-    return make_twiddle<uint32_t>(k.is_signed, k.is_float, false).in(reinterpret_cast<const uint32_t*>(keys.data())[i]);
-  return make_twiddle<uint64_t>(k.is_signed, k.is_float, false).in(reinterpret_cast<const uint64_t*>(keys.data())[i]);
+  return with_key_bits(k.bytes, [&](auto bits) {
+    using Bits = decltype(bits);
+    return uint64_t(make_twiddle<Bits>(k.is_signed, k.is_float, false).in(reinterpret_cast<const Bits*>(keys.data())[i]));
+  });
 }
 
 // The text of bits [low, high) of `bits`, most significant first: binary, or hex (four bits a character).
@@ -258,13 +259,16 @@ void mark_points(const gfx::Palette& palette, const RunRecord& run, const RadixS
   float widest = 0;
   for (uint64_t i = 0; i < run.n; ++i) widest = std::max(widest, ImGui::CalcTextSize(format_key(run.key_type, keys.data(), i).c_str()).x);
   const bool with_values = widest + 2 * radius + 4 <= column_w;
-  const bool wide = info(run.key_type).bytes == 8;
-  const auto map32 = gfx::make_density_map<uint32_t>(request);
-  const auto map64 = gfx::make_density_map<uint64_t>(request);
+  // Where key i falls on the plot: its row on the value axis, and its column.
+  const auto cell_of = [&](uint64_t i) {
+    return with_key_bits(info(run.key_type).bytes, [&](auto bits) {
+      using Bits = decltype(bits);
+      const auto map = gfx::make_density_map<Bits>(request);
+      return std::pair{map.row(reinterpret_cast<const Bits*>(keys.data())[i]), map.column(i)};
+    });
+  };
   for (uint64_t i = 0; i < run.n; ++i) {
-    const uint32_t row = wide ? map64.row(reinterpret_cast<const uint64_t*>(keys.data())[i])
-                              : map32.row(reinterpret_cast<const uint32_t*>(keys.data())[i]);
-    const uint32_t column = wide ? map64.column(i) : map32.column(i);
+    const auto [row, column] = cell_of(i);
     const ImVec2 point(plot_origin.x + float(column) + 0.5f, plot_origin.y + float(request.rows - 1 - row) + 0.5f);
     const uint64_t bits = ordered_bits(run.key_type, keys, i);
     const ImU32 colour = pass ? digit_color(palette, uint32_t((bits >> pass->shift) & ((uint64_t(1) << pass->bits) - 1)), pass->digits())
@@ -399,8 +403,8 @@ void draw_array_panel(UiFrame& f, bool* open) {
   }
   if (const StageTrace* viewed = viewed_trace_stage(f, run); viewed && viewed->buckets && !viewed->buckets->splitters.empty()) {
     const ImVec2 plot(origin.x + axis, origin.y);
-    if (info(run.key_type).bytes == 8) mark_splitters<uint64_t>(*viewed->buckets, request, plot);
-    else mark_splitters<uint32_t>(*viewed->buckets, request, plot);
+    with_key_bits(info(run.key_type).bytes,
+                  [&](auto bits) { mark_splitters<decltype(bits)>(*viewed->buckets, request, plot); });
   }
   if (written) mark_points(*f.palette, run, pass, small_keys, request, ImVec2(origin.x + axis, origin.y));
 

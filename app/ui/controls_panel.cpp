@@ -22,6 +22,13 @@ const ImVec4 kGood(0.45f, 0.9f, 0.5f, 1.0f);
 // does not start a sort per frame.
 bool edit_done() { return ImGui::IsItemDeactivatedAfterEdit(); }
 
+// The 32-bit key type of k's kind (u8 -> u32, i16 -> i32, f16 -> f32), for an algorithm that sorts
+// 32- and 64-bit keys only.
+KeyType word_key_of_kind(KeyType k) {
+  const KeyTypeInfo& t = info(k);
+  return t.is_float ? KeyType::f32 : t.is_signed ? KeyType::i32 : KeyType::u32;
+}
+
 bool algorithm_combo(RunRequest& d) {
   bool changed = false;
   if (ImGui::BeginCombo("Algorithm", std::string(d.sort.algorithm->name).c_str())) {
@@ -29,6 +36,8 @@ bool algorithm_combo(RunRequest& d) {
       if (ImGui::Selectable(std::string(a->name).c_str(), a == d.sort.algorithm)) {
         changed = a != d.sort.algorithm;
         d.sort.algorithm = a;
+        // Keys it does not sort become the 32-bit keys of their kind.
+        if (!a->takes(d.data.key_type)) d.data.key_type = word_key_of_kind(d.data.key_type);
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nseed: %s", std::string(a->title).c_str(), std::string(a->seed).c_str());
     }
@@ -57,10 +66,15 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
   bool changed = false;
   if (ImGui::BeginCombo("Key type", std::string(info(d.data.key_type).name).c_str())) {
     for (const KeyTypeInfo& k : key_types()) {
+      const bool taken = d.sort.algorithm->takes(k.id);
+      ImGui::BeginDisabled(!taken);
       if (ImGui::Selectable(std::string(k.name).c_str(), k.id == d.data.key_type)) {
         changed = k.id != d.data.key_type;
         d.data.key_type = k.id;
       }
+      ImGui::EndDisabled();
+      if (!taken && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", check_takes_keys(*d.sort.algorithm, k.id).message().c_str());
     }
     ImGui::EndCombo();
   }

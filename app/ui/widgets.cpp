@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "session/parse.hpp"
+#include "sortscope/half_float.hpp"
 #include "sortscope/key_traits.hpp"
 #include "ui/panel_flags.hpp"
 
@@ -51,18 +52,26 @@ std::string format_key(KeyType type, const void* keys, uint64_t i) {
     case KeyType::u64: std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)static_cast<const uint64_t*>(keys)[i]); break;
     case KeyType::i64: std::snprintf(buf, sizeof buf, "%lld", (long long)static_cast<const int64_t*>(keys)[i]); break;
     case KeyType::f64: std::snprintf(buf, sizeof buf, "%g", static_cast<const double*>(keys)[i]); break;
+    case KeyType::u8: std::snprintf(buf, sizeof buf, "%u", unsigned(static_cast<const uint8_t*>(keys)[i])); break;
+    case KeyType::i8: std::snprintf(buf, sizeof buf, "%d", int(static_cast<const int8_t*>(keys)[i])); break;
+    case KeyType::u16: std::snprintf(buf, sizeof buf, "%u", unsigned(static_cast<const uint16_t*>(keys)[i])); break;
+    case KeyType::i16: std::snprintf(buf, sizeof buf, "%d", int(static_cast<const int16_t*>(keys)[i])); break;
+    case KeyType::f16:
+    case KeyType::bf16:
+      std::snprintf(buf, sizeof buf, "%g",
+                    double(half_to_float(static_cast<const uint16_t*>(keys)[i], info(type).mantissa_bits)));
+      break;
   }
   return buf;
 }
 
 std::string format_ordered_key(KeyType type, uint64_t ordered) {
   const KeyTypeInfo& k = info(type);
-  if (k.bytes == 4) {
-    const uint32_t raw = make_twiddle<uint32_t>(k.is_signed, k.is_float, false).raw(uint32_t(ordered));
+  return with_key_bits(k.bytes, [&](auto bits) {
+    using Bits = decltype(bits);
+    const Bits raw = make_twiddle<Bits>(k.is_signed, k.is_float, false).raw(Bits(ordered));
     return format_key(type, &raw, 0);
-  }
-  const uint64_t raw = make_twiddle<uint64_t>(k.is_signed, k.is_float, false).raw(ordered);
-  return format_key(type, &raw, 0);
+  });
 }
 
 ImU32 digit_color(const gfx::Palette& palette, float t, float alpha) {

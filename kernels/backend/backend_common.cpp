@@ -73,12 +73,10 @@ void fold_key_facts(KeyType key_type, const Bits* keys, uint64_t n, bool* seen_f
 }  // namespace
 
 void KeyFacts::add(const void* keys, uint64_t n) {
-  if (info(key_type_).bytes == 4)
-    fold_key_facts(key_type_, static_cast<const uint32_t*>(keys), n, &seen_first_, &first_, &differ_, &smallest_,
+  with_key_bits(info(key_type_).bytes, [&](auto bits) {
+    fold_key_facts(key_type_, static_cast<const decltype(bits)*>(keys), n, &seen_first_, &first_, &differ_, &smallest_,
                    &largest_);
-  else
-    fold_key_facts(key_type_, static_cast<const uint64_t*>(keys), n, &seen_first_, &first_, &differ_, &smallest_,
-                   &largest_);
+  });
 }
 
 SnapshotPlan SnapshotPlan::within(int stages, uint64_t bytes_each, uint64_t budget) {
@@ -165,8 +163,8 @@ std::string verified_detail(const SortConfig& config, KeyType key_type) {
 std::string verify_sorted_host(const HostKeys& input, const HostKeys& keys, const std::vector<uint32_t>* values,
                                const SortConfig& config) {
   if (keys.key_type != input.key_type) return "output key type differs from the input's";
-  return info(input.key_type).bytes == 4 ? verify_typed<uint32_t>(input, keys, values, config)
-                                         : verify_typed<uint64_t>(input, keys, values, config);
+  return with_key_bits(info(input.key_type).bytes,
+                       [&](auto bits) { return verify_typed<decltype(bits)>(input, keys, values, config); });
 }
 
 }  // namespace sortscope

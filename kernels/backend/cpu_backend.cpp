@@ -120,6 +120,7 @@ class CpuBackend final : public Backend {
     if (!input_) return InvalidArgument("no data set");
     const AlgorithmDescriptor& algo = *config.algorithm;
     if (!algo.cpu) return Unsupported(std::string(algo.name) + " runs only on the CUDA backend");
+    SORTSCOPE_RETURN_IF_ERROR(check_takes_keys(algo, input_->key_type));
     const uint64_t n = input_->n;
     SortShape shape;
     SORTSCOPE_RETURN_IF_ERROR(sort_shape(config, input_->key_type, n, &shape));

@@ -156,9 +156,11 @@ class CudaBackend final : public Backend {
     if (spec.dist.id == Distribution::zipf && !zipf_) {
       const auto& table = zipf_thresholds();
       SORTSCOPE_RETURN_IF_ERROR(DeviceArray::make(table.size() * sizeof(uint64_t), &zipf_));
-      SORTSCOPE_RETURN_IF_ERROR(
-          to_status(cudaMemcpy(zipf_->get(), table.data(), table.size() * sizeof(uint64_t), cudaMemcpyHostToDevice),
-                    "uploading the zipf table"));
+      // On the generating stream: a plain cudaMemcpy from pageable memory may return before its
+      // DMA lands, and the stream does not wait for the legacy one.
+      SORTSCOPE_RETURN_IF_ERROR(to_status(cudaMemcpyAsync(zipf_->get(), table.data(), table.size() * sizeof(uint64_t),
+                                                          cudaMemcpyHostToDevice, stream_),
+                                          "uploading the zipf table"));
     }
     SORTSCOPE_RETURN_IF_ERROR(to_status(
         cuda::generate_keys(spec, input_->get(), zipf_ ? static_cast<const uint64_t*>(zipf_->get()) : nullptr, stream_),
@@ -185,6 +187,7 @@ class CudaBackend final : public Backend {
     }
     const AlgorithmDescriptor& algo = *config.algorithm;
     if (!algo.cuda) return run_on_host(config, options, result);
+    SORTSCOPE_RETURN_IF_ERROR(check_takes_keys(algo, key_type_));
     SortShape shape;
     SORTSCOPE_RETURN_IF_ERROR(sort_shape(config, key_type_, n_, &shape));
     SORTSCOPE_RETURN_IF_ERROR(describe_keys(&shape));
@@ -227,7 +230,7 @@ class CudaBackend final : public Backend {
     args.end_bit = config.end_bit;
     args.descending = config.descending;
     args.max_grid = config.max_grid;
-    SORTSCOPE_RETURN_IF_ERROR(check_radix_args(args, 1, 64));
+    SORTSCOPE_RETURN_IF_ERROR(check_radix_args(args, 1, 64, true, algo.key_widths));
     params_ = shape.params;
 
     // Some entries have several timed variants (CUB: 32- and 64-bit num_items); the fastest counts.

@@ -95,7 +95,7 @@ cudaError_t verify_sorted(const RadixSortArgs& a, VerifyCounts* counts, cudaStre
   SORTSCOPE_CUDA_TRY(cudaMallocAsync(reinterpret_cast<void**>(&d_counts), sizeof(VerifyCounts), stream));
   cudaError_t e = cudaMemsetAsync(d_counts, 0, sizeof(VerifyCounts), stream);
   if (e == cudaSuccess)
-    e = info(a.key_type).bytes == 4 ? verify_typed<uint32_t>(a, d_counts, stream) : verify_typed<uint64_t>(a, d_counts, stream);
+    e = with_key_bits(info(a.key_type).bytes, [&](auto bits) { return verify_typed<decltype(bits)>(a, d_counts, stream); });
   if (e == cudaSuccess) e = cudaMemcpyAsync(counts, d_counts, sizeof(VerifyCounts), cudaMemcpyDeviceToHost, stream);
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
   cudaFreeAsync(d_counts, stream);

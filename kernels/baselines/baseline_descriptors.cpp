@@ -53,6 +53,7 @@ const AlgorithmDescriptor descriptor{
 #if SORTSCOPE_HAVE_CUDA
     .cuda = cuda_entry,
 #endif
+    .key_widths = kAllKeyWidths,
     // 32- and 64-bit num_items are tuned apart; the faster counts: the strongest baseline.
     .cuda_variants = 2,
     .reference = true,
@@ -152,6 +153,7 @@ const AlgorithmDescriptor descriptor{
     .title = "std::sort (std::stable_sort for pairs) on the host",
     .seed = "baseline",
     .cpu = cpu_entry,
+    .key_widths = kAllKeyWidths,
     .model_bytes = host_sort_bytes,
     .explain = explain,
 };
@@ -175,6 +177,7 @@ const AlgorithmDescriptor descriptor{
     .title = "libstdc++ parallel-mode sort on every host core",
     .seed = "baseline",
     .cpu = cpu_entry,
+    .key_widths = kAllKeyWidths,
     .model_bytes = host_sort_bytes,
     .explain = explain,
 };

@@ -3,6 +3,7 @@
 #include <numeric>
 #include <vector>
 
+#include "common/cpu_twin.hpp"
 #include "common/radix_checks.hpp"
 #include "sortscope/cpu.hpp"
 #include "sortscope/key_traits.hpp"
@@ -17,15 +18,15 @@ void sort_typed(const RadixSortArgs& a) {
   const int end = a.resolved_end_bit();
   const Bits mask = (end - a.begin_bit >= int(sizeof(Bits) * 8)) ? ~Bits(0)
                                                                    : ((Bits(1) << (end - a.begin_bit)) - 1);
-  auto ordered = [&](Bits raw) { return (twiddle.in(raw) >> a.begin_bit) & mask; };
+  auto ordered = [&](Bits raw) { return Bits((twiddle.in(raw) >> a.begin_bit) & mask); };
   const Bits* in = static_cast<const Bits*>(a.keys_in);
   Bits* out = static_cast<Bits*>(a.keys_out);
   if constexpr (std::is_void_v<Value>) {
     std::copy(in, in + a.n, out);
     auto less = [&](Bits x, Bits y) { return ordered(x) < ordered(y); };
-    // Keys that agree on a narrower bit range may still differ: keep them in input order, as the
-    // radix sorts do.
-    if (end - a.begin_bit < key_bits(a.key_type)) std::stable_sort(out, out + a.n, less);
+    // Keys that agree on a narrower bit range, and -0.0 and +0.0, are equal keys that differ: keep
+    // them in input order, as the radix sorts do.
+    if (k.is_float || end - a.begin_bit < key_bits(a.key_type)) std::stable_sort(out, out + a.n, less);
     else std::sort(out, out + a.n, less);
   } else {
     std::vector<uint64_t> order(a.n);
@@ -43,18 +44,11 @@ void sort_typed(const RadixSortArgs& a) {
 }  // namespace
 
 Status std_sort(const RadixSortArgs& a) {
-  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, 1, 64));
-  try {
-    const bool wide = info(a.key_type).bytes == 8;
-    switch (a.value_bytes) {
-      case 0: wide ? sort_typed<uint64_t, void>(a) : sort_typed<uint32_t, void>(a); break;
-      case 4: wide ? sort_typed<uint64_t, uint32_t>(a) : sort_typed<uint32_t, uint32_t>(a); break;
-      default: wide ? sort_typed<uint64_t, uint64_t>(a) : sort_typed<uint32_t, uint64_t>(a); break;
-    }
-  } catch (const std::bad_alloc&) {
-    return OutOfMemory("not enough host memory to sort " + std::to_string(a.n) + " keys");
-  }
-  return Status::Ok();
+  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, 1, 64, true, kAllKeyWidths));
+  return cpu_twin::by_width<kAllKeyWidths>(a, [&]<typename Bits, typename Value>() {
+    sort_typed<Bits, std::conditional_t<std::is_same_v<Value, cpu_twin::KeysOnly>, void, Value>>(a);
+    return Status::Ok();
+  });
 }
 
 }  // namespace sortscope::cpu

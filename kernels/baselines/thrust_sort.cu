@@ -43,6 +43,7 @@ cudaError_t thrust_sort_in_place(const RadixSortArgs& a, cudaStream_t stream) {
       case KeyType::u64: return sort_values<uint64_t>(a, stream);
       case KeyType::i64: return sort_values<int64_t>(a, stream);
       case KeyType::f64: return sort_values<double>(a, stream);
+      default: break;  // 8- and 16-bit keys: not a thrust baseline here
     }
   } catch (const std::exception&) {
     return cudaErrorUnknown;  // thrust reports failures (e.g. out of memory) as exceptions

@@ -8,9 +8,12 @@ namespace sortscope {
 namespace {
 
 constexpr std::array kKeyTypes = {
-    KeyTypeInfo{KeyType::u32, "u32", 4, false, false}, KeyTypeInfo{KeyType::i32, "i32", 4, true, false},
-    KeyTypeInfo{KeyType::f32, "f32", 4, true, true},   KeyTypeInfo{KeyType::u64, "u64", 8, false, false},
-    KeyTypeInfo{KeyType::i64, "i64", 8, true, false},  KeyTypeInfo{KeyType::f64, "f64", 8, true, true},
+    KeyTypeInfo{KeyType::u32, "u32", 4, false, false},    KeyTypeInfo{KeyType::i32, "i32", 4, true, false},
+    KeyTypeInfo{KeyType::f32, "f32", 4, true, true, 23},  KeyTypeInfo{KeyType::u64, "u64", 8, false, false},
+    KeyTypeInfo{KeyType::i64, "i64", 8, true, false},     KeyTypeInfo{KeyType::f64, "f64", 8, true, true, 52},
+    KeyTypeInfo{KeyType::u8, "u8", 1, false, false},      KeyTypeInfo{KeyType::i8, "i8", 1, true, false},
+    KeyTypeInfo{KeyType::u16, "u16", 2, false, false},    KeyTypeInfo{KeyType::i16, "i16", 2, true, false},
+    KeyTypeInfo{KeyType::f16, "f16", 2, true, true, 10},  KeyTypeInfo{KeyType::bf16, "bf16", 2, true, true, 7},
 };
 
 constexpr std::array kDistributions = {

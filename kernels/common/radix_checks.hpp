@@ -11,8 +11,12 @@ namespace sortscope {
 // Largest n the 32-bit offsets of the sort kernels can address.
 constexpr uint64_t kMaxRadixItems = 0xFFFFFFFFull;
 
-// `check_buffers` is false for a temp-storage size query, which may pass null buffers.
-inline Status check_radix_args(const RadixSortArgs& a, int min_bits, int max_bits, bool check_buffers = true) {
+// `check_buffers` is false for a temp-storage size query, which may pass null buffers. `key_widths`:
+// the key widths the entry point sorts (catalogue.hpp).
+inline Status check_radix_args(const RadixSortArgs& a, int min_bits, int max_bits, bool check_buffers = true,
+                               unsigned key_widths = kWordKeyWidths) {
+  if ((key_widths & key_width_bit(info(a.key_type).bytes)) == 0)
+    return InvalidArgument(std::string(info(a.key_type).name) + " keys are not sorted here");
   const int width = key_bits(a.key_type);
   const int end = a.resolved_end_bit();
   if (a.begin_bit < 0 || end > width || a.begin_bit > end)

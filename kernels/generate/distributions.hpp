@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "sortscope/half_float.hpp"
 #include "sortscope/host_device.hpp"
 
 namespace sortscope::gen {
@@ -35,6 +36,7 @@ struct Params {
   uint64_t n = 0;
   uint64_t seed = 0;
   int width = 32;        // bits of the key type
+  int mantissa_bits = 0;  // float keys' fraction bits (16-bit floats: 10 for f16, 7 for bf16)
   int entropy_ands = 1;  // K of entropy-K
   // zipf: cumulative thresholds over the 64-bit uniform range, kZipfRanks entries (see zipf_cdf)
   const uint64_t* zipf_cdf = nullptr;
@@ -64,7 +66,10 @@ SORTSCOPE_HD uint64_t in_slice(uint64_t slice, uint64_t parts, uint64_t word, in
 SORTSCOPE_HD uint64_t rank_value(const Params& p, uint64_t i) {
   const uint64_t mask = width_mask(p.width);
   const uint64_t r0 = random_word(p.seed, i, 0);
-  const uint64_t step = p.n == 0 ? 1 : ((mask / p.n) ? (mask / p.n) : 1);
+  // sorted, reverse and nearly-sorted spread the n positions over the range; with more keys than
+  // values (8- and 16-bit keys), each value repeats for about n / 2^width positions in turn.
+  const uint64_t step = p.n == 0 ? 1 : mask / p.n;
+  const auto in_order = [&](uint64_t k) { return step ? (k * step) & mask : (k << p.width) / p.n; };
   switch (p.kind) {
     case Kind::uniform:
       return r0 & mask;
@@ -77,12 +82,12 @@ SORTSCOPE_HD uint64_t rank_value(const Params& p, uint64_t i) {
     case Kind::zero:
       return 0;
     case Kind::sorted:
-      return (i * step) & mask;
+      return in_order(i);
     case Kind::reverse:
-      return ((p.n - 1 - i) * step) & mask;
+      return in_order(p.n - 1 - i);
     case Kind::nearly_sorted:
       // sorted, with about one key in a hundred replaced by a uniform value
-      return (r0 % 100 == 0) ? (random_word(p.seed, i, 1) & mask) : (i * step) & mask;
+      return (r0 % 100 == 0) ? (random_word(p.seed, i, 1) & mask) : in_order(i);
     case Kind::bucket: {
       // each processor's keys fall into p buckets in turn; bucket j holds values of slice j
       uint64_t per_proc = (p.n + kGroups - 1) / kGroups;
@@ -136,12 +141,14 @@ SORTSCOPE_HD uint64_t rank_value(const Params& p, uint64_t i) {
 }
 
 // Maps a rank value to the bit pattern of a key of the given class, preserving order.
-SORTSCOPE_HD uint64_t to_key_bits(uint64_t rank, int width, bool is_signed, bool is_float, bool is_zero_dist) {
+SORTSCOPE_HD uint64_t to_key_bits(uint64_t rank, int width, bool is_signed, bool is_float, bool is_zero_dist,
+                                  int mantissa_bits) {
   if (is_zero_dist) return 0;  // the value 0 of every type (0.0 for floats)
   const uint64_t half = 1ull << (width - 1);
   if (is_float) {
     // rank / 2^(width-1) - 1 lies in [-1, 1); the conversions round monotonically, so order holds
     double x = (static_cast<double>(rank) - static_cast<double>(half)) / static_cast<double>(half);
+    if (width == 16) return half_from_float(static_cast<float>(x), mantissa_bits);
     if (width == 32) {
       float f = static_cast<float>(x);
       uint32_t b;

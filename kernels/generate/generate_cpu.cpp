@@ -4,6 +4,7 @@
 #include "generate/generate_params.hpp"
 #include "common/parallel_for.hpp"
 #include "sortscope/data.hpp"
+#include "sortscope/key_traits.hpp"
 
 namespace sortscope {
 
@@ -49,8 +50,7 @@ Status generate_host(const DataSpec& spec, HostKeys* out) {
   } catch (const std::bad_alloc&) {
     return OutOfMemory("not enough host memory for " + std::to_string(spec.n) + " keys");
   }
-  if (k.bytes == 4) fill(p, k, out->as<uint32_t>());
-  else fill(p, k, out->as<uint64_t>());
+  with_key_bits(k.bytes, [&](auto bits) { fill(p, k, out->as<decltype(bits)>()); });
   return Status::Ok();
 }
 

@@ -2,6 +2,7 @@
 #include "generate/generate_cuda.hpp"
 #include "common/cuda_check.cuh"
 #include "generate/generate_params.hpp"
+#include "sortscope/key_traits.hpp"
 
 namespace sortscope::cuda {
 namespace {
@@ -29,10 +30,10 @@ cudaError_t generate_keys(const DataSpec& spec, void* d_keys, const uint64_t* d_
   const KeyTypeInfo& k = info(spec.key_type);
   gen::Params p = gen::params_for(spec);
   p.zipf_cdf = d_zipf_cdf;
-  if (k.bytes == 4)
-    generate_kernel<uint32_t><<<grid_for(p.n), 256, 0, stream>>>(p, k.is_signed, k.is_float, static_cast<uint32_t*>(d_keys));
-  else
-    generate_kernel<uint64_t><<<grid_for(p.n), 256, 0, stream>>>(p, k.is_signed, k.is_float, static_cast<uint64_t*>(d_keys));
+  with_key_bits(k.bytes, [&](auto bits) {
+    using Bits = decltype(bits);
+    generate_kernel<Bits><<<grid_for(p.n), 256, 0, stream>>>(p, k.is_signed, k.is_float, static_cast<Bits*>(d_keys));
+  });
   return cudaPeekAtLastError();
 }
 

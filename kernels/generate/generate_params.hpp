@@ -34,13 +34,14 @@ inline Params params_for(const DataSpec& spec) {
   p.n = spec.n;
   p.seed = spec.seed;
   p.width = key_bits(spec.key_type);
+  p.mantissa_bits = info(spec.key_type).mantissa_bits;
   p.entropy_ands = spec.dist.entropy_ands;
   return p;
 }
 
 // Element i of the data set, as the key type's bit pattern.
 SORTSCOPE_HD uint64_t key_bits_at(const Params& p, bool is_signed, bool is_float, uint64_t i) {
-  return to_key_bits(rank_value(p, i), p.width, is_signed, is_float, p.kind == Kind::zero);
+  return to_key_bits(rank_value(p, i), p.width, is_signed, is_float, p.kind == Kind::zero, p.mantissa_bits);
 }
 
 }  // namespace sortscope::gen

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "sortscope/data.hpp"
+#include "sortscope/half_float.hpp"
 
 namespace sortscope {
 namespace {
@@ -59,6 +60,12 @@ std::string npy_descr(KeyType k) {
     case KeyType::u64: return "<u8";
     case KeyType::i64: return "<i8";
     case KeyType::f64: return "<f8";
+    case KeyType::u8: return "|u1";
+    case KeyType::i8: return "|i1";
+    case KeyType::u16: return "<u2";
+    case KeyType::i16: return "<i2";
+    case KeyType::f16: return "<f2";
+    case KeyType::bf16: break;  // NumPy has no bfloat16 dtype of its own
   }
   return "";
 }
@@ -103,6 +110,9 @@ Status parse_npy(const std::string& path, const std::string& file, KeyType k, Ho
   if (descr.empty()) return InvalidArgument(bad + " (no dtype)");
   if (npy_field(header, "fortran_order").find("True") != std::string::npos)
     return InvalidArgument("'" + path + "' is Fortran-ordered; save it C-ordered");
+  if (npy_descr(k).empty())
+    return InvalidArgument("'" + path + "': NumPy has no " + std::string(info(k).name) +
+                           " dtype; give " + std::string(info(k).name) + " keys as raw bits (.bin) or as text");
   if (descr != npy_descr(k))
     return InvalidArgument("'" + path + "' holds dtype " + descr + " but --keys is " + std::string(info(k).name) +
                            " (" + npy_descr(k) + "); pass the matching --keys");
@@ -247,6 +257,23 @@ Status parse_text(const std::string& text, KeyType k, const Where& where, bool d
     case KeyType::u64: return parse_text_as<uint64_t>(text, where, refused, out);
     case KeyType::i64: return parse_text_as<int64_t>(text, where, refused, out);
     case KeyType::f64: return parse_text_as<double>(text, where, refused, out);
+    case KeyType::u8: return parse_text_as<uint8_t>(text, where, refused, out);
+    case KeyType::i8: return parse_text_as<int8_t>(text, where, refused, out);
+    case KeyType::u16: return parse_text_as<uint16_t>(text, where, refused, out);
+    case KeyType::i16: return parse_text_as<int16_t>(text, where, refused, out);
+    case KeyType::f16:
+    case KeyType::bf16: {
+      // Read as f32, then rounded to the nearest 16-bit float (beyond its range: infinity).
+      SORTSCOPE_RETURN_IF_ERROR(parse_text_as<float>(text, where, refused, out));
+      std::vector<std::byte> halves(out->n * 2);
+      const int mantissa = info(k).mantissa_bits;
+      for (uint64_t i = 0; i < out->n; ++i) {
+        const uint16_t h = half_from_float(out->as<float>()[i], mantissa);
+        std::memcpy(halves.data() + 2 * i, &h, 2);
+      }
+      out->bytes = std::move(halves);
+      return Status::Ok();
+    }
   }
   return InvalidArgument("unknown key type");
 }

@@ -167,8 +167,9 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
 }  // namespace
 
 Status mg_radix_sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
-  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, mg_radix::kMinRadixBits, mg_radix::kMaxRadixBits));
-  return cpu_twin::by_width(a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, trace, observer); });
+  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, mg_radix::kMinRadixBits, mg_radix::kMaxRadixBits, true, kAllKeyWidths));
+  return cpu_twin::by_width<kAllKeyWidths>(
+      a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, trace, observer); });
 }
 
 }  // namespace sortscope::cpu

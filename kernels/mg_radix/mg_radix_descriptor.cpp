@@ -91,6 +91,7 @@ const AlgorithmDescriptor descriptor{
     .cuda = cuda_entry,
 #endif
     .sections = kRadixSection,
+    .key_widths = kAllKeyWidths,
     .model_bytes = model_bytes,
     .stage_count = passes,
     .explain = explain,

@@ -14,6 +14,8 @@ namespace sortscope::mg_radix::instances {
 template <typename Bits>
 cudaError_t sort_width(const detail::RadixSortCall& call);
 
+extern template cudaError_t sort_width<uint8_t>(const detail::RadixSortCall& call);
+extern template cudaError_t sort_width<uint16_t>(const detail::RadixSortCall& call);
 extern template cudaError_t sort_width<uint32_t>(const detail::RadixSortCall& call);
 extern template cudaError_t sort_width<uint64_t>(const detail::RadixSortCall& call);
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/coalescing.hpp"
+#include "common/cpu_twin.hpp"
 #include "common/parallel_for.hpp"
 #include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
@@ -17,7 +18,7 @@
 namespace sortscope::cpu {
 namespace {
 
-struct KeysOnly {};
+using cpu_twin::KeysOnly;
 
 double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -167,17 +168,9 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
 }  // namespace
 
 Status onesweep_sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
-  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, onesweep::kRadixBits, onesweep::kRadixBits));
-  try {
-    const bool wide = info(a.key_type).bytes == 8;
-    switch (a.value_bytes) {
-      case 0: return wide ? sort<uint64_t, KeysOnly>(a, trace, observer) : sort<uint32_t, KeysOnly>(a, trace, observer);
-      case 4: return wide ? sort<uint64_t, uint32_t>(a, trace, observer) : sort<uint32_t, uint32_t>(a, trace, observer);
-      default: return wide ? sort<uint64_t, uint64_t>(a, trace, observer) : sort<uint32_t, uint64_t>(a, trace, observer);
-    }
-  } catch (const std::bad_alloc&) {
-    return OutOfMemory("not enough host memory to sort " + std::to_string(a.n) + " keys");
-  }
+  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, onesweep::kRadixBits, onesweep::kRadixBits, true, kAllKeyWidths));
+  return cpu_twin::by_width<kAllKeyWidths>(
+      a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, trace, observer); });
 }
 
 }  // namespace sortscope::cpu

@@ -4,6 +4,7 @@
 #include "common/cuda_launch.cuh"
 #include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "sortscope/key_traits.hpp"
 #include "onesweep/onesweep_instances.hpp"
 #include "onesweep/onesweep_policy.hpp"
 #include "sortscope/onesweep.hpp"
@@ -11,7 +12,7 @@
 namespace sortscope::onesweep {
 
 cudaError_t dispatch(const detail::RadixSortCall& c) {
-  if (!check_radix_args(c.args, kRadixBits, kRadixBits, c.d_temp_storage != nullptr).ok()) return cudaErrorInvalidValue;
+  if (!check_radix_args(c.args, kRadixBits, kRadixBits, c.d_temp_storage != nullptr, kAllKeyWidths).ok()) return cudaErrorInvalidValue;
   if (c.temp_storage_bytes == nullptr) return cudaErrorInvalidValue;
   const int end_bit = c.args.resolved_end_bit();
   if (radix_pass_count(c.args.begin_bit, end_bit, kRadixBits) == 0) {
@@ -28,7 +29,7 @@ cudaError_t dispatch(const detail::RadixSortCall& c) {
                                          cudaMemcpyDeviceToDevice, c.stream));
     return cudaSuccess;
   }
-  return info(c.args.key_type).bytes == 4 ? instances::sort_class<uint32_t>(c) : instances::sort_class<uint64_t>(c);
+  return with_key_bits(info(c.args.key_type).bytes, [&](auto bits) { return instances::sort_class<decltype(bits)>(c); });
 }
 
 }  // namespace sortscope::onesweep

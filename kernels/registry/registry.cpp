@@ -33,6 +33,24 @@ const AlgorithmDescriptor* find_algorithm(std::string_view name) {
 
 const AlgorithmDescriptor& default_algorithm() { return *kRegistry[0]; }
 
+Status check_takes_keys(const AlgorithmDescriptor& algorithm, KeyType k) {
+  if (algorithm.takes(k)) return Status::Ok();
+  std::string types, others;
+  for (const KeyTypeInfo& t : key_types()) {
+    if (!algorithm.takes(t.id)) continue;
+    if (!types.empty()) types += ' ';
+    types += t.name;
+  }
+  for (const AlgorithmDescriptor* a : kRegistry) {
+    if (!a->takes(k)) continue;
+    if (!others.empty()) others += ", ";
+    others += a->name;
+  }
+  const std::string name(info(k).name);
+  return InvalidArgument(std::string(algorithm.name) + " sorts " + types + " keys, not " + name +
+                         (others.empty() ? "" : "; " + name + " keys sort with " + others));
+}
+
 int AlgorithmDescriptor::param_index(std::string_view param_name) const {
   for (size_t i = 0; i < params.size(); ++i)
     if (params[i].name == param_name) return int(i);

@@ -91,6 +91,7 @@ struct AlgorithmDescriptor {
   unsigned sections = 0;     // TraceSection flags its stages fill; 0: it records no trace
   bool stable = true;        // keeps equal keys in input order (pairs are verified for it)
   bool sorts_in_place = false;  // the CUDA entry sorts keys_out in place: the backend copies the input there first
+  unsigned key_widths = kWordKeyWidths;  // the key widths it sorts (catalogue.hpp's key_width_bit)
   int cuda_variants = 1;     // timed variants of the CUDA entry (CUB: 32- and 64-bit num_items); the fastest counts
   bool reference = false;    // the baseline bench's ratios are taken against
   // Bytes the algorithm moves through memory for a run of this shape: what GB/s is computed from.
@@ -104,6 +105,7 @@ struct AlgorithmDescriptor {
   std::vector<ExplainPhase> (*explain)(const SortTrace* trace, const StageTrace* stage) = nullptr;
 
   bool runs_on(BackendKind b) const { return b == BackendKind::cpu ? cpu != nullptr : cuda != nullptr; }
+  bool takes(KeyType k) const { return (key_widths & key_width_bit(info(k).bytes)) != 0; }
   bool traced() const { return sections != 0; }
   const ParamSpec* param(std::string_view param_name) const;
   int param_index(std::string_view param_name) const;  // -1 if it has none of that name
@@ -112,6 +114,9 @@ struct AlgorithmDescriptor {
 // Every algorithm, in the order menus and --help list them.
 std::span<const AlgorithmDescriptor* const> algorithms();
 const AlgorithmDescriptor* find_algorithm(std::string_view name);
+// Ok when `algorithm` sorts keys of type k; else the one message a user reads, naming the types it
+// takes and the algorithms that take k.
+Status check_takes_keys(const AlgorithmDescriptor& algorithm, KeyType k);
 // The GUI's and bench's default: the first registered algorithm.
 const AlgorithmDescriptor& default_algorithm();
 

@@ -12,7 +12,9 @@ namespace sortscope {
 
 enum class BackendKind { cpu, cuda };
 
-enum class KeyType { u32, i32, f32, u64, i64, f64 };
+// The 32- and 64-bit types every algorithm sorts, then the 8- and 16-bit ones (f16 is IEEE half,
+// bf16 is bfloat16) that the radix sorts take as CUB does (AlgorithmDescriptor::key_widths).
+enum class KeyType { u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16, bf16 };
 
 struct KeyTypeInfo {
   KeyType id;
@@ -20,7 +22,13 @@ struct KeyTypeInfo {
   int bytes;
   bool is_signed;
   bool is_float;
+  int mantissa_bits = 0;  // floats: stored fraction bits (f16 10, bf16 7, f32 23, f64 52)
 };
+
+// Key widths as a bit set: bit b is a width of b bytes.
+constexpr unsigned key_width_bit(int bytes) { return 1u << bytes; }
+constexpr unsigned kWordKeyWidths = key_width_bit(4) | key_width_bit(8);
+constexpr unsigned kAllKeyWidths = key_width_bit(1) | key_width_bit(2) | kWordKeyWidths;
 
 std::span<const KeyTypeInfo> key_types();
 const KeyTypeInfo& info(KeyType k);
