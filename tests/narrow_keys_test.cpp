@@ -310,26 +310,32 @@ void expect_api_matches_cub(const std::vector<uint16_t>& bits, KeyType type) {
           if (!pairs) want_values.clear();
         }
 
+        // One call of ours in this run's form (keys or pairs, ascending or descending), with
+        // pointers or with DoubleBuffers; a null `temp` asks for the size.
+        const auto sort_pointers = [&](void* temp, size_t& bytes) {
+          if (pairs)
+            return descending ? Api::SortPairsDescending(temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin, end)
+                              : Api::SortPairs(temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin, end);
+          return descending ? Api::SortKeysDescending(temp, bytes, d_keys_in, d_keys_out, n, begin, end)
+                            : Api::SortKeys(temp, bytes, d_keys_in, d_keys_out, n, begin, end);
+        };
+        DoubleBuffer<Key> keys(d_alt, d_keys_out);
+        DoubleBuffer<uint32_t> values(d_values_alt, d_values_out);
+        const auto sort_buffers = [&](void* temp, size_t& bytes) {
+          if (pairs)
+            return descending ? Api::SortPairsDescending(temp, bytes, keys, values, n, begin, end)
+                              : Api::SortPairs(temp, bytes, keys, values, n, begin, end);
+          return descending ? Api::SortKeysDescending(temp, bytes, keys, n, begin, end)
+                            : Api::SortKeys(temp, bytes, keys, n, begin, end);
+        };
+
         // Ours, with pointers: temp storage at an odd offset, as CUB's own tests place it.
         cudaMemset(d_keys_out, 0, n * sizeof(Key));
         size_t bytes = 0;
-        cudaError_t e = cudaSuccess;
-        if (pairs)
-          e = descending ? Api::SortPairsDescending(nullptr, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin, end)
-                         : Api::SortPairs(nullptr, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin, end);
-        else
-          e = descending ? Api::SortKeysDescending(nullptr, bytes, d_keys_in, d_keys_out, n, begin, end)
-                         : Api::SortKeys(nullptr, bytes, d_keys_in, d_keys_out, n, begin, end);
-        ASSERT_EQ(e, cudaSuccess);
+        ASSERT_EQ(sort_pointers(nullptr, bytes), cudaSuccess);
         char* temp = nullptr;
         ASSERT_EQ(cudaMalloc(&temp, bytes + 3), cudaSuccess);
-        if (pairs)
-          e = descending ? Api::SortPairsDescending(temp + 3, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin, end)
-                         : Api::SortPairs(temp + 3, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin, end);
-        else
-          e = descending ? Api::SortKeysDescending(temp + 3, bytes, d_keys_in, d_keys_out, n, begin, end)
-                         : Api::SortKeys(temp + 3, bytes, d_keys_in, d_keys_out, n, begin, end);
-        ASSERT_EQ(e, cudaSuccess);
+        ASSERT_EQ(sort_pointers(temp + 3, bytes), cudaSuccess);
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         download(d_keys_out, pairs ? d_values_out : nullptr, &got_keys, &got_values);
         ASSERT_EQ(got_keys, want_keys) << "keys differ from CUB's";
@@ -338,24 +344,10 @@ void expect_api_matches_cub(const std::vector<uint16_t>& bits, KeyType type) {
         // Ours, with DoubleBuffers: the result is in Current(), whichever buffer that is.
         cudaMemcpy(d_alt, h_keys.data(), n * sizeof(Key), cudaMemcpyHostToDevice);
         cudaMemcpy(d_values_alt, h_values.data(), n * 4, cudaMemcpyHostToDevice);
-        DoubleBuffer<Key> keys(d_alt, d_keys_out);
-        DoubleBuffer<uint32_t> values(d_values_alt, d_values_out);
         size_t db_bytes = 0;
-        if (pairs)
-          e = descending ? Api::SortPairsDescending(nullptr, db_bytes, keys, values, n, begin, end)
-                         : Api::SortPairs(nullptr, db_bytes, keys, values, n, begin, end);
-        else
-          e = descending ? Api::SortKeysDescending(nullptr, db_bytes, keys, n, begin, end)
-                         : Api::SortKeys(nullptr, db_bytes, keys, n, begin, end);
-        ASSERT_EQ(e, cudaSuccess);
+        ASSERT_EQ(sort_buffers(nullptr, db_bytes), cudaSuccess);
         ASSERT_LE(db_bytes, bytes);
-        if (pairs)
-          e = descending ? Api::SortPairsDescending(temp, bytes, keys, values, n, begin, end)
-                         : Api::SortPairs(temp, bytes, keys, values, n, begin, end);
-        else
-          e = descending ? Api::SortKeysDescending(temp, bytes, keys, n, begin, end)
-                         : Api::SortKeys(temp, bytes, keys, n, begin, end);
-        ASSERT_EQ(e, cudaSuccess);
+        ASSERT_EQ(sort_buffers(temp, bytes), cudaSuccess);
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         if (pairs) ASSERT_EQ(keys.selector, values.selector);
         download(keys.Current(), pairs ? values.Current() : nullptr, &got_keys, &got_values);

@@ -133,15 +133,8 @@ inline const AlgorithmDescriptor* algo(std::string_view name) {
   ::sortscope::Backend* backend_var = ::sortscope::test::cuda_backend(&sortscope_why_); \
   if (!backend_var) GTEST_SKIP() << "GPU test skipped: " << sortscope_why_
 
-// Sorts `data` with `config` on `backend` and compares with the reference, bit for bit.
-inline void expect_sorted_like_reference(Backend& backend, const DataSpec& data, const SortConfig& config) {
-  std::string params;
-  for (const ParamSetting& p : config.params) params += " " + p.name + "=" + std::to_string(p.value);
-  SCOPED_TRACE(std::string(backend_name(backend.kind())) + " " + std::string(config.algorithm->name) + " " +
-               data.dist.name() + " n=" + std::to_string(data.n) + " keys=" + std::string(info(data.key_type).name) +
-               (config.pairs ? " pairs" : "") + (config.descending ? " descending" : "") + params + " bits=[" +
-               std::to_string(config.begin_bit) + "," + std::to_string(config.end_bit) + ")");
-  ASSERT_OK(backend.set_data(data));
+// Sorts the backend's data set with `config` and compares with the reference, bit for bit.
+inline void expect_run_matches_reference(Backend& backend, const SortConfig& config) {
   RunResult result;
   ASSERT_OK(backend.run(config, RunOptions{}, &result));
   EXPECT_TRUE(result.verified) << result.verify_detail;
@@ -164,6 +157,18 @@ inline void expect_sorted_like_reference(Backend& backend, const DataSpec& data,
   }
   // Stable sorts keep keys equal within the bit range in input order, even for keys only.
   ASSERT_TRUE(output.bytes == expected.bytes) << "keys differ from std::stable_sort";
+}
+
+// Sorts `data` with `config` on `backend` and compares with the reference, bit for bit.
+inline void expect_sorted_like_reference(Backend& backend, const DataSpec& data, const SortConfig& config) {
+  std::string params;
+  for (const ParamSetting& p : config.params) params += " " + p.name + "=" + std::to_string(p.value);
+  SCOPED_TRACE(std::string(backend_name(backend.kind())) + " " + std::string(config.algorithm->name) + " " +
+               data.dist.name() + " n=" + std::to_string(data.n) + " keys=" + std::string(info(data.key_type).name) +
+               (config.pairs ? " pairs" : "") + (config.descending ? " descending" : "") + params + " bits=[" +
+               std::to_string(config.begin_bit) + "," + std::to_string(config.end_bit) + ")");
+  ASSERT_OK(backend.set_data(data));
+  expect_run_matches_reference(backend, config);
 }
 
 }  // namespace sortscope::test
