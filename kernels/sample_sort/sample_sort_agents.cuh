@@ -220,24 +220,28 @@ __global__ void __launch_bounds__(LocalPolicy<Key, Value>::kThreads)
 
 // Step 3: `taken` equidistant samples of every sorted sublist (all its keys if it has fewer):
 // ranks count/taken, 2 count/taken, ..., count. Sample j of sublist i goes to i * per_sublist + j.
+// Keys and positions go to two arrays, as step 4's radix sort takes them (sort_samples).
 template <typename Key>
 __global__ void take_samples_kernel(const Key* sorted, uint32_t n, uint32_t len, uint32_t per_sublist,
-                                    uint32_t sublists, Sample<Key>* samples) {
+                                    uint32_t sublists, Key* sample_keys, uint32_t* sample_positions) {
   const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const uint64_t i = t / per_sublist, j = t % per_sublist;
   if (i >= sublists) return;
   const uint64_t lo = i * len, count = min(uint64_t(n), lo + len) - lo, taken = min(count, uint64_t(per_sublist));
   if (j >= taken) return;
   const uint64_t at = lo + (j + 1) * count / taken - 1;
-  samples[t] = {sorted[at], uint32_t(at)};
+  sample_keys[t] = sorted[at];
+  sample_positions[t] = uint32_t(at);
 }
 
 // Step 5: s equidistant samples of the sorted `total`; the first s - 1 are the splitters.
 template <typename Key>
-__global__ void pick_splitters_kernel(const Sample<Key>* samples, uint32_t total, uint32_t s, Sample<Key>* splitters) {
+__global__ void pick_splitters_kernel(const Key* sample_keys, const uint32_t* sample_positions, uint32_t total, uint32_t s,
+                                      Sample<Key>* splitters) {
   const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j + 1 >= s) return;
-  splitters[j] = samples[max(uint64_t(j + 1) * total / s, uint64_t(1)) - 1];
+  const uint64_t at = max(uint64_t(j + 1) * total / s, uint64_t(1)) - 1;
+  splitters[j] = {sample_keys[at], sample_positions[at]};
 }
 
 // Step 6: every splitter located in sublist blockIdx.x by binary search, in tree order: splitter
@@ -259,7 +263,22 @@ __global__ void __launch_bounds__(kLocateThreads)
   const bool in_shared = len * sizeof(Key) <= kLocateSharedBytes;
   const Key* keys = in_shared ? reinterpret_cast<const Key*>(shared) : sorted + lo;
   if (in_shared) {
-    for (uint32_t p = threadIdx.x; p < count; p += kLocateThreads) reinterpret_cast<Key*>(shared)[p] = sorted[lo + p];
+    // kBatch loads a thread before any store, so that the sublist arrives in a few round trips to
+    // memory rather than one for every kLocateThreads keys.
+    constexpr int kBatch = 16;
+    for (uint32_t base = 0; base < count; base += kBatch * kLocateThreads) {
+      Key batch[kBatch];
+#pragma unroll
+      for (int e = 0; e < kBatch; ++e) {
+        const uint32_t p = base + e * kLocateThreads + threadIdx.x;
+        if (p < count) batch[e] = sorted[lo + p];
+      }
+#pragma unroll
+      for (int e = 0; e < kBatch; ++e) {
+        const uint32_t p = base + e * kLocateThreads + threadIdx.x;
+        if (p < count) reinterpret_cast<Key*>(shared)[p] = batch[e];
+      }
+    }
     __syncthreads();
   }
   const SampleLess<Key, Less> before{less};
@@ -290,6 +309,7 @@ __global__ void __launch_bounds__(kLocateThreads)
 // [offsets[j * m + i], offsets[j * m + i + 1]).
 constexpr int kRelocateThreads = 256;
 constexpr int kRelocatePartsPerThread = (sample_det::kMaxSamples + kRelocateThreads - 1) / kRelocateThreads;
+constexpr int kRelocateBatch = 16;  // a default sublist's keys in one batch
 
 template <typename Key, typename Value>
 __global__ void __launch_bounds__(kRelocateThreads)
@@ -320,17 +340,33 @@ __global__ void __launch_bounds__(kRelocateThreads)
     running += sizes[e];
   }
   __syncthreads();
-  for (uint32_t p = threadIdx.x; p < count; p += kRelocateThreads) {
-    // The last part starting at or before p (an empty part starts where the next does).
-    uint32_t first = 0, last = s;
-    while (last - first > 1) {
-      const uint32_t mid = (first + last) / 2;
-      if (part_begin[mid] <= p) first = mid;
-      else last = mid;
+  // kRelocateBatch keys (and values) a thread loaded before any is stored: a store waits for its
+  // load, and one at a time a block would wait for memory once for every kRelocateThreads keys.
+  for (uint32_t base = 0; base < count; base += kRelocateBatch * kRelocateThreads) {
+    Key key[kRelocateBatch];
+    merge::device::ValueSlot<Value> value[kRelocateBatch];
+#pragma unroll
+    for (int e = 0; e < kRelocateBatch; ++e) {
+      const uint32_t p = base + e * kRelocateThreads + threadIdx.x;
+      if (p < count) key[e] = keys_in[lo + p];
+      if constexpr (kHasValues<Value>)
+        if (p < count) value[e] = values_in[lo + p];
     }
-    const uint32_t to = destination[first] + (p - part_begin[first]);
-    keys_out[to] = keys_in[lo + p];
-    if constexpr (kHasValues<Value>) values_out[to] = values_in[lo + p];
+#pragma unroll
+    for (int e = 0; e < kRelocateBatch; ++e) {
+      const uint32_t p = base + e * kRelocateThreads + threadIdx.x;
+      if (p >= count) break;
+      // The last part starting at or before p (an empty part starts where the next does).
+      uint32_t first = 0, last = s;
+      while (last - first > 1) {
+        const uint32_t mid = (first + last) / 2;
+        if (part_begin[mid] <= p) first = mid;
+        else last = mid;
+      }
+      const uint32_t to = destination[first] + (p - part_begin[first]);
+      keys_out[to] = key[e];
+      if constexpr (kHasValues<Value>) values_out[to] = value[e];
+    }
   }
 }
 

@@ -76,7 +76,9 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
        "Each sorted sublist gives s equidistant samples: its keys at ranks len/s, 2 len/s, ..., len. The m*s "
        "samples are sorted, and s equidistant samples of that list are the global samples; the first s - 1 are "
        "the splitters (the last is the largest key). Because every sample stands for len/s keys of its sublist, "
-       "no bucket can get more than 2n/s keys, whatever the input: the sampling is deterministic, not random.",
+       "no bucket can get more than 2n/s keys, whatever the input: the sampling is deterministic, not random. "
+       "The CUDA backend sorts the samples by radix sort (one-sweep), on the same bits and in the same order as "
+       "the keys; it is stable, so equal samples stay in input order, as ties are broken everywhere else.",
        sampling, "Dehne & Zaboli 2012, Algorithm 1 steps 3-5", PhaseView::buckets},
       {"Locate, scan, relocate (steps 6-8)",
        "Each block finds every splitter in its sublist by binary search in tree order: splitter s/2 first over "

@@ -22,6 +22,7 @@
 #include "sortscope/device_radix_sort_api.hpp"
 #include "sortscope/device_trace.hpp"
 #include "sortscope/key_traits.hpp"
+#include "sortscope/onesweep.hpp"
 
 namespace sortscope::sample_sort::dispatch {
 
@@ -58,7 +59,8 @@ struct Spare {
       : keys(carve.take<Key>(n)), values(device::kHasValues<Value> ? carve.take<Value>(n) : nullptr) {}
 };
 
-// The sort of the samples (merge sort by co-rank on (key, position)): its temp-storage bytes.
+// The randomized sort's sort of its samples (merge sort by co-rank on (key, position)): its
+// temp-storage bytes.
 template <typename Key, typename Less>
 size_t sample_sort_bytes(uint64_t count) {
   size_t bytes = 0;
@@ -67,6 +69,30 @@ size_t sample_sort_bytes(uint64_t count) {
                                                         static_cast<NoValues*>(nullptr), count,
                                                         device::SampleLess<Key, Less>{}, nullptr);
   return bytes;
+}
+
+// Step 4's sort of the deterministic sort's samples: their keys in the run's key order and bit
+// range, positions as values. The radix sort is stable, and positions rise through the unsorted
+// samples, so equal keys end in position order: the order of SampleLess, as a merge sort on (key,
+// position) would give it, in a few passes over 8 bytes a sample instead of a merge sort's rounds.
+template <typename Key>
+cudaError_t sort_samples(const RadixSortArgs& a, Key* const (&keys)[2], uint32_t* const (&positions)[2], uint32_t count,
+                         void* temp, size_t* temp_bytes, cudaStream_t stream) {
+  detail::RadixSortCall c;
+  c.args.key_type = a.key_type;
+  c.args.keys_in = keys[0];
+  c.args.keys_out = keys[1];
+  c.args.values_in = positions[0];
+  c.args.values_out = positions[1];
+  c.args.value_bytes = sizeof(uint32_t);
+  c.args.n = count;
+  c.args.begin_bit = a.begin_bit;
+  c.args.end_bit = a.end_bit;
+  c.args.descending = a.descending;
+  c.d_temp_storage = temp;
+  c.temp_storage_bytes = temp_bytes;
+  c.stream = stream;
+  return onesweep::dispatch(c);
 }
 
 // One merge round over segments: each block's co-rank, then the merge from `from` into `to`. Both
@@ -325,18 +351,20 @@ cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
 
   Carve carve(c.d_temp_storage);
   const Spare<Key, Value> spare(carve, n);
-  Sample<Key>* samples = carve.take<Sample<Key>>(sample_count);
+  Key* const sample_keys[2] = {carve.take<Key>(sample_count), carve.take<Key>(sample_count)};
+  uint32_t* const sample_positions[2] = {carve.take<uint32_t>(sample_count), carve.take<uint32_t>(sample_count)};
   Sample<Key>* splitters = carve.take<Sample<Key>>(s);
   uint32_t* counts = carve.take<uint32_t>(table + 1);
   uint32_t* partials = carve.take<uint32_t>(pmpp_radix::scan_blocks(table));
   BucketTable<Key, Value> buckets(carve, n, s);
   uint32_t* sublist_offsets = carve.take<uint32_t>(SublistRounds<Key, Value>{n, len}.most_blocks() + 1);
-  const size_t sample_temp_bytes = sample_sort_bytes<Key, Less>(sample_count);
+  size_t sample_temp_bytes = 0;
+  if (sample_count)
+    SORTSCOPE_CUDA_TRY(sort_samples(a, sample_keys, sample_positions, sample_count, nullptr, &sample_temp_bytes, c.stream));
   void* sample_temp = carve.take<char>(sample_temp_bytes);
   if (c.d_temp_storage == nullptr || *c.temp_storage_bytes < carve.bytes()) return answer_size_query(c, carve);
   const Call<Key, Value> call(c, n);
   const auto& [keys_in, keys_out, values_in, values_out, stream, recorder, trace, moved] = call;
-  const device::SampleLess<Key, Less> sample_less{less};
   BucketSection section;
   section.bound = sample_det::bucket_bound(n, int(s));
 
@@ -357,19 +385,19 @@ cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
     const uint64_t threads = uint64_t(m) * per_sublist;
     if (threads)
       device::take_samples_kernel<<<uint32_t((threads + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
-          keys_out, n, len, per_sublist, m, samples);
+          keys_out, n, len, per_sublist, m, sample_keys[0], sample_positions[0]);
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
   {
-    cuda::ScopedKernelTimer timer(recorder, "sample sort", 2 * uint64_t(sample_count) * sizeof(Key), 1, stream);
+    cuda::ScopedKernelTimer timer(recorder, "sample sort", 2 * uint64_t(sample_count) * (sizeof(Key) + 4), 1, stream);
     size_t bytes = sample_temp_bytes;
-    SORTSCOPE_CUDA_TRY((merge::dispatch::sort_untraced<Sample<Key>, NoValues>(
-        sample_temp, bytes, samples, samples, static_cast<const NoValues*>(nullptr), static_cast<NoValues*>(nullptr),
-        sample_count, sample_less, stream)));
+    if (sample_count) SORTSCOPE_CUDA_TRY(sort_samples(a, sample_keys, sample_positions, sample_count, sample_temp, &bytes, stream));
   }
   {
     cuda::ScopedKernelTimer timer(recorder, "splitters", uint64_t(s) * sizeof(Key), 1, stream);
-    if (sample_count) device::pick_splitters_kernel<<<(s + kThreads - 1) / kThreads, kThreads, 0, stream>>>(samples, sample_count, s, splitters);
+    if (sample_count)
+      device::pick_splitters_kernel<<<(s + kThreads - 1) / kThreads, kThreads, 0, stream>>>(
+          sample_keys[1], sample_positions[1], sample_count, s, splitters);
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
   if (recorder) {
