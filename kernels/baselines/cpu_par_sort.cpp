@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/cpu_twin.hpp"
+#include "common/key_less.hpp"
 #include "common/radix_checks.hpp"
 #include "sortscope/cpu.hpp"
 #include "sortscope/key_traits.hpp"
@@ -15,19 +16,13 @@ namespace {
 
 template <typename Bits, typename Value>
 void sort_typed(const RadixSortArgs& a) {
-  const KeyTypeInfo& k = info(a.key_type);
-  const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
-  const int width = a.resolved_end_bit() - a.begin_bit;
-  const Bits mask = width >= int(sizeof(Bits) * 8) ? ~Bits(0) : ((Bits(1) << width) - 1);
-  auto ordered = [&](Bits raw) { return Bits((twiddle.in(raw) >> a.begin_bit) & mask); };
+  const KeyOrderLess<Bits> less = key_order_less<Bits>(a);
+  auto ordered = [&](Bits raw) { return less.field(raw); };
   const Bits* in = static_cast<const Bits*>(a.keys_in);
   Bits* out = static_cast<Bits*>(a.keys_out);
   if constexpr (std::is_void_v<Value>) {
     std::copy(in, in + a.n, out);
-    auto less = [&](Bits x, Bits y) { return ordered(x) < ordered(y); };
-    // Keys that agree on a narrower bit range, and -0.0 and +0.0, are equal keys that differ: keep
-    // them in input order, as the radix sorts do.
-    if (k.is_float || width < key_bits(a.key_type)) __gnu_parallel::stable_sort(out, out + a.n, less);
+    if (distinct_keys_may_tie(a)) __gnu_parallel::stable_sort(out, out + a.n, less);
     else __gnu_parallel::sort(out, out + a.n, less);
   } else {
     struct Pair {

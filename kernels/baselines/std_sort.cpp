@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "common/cpu_twin.hpp"
+#include "common/key_less.hpp"
 #include "common/radix_checks.hpp"
 #include "sortscope/cpu.hpp"
 #include "sortscope/key_traits.hpp"
@@ -13,20 +14,13 @@ namespace {
 
 template <typename Bits, typename Value>
 void sort_typed(const RadixSortArgs& a) {
-  const KeyTypeInfo& k = info(a.key_type);
-  const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
-  const int end = a.resolved_end_bit();
-  const Bits mask = (end - a.begin_bit >= int(sizeof(Bits) * 8)) ? ~Bits(0)
-                                                                   : ((Bits(1) << (end - a.begin_bit)) - 1);
-  auto ordered = [&](Bits raw) { return Bits((twiddle.in(raw) >> a.begin_bit) & mask); };
+  const KeyOrderLess<Bits> less = key_order_less<Bits>(a);
+  auto ordered = [&](Bits raw) { return less.field(raw); };
   const Bits* in = static_cast<const Bits*>(a.keys_in);
   Bits* out = static_cast<Bits*>(a.keys_out);
   if constexpr (std::is_void_v<Value>) {
     std::copy(in, in + a.n, out);
-    auto less = [&](Bits x, Bits y) { return ordered(x) < ordered(y); };
-    // Keys that agree on a narrower bit range, and -0.0 and +0.0, are equal keys that differ: keep
-    // them in input order, as the radix sorts do.
-    if (k.is_float || end - a.begin_bit < key_bits(a.key_type)) std::stable_sort(out, out + a.n, less);
+    if (distinct_keys_may_tie(a)) std::stable_sort(out, out + a.n, less);
     else std::sort(out, out + a.n, less);
   } else {
     std::vector<uint64_t> order(a.n);

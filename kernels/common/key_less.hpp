@@ -31,6 +31,13 @@ KeyOrderLess<Bits> key_order_less(const RadixSortArgs& a) {
   return {make_key_order<Bits>(k.is_signed, k.is_float, a.descending, a.begin_bit, a.resolved_end_bit())};
 }
 
+// Whether keys that differ can compare equal in the order of `a`: on a bit range narrower than the
+// key, and -0.0 against +0.0. A sort that keeps such keys in input order, as the radix sorts do,
+// must then be stable.
+inline bool distinct_keys_may_tie(const RadixSortArgs& a) {
+  return info(a.key_type).is_float || a.resolved_end_bit() - a.begin_bit < key_bits(a.key_type);
+}
+
 // Calls sort(less) with UnsignedLess where it gives the order of `a`, else with KeyOrderLess.
 template <typename Bits, typename Sort>
 auto with_key_less(const RadixSortArgs& a, Sort&& sort) {
