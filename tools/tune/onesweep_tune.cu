@@ -1,5 +1,6 @@
 // Races onesweep kernel shapes against CUB on one input in one process (not part of the normal
-// build: -DSORTSCOPE_BUILD_TUNING=ON). Usage: onesweep_tune [u32|u32-pairs|u64|u64-pairs|f32] [log2 n] [timed runs]
+// build: -DSORTSCOPE_BUILD_TUNING=ON). Usage:
+//   onesweep_tune [u32|u32-pairs|u64|u64-pairs|f32|u8|u8-pairs|u16|u16-pairs] [log2 n] [timed runs]
 // Every timed output is compared with CUB's, bit for bit. One timed run (no warm-up) suits
 // compute-sanitizer.
 #include <cstdio>
@@ -120,7 +121,29 @@ void run(uint64_t n) {
     return;
   }
   // "wN": the look-back reads N earlier tiles' words at once.
-  if constexpr (std::is_void_v<Value> && sizeof(Key) == 4) {
+  if constexpr (sizeof(Key) <= 2) {
+    // 8- and 16-bit keys: a tile of them is a few KB, so a sort makes several times the tiles (and
+    // look-back steps) per byte that 32-bit keys make. Longer tiles and wider windows.
+    constexpr int kDuring = onesweep::kValuesDuringLookback, kBefore = onesweep::kValuesBeforeScatter;
+    if constexpr (std::is_void_v<Value>) {
+      b.template ours<384, 18, 2, kBefore, 8, 1>();
+      b.template ours<256, 30, 3, kBefore, 8, 8>();
+      b.template ours<256, 30, 3, kBefore, 8, 16>();
+      b.template ours<256, 28, 3, kBefore, 8, 8>();
+      b.template ours<256, 32, 3, kBefore, 8, 8>();
+      b.template ours<384, 20, 2, kBefore, 8, 8>();
+      b.template ours<512, 24, 2, kBefore, 8, 4>();
+      b.template ours<512, 24, 2, kBefore, 8, 8>();
+    } else {
+      b.template ours<384, 18, 2, kBefore, 8, 1>();
+      b.template ours<256, 36, 2, kDuring, 8, 2>();
+      b.template ours<256, 36, 2, kDuring, 8, 4>();
+      b.template ours<256, 40, 2, kDuring, 8, 2>();
+      b.template ours<384, 20, 2, kDuring, 8, 2>();
+      b.template ours<384, 24, 2, kDuring, 8, 2>();
+      b.template ours<384, 24, 2, kDuring, 8, 4>();
+    }
+  } else if constexpr (std::is_void_v<Value> && sizeof(Key) == 4) {
     constexpr int kKeysOnly = onesweep::kValuesBeforeScatter;  // (no values to load)
     b.template ours<256, 30, 3, kKeysOnly, 8, 1>();
     b.template ours<256, 28, 3, kKeysOnly, 8, 1>();
@@ -187,6 +210,10 @@ int main(int argc, char** argv) {
   else if (what == "u64") run<uint64_t, void>(n);
   else if (what == "u64-pairs") run<uint64_t, uint32_t>(n);
   else if (what == "f32") run<float, void>(n);
+  else if (what == "u8") run<uint8_t, void>(n);
+  else if (what == "u8-pairs") run<uint8_t, uint32_t>(n);
+  else if (what == "u16") run<uint16_t, void>(n);
+  else if (what == "u16-pairs") run<uint16_t, uint32_t>(n);
   else std::fprintf(stderr, "unknown configuration %s\n", what.c_str());
   return 0;
 }
