@@ -115,6 +115,7 @@ TEST(OnesweepGpu, MatchesStableSortForEveryKeyTypeOrderAndSize) {
 TEST(OnesweepGpu, BitRangesSpecialFloatsAndLargeInputs) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
   test::run_bit_ranges(*gpu, test::algo("onesweep"), 50000);
+  test::run_bit_ranges(*gpu, test::algo("onesweep"), 3001);  // one block of 4096
   test::run_special_floats(*gpu, test::algo("onesweep"), 3000);
   test::run_special_floats(*gpu, test::algo("onesweep"), 40000);
   run_pass_kernel_sizes(*gpu);
@@ -172,7 +173,7 @@ TEST(OnesweepGpu, CubShapedApiWithDoubleBuffersAndWideValues) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
   using sortscope::onesweep::DeviceRadixSort;
   using sortscope::onesweep::DoubleBuffer;
-  for (int n : {1000, 300007}) {
+  for (int n : {1000, 3001, 300007}) {
     for (uint32_t key_mask : {0xffffffffu, 0x00ffffffu, 0x0000ffffu, 0x000000ffu, 0u}) {
       std::vector<uint32_t> h_keys(n);
       std::vector<uint64_t> h_values(n);
@@ -206,6 +207,16 @@ TEST(OnesweepGpu, CubShapedApiWithDoubleBuffersAndWideValues) {
         ASSERT_EQ(got_keys[i], h_keys[order[i]]) << "n=" << n << " mask=" << key_mask << " i=" << i;
         ASSERT_EQ(got_values[i], h_values[order[i]]) << "n=" << n << " mask=" << key_mask << " i=" << i;
       }
+      // Keys alone with a DoubleBuffer.
+      cudaFree(temp);
+      cudaMemcpy(d_k0, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
+      DoubleBuffer<uint32_t> keys_alone(d_k0, d_k1);
+      bytes = 0;
+      ASSERT_EQ(DeviceRadixSort::SortKeys(nullptr, bytes, keys_alone, n), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
+      ASSERT_EQ(DeviceRadixSort::SortKeys(temp, bytes, keys_alone, n), cudaSuccess);
+      cudaMemcpy(got_keys.data(), keys_alone.Current(), n * 4, cudaMemcpyDeviceToHost);
+      for (int i = 0; i < n; ++i) ASSERT_EQ(got_keys[i], h_keys[order[i]]) << "keys alone, n=" << n << " i=" << i;
       // The out-of-place form leaves the input alone (and needs its own temp storage size).
       cudaFree(temp);
       bytes = 0;

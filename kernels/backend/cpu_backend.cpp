@@ -69,7 +69,7 @@ class CpuBackend final : public Backend {
   uint64_t max_items(KeyType key_type, bool pairs, int extra_copies) const override {
     // input + output + the sort's two scratch buffers, the extra copies, and index values
     const uint64_t per_key = info(key_type).bytes * (4 + uint64_t(extra_copies)) + (pairs ? 4 * 4 : 0);
-    return std::min<uint64_t>(kMaxRadixItems, available_host_bytes() / 10 * 8 / per_key);
+    return std::min<uint64_t>(kMaxKernelSortItems, available_host_bytes() / 10 * 8 / per_key);
   }
 
   Status set_data(const DataSpec& spec) override {

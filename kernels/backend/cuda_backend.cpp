@@ -139,7 +139,7 @@ class CudaBackend final : public Backend {
     const uint64_t usable = (free_bytes + held) / 10 * 9;
     // input, output, the sort's scratch copy, the extra copies; values: input positions, output, scratch
     const uint64_t per_key = info(key_type).bytes * (3 + uint64_t(extra_copies)) + (pairs ? 3 * 4 : 0);
-    return std::min<uint64_t>(kMaxRadixItems, usable / per_key);
+    return std::min<uint64_t>(kMaxKernelSortItems, usable / per_key);
   }
 
   Status set_data(const DataSpec& spec) override {

@@ -8,9 +8,6 @@
 
 namespace sortscope {
 
-// Largest n the 32-bit offsets of the sort kernels can address.
-constexpr uint64_t kMaxRadixItems = 0xFFFFFFFFull;
-
 // `check_buffers` is false for a temp-storage size query, which may pass null buffers. `key_widths`:
 // the key widths the entry point sorts (catalogue.hpp).
 inline Status check_radix_args(const RadixSortArgs& a, int min_bits, int max_bits, bool check_buffers = true,
@@ -25,7 +22,7 @@ inline Status check_radix_args(const RadixSortArgs& a, int min_bits, int max_bit
   if (a.radix_bits != 0 && (a.radix_bits < min_bits || a.radix_bits > max_bits))
     return InvalidArgument("radix bits must be " + std::to_string(min_bits) + ".." + std::to_string(max_bits) +
                            ", not " + std::to_string(a.radix_bits));
-  if (a.n > kMaxRadixItems) return InvalidArgument("at most 2^32 - 1 keys can be sorted");
+  if (a.n > kMaxKernelSortItems) return InvalidArgument("at most 2^32 - 1 keys can be sorted");
   if (a.value_bytes != 0 && a.value_bytes != 4 && a.value_bytes != 8)
     return InvalidArgument("values must be 4 or 8 bytes wide");
   if (check_buffers && a.n > 0 && (!a.keys_in || !a.keys_out || (a.value_bytes && (!a.values_in || !a.values_out))))

@@ -6,10 +6,16 @@
 // Beyond CUB's parameters, a trailing RadixSortOptions selects the radix width (where the algorithm
 // offers a choice) and attaches a TraceRecorder, which switches to the traced kernel instances
 // (the same code, compiled with TRACE on) for keys alone or with values of up to 4 bytes.
+//
+// As in CUB, values may be of any trivially copyable type and num_items of any integer type. The
+// kernels move 4- or 8-byte values and at most kMaxKernelSortItems keys; past either, the sort is
+// composed of kernel sorts (sort_beyond_kernel_limits): other values by sorting their indices and
+// gathering, more keys by sorting chunks and merging them.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -31,6 +37,9 @@ struct RadixSortOptions {
   int radix_bits = 0;                    // 0 picks the algorithm's tuned default
   cuda::TraceRecorder* trace = nullptr;  // non-null: record a SortTrace of this run
   uint32_t max_grid = 0;                 // mg-radix: 0 fills the GPU, else caps the blocks
+  // 0: the kernels sort up to kMaxKernelSortItems keys in one run; less cuts a larger sort into
+  // chunks of at most this many, sorted and then merged, as past the kernels' limit (at least 2048).
+  uint64_t max_items_per_sort = 0;
 };
 
 namespace detail {
@@ -62,7 +71,8 @@ constexpr size_t round_up_to_temp_align(size_t bytes) {
 // loaded, which faults and ends the CUDA context. For such types the size query adds two staging
 // buffers, and a sort whose value pointers are not aligned to the width sorts aligned copies.
 template <typename ValueT>
-struct ValuesMayBeUnaligned : std::bool_constant<(alignof(ValueT) < sizeof(ValueT))> {};
+struct ValuesMayBeUnaligned
+    : std::bool_constant<(sizeof(ValueT) == 4 || sizeof(ValueT) == 8) && alignof(ValueT) < sizeof(ValueT)> {};
 template <>
 struct ValuesMayBeUnaligned<void> : std::false_type {};
 template <typename ValueT>
@@ -70,13 +80,31 @@ constexpr bool kValuesMayBeUnaligned = ValuesMayBeUnaligned<ValueT>::value;
 
 inline bool aligned_to(const void* p, size_t width) { return reinterpret_cast<uintptr_t>(p) % width == 0; }
 
+// Sorts what one run of `dispatch`'s kernels cannot: values of a width other than 4 or 8 bytes
+// (their indices are sorted as 4- or 8-byte values, then the values gathered in that order), and
+// more than `max_items_per_sort` keys (chunks of at most that many sorted, then merged pairwise,
+// ties to the earlier chunk, so the result is the one stable sort would give). The temp-storage
+// protocol is the call's own: a null d_temp_storage asks for the size. Traced runs are refused
+// (cudaErrorNotSupported): a trace follows one run of the kernels.
+cudaError_t sort_beyond_kernel_limits(RadixSortDispatch dispatch, const RadixSortCall& call,
+                                      uint64_t max_items_per_sort = kMaxKernelSortItems);
+
+// One run of the kernels where they take the call, else the composed sort above.
+inline cudaError_t sort_any(RadixSortDispatch dispatch, const RadixSortCall& call) {
+  const uint64_t limit = call.options.max_items_per_sort ? call.options.max_items_per_sort : kMaxKernelSortItems;
+  const int v = call.args.value_bytes;
+  const bool kernels_take = call.args.n <= limit && (v == 0 || v == 4 || v == 8);
+  return kernels_take ? dispatch(call) : sort_beyond_kernel_limits(dispatch, call, std::min(limit, kMaxKernelSortItems));
+}
+
 template <typename KeyT, typename ValueT, typename NumItemsT>
 cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, size_t& temp_storage_bytes,
                             const KeyT* keys_in, KeyT* keys_out, const ValueT* values_in, ValueT* values_out,
                             NumItemsT num_items, int begin_bit, int end_bit, bool descending, cudaStream_t stream,
                             int* key_selector, int* value_selector, const RadixSortOptions& options) {
   static_assert(std::is_integral_v<NumItemsT>, "num_items must be an integer");
-  if (num_items < 0) return cudaErrorInvalidValue;
+  if constexpr (std::is_signed_v<NumItemsT>)
+    if (num_items < 0) return cudaErrorInvalidValue;
   // Stricter than CUB, where these are undefined: a bit range outside [0, key bits] or reversed is
   // an error; begin == end sorts on no bits and leaves the order as it is.
   constexpr int kKeyBits = int(sizeof(KeyT) * 8);
@@ -86,7 +114,7 @@ cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, si
   c.args.keys_in = keys_in;
   c.args.keys_out = keys_out;
   if constexpr (!std::is_void_v<ValueT>) {
-    static_assert(sizeof(ValueT) == 4 || sizeof(ValueT) == 8, "values must be 4 or 8 bytes wide");
+    static_assert(std::is_trivially_copyable_v<ValueT>, "values must be trivially copyable");
     c.args.values_in = values_in;
     c.args.values_out = values_out;
     c.args.value_bytes = sizeof(ValueT);
@@ -105,7 +133,7 @@ cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, si
   if constexpr (kValuesMayBeUnaligned<ValueT>) staging_bytes = round_up_to_temp_align(c.args.n * sizeof(ValueT));
   if (d_temp_storage == nullptr) {
     c.temp_storage_bytes = &temp_storage_bytes;
-    const cudaError_t e = dispatch(c);
+    const cudaError_t e = sort_any(dispatch, c);
     if (e == cudaSuccess) temp_storage_bytes += kTempStorageAlign - 1 + 2 * staging_bytes;
     return e;
   }
@@ -129,7 +157,7 @@ cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, si
       int staged_selector = 0;
       if (value_selector) c.value_selector = &staged_selector;
       cudaError_t e = bytes ? cudaMemcpyAsync(staged[0], values_in, bytes, cudaMemcpyDeviceToDevice, stream) : cudaSuccess;
-      if (e == cudaSuccess) e = dispatch(c);
+      if (e == cudaSuccess) e = sort_any(dispatch, c);
       if (e != cudaSuccess) return e;
       // Without a DoubleBuffer the sorted values are in staged[1]; with one, the selector flipped
       // as the keys' did when they ended in the alternate buffer.
@@ -141,7 +169,7 @@ cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, si
   }
   c.d_temp_storage = temp;
   c.temp_storage_bytes = &aligned_bytes;
-  return dispatch(c);
+  return sort_any(dispatch, c);
 }
 
 }  // namespace detail

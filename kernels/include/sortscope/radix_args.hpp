@@ -13,13 +13,17 @@ namespace sortscope {
 
 struct KernelTiming;
 
+// The most keys one run of the radix kernels sorts: their offsets are 32-bit. The CUB-shaped API
+// sorts more by sorting chunks of at most this many and merging them (device_radix_sort_api.hpp).
+constexpr uint64_t kMaxKernelSortItems = 0xFFFFFFFFull;
+
 struct RadixSortArgs {
   KeyType key_type = KeyType::u32;
   const void* keys_in = nullptr;
   void* keys_out = nullptr;
   const void* values_in = nullptr;  // null for keys-only
   void* values_out = nullptr;
-  int value_bytes = 0;              // 0 (keys only), 4 or 8
+  int value_bytes = 0;              // 0 (keys only), 4 or 8 for the kernels; any size through the API
   uint64_t n = 0;
   int begin_bit = 0;
   int end_bit = -1;                 // -1: all bits of the key type

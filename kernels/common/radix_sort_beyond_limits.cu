@@ -1,0 +1,339 @@
+// The radix sorts past what one run of their kernels takes (device_radix_sort_api.hpp):
+//
+// - Values of any width: the kernels move a value as one 4- or 8-byte word. Other values (1, 2, 3,
+//   12, 16 bytes, ...) are sorted by proxy: the kernels sort the keys with the values' indices
+//   (stable, so equal keys keep input order), and one gather moves each value to its place.
+// - More than kMaxKernelSortItems keys: the kernels' offsets are 32-bit. The input is cut into
+//   equal chunks that they take, each chunk sorted, and the sorted chunks merged pairwise, round by
+//   round. A merge takes ties from the earlier chunk, so the result is the stable sort's.
+//
+// The merge is merge path (Odeh et al.; Green et al.): a partition kernel finds where every output
+// tile starts in its two runs by a binary search along the tile's cross diagonal, then each block
+// loads its two pieces into shared memory, each thread merges its share serially, and the block
+// writes keys and values out in order.
+#include "common/cuda_check.cuh"
+#include "common/cuda_launch.cuh"
+#include "common/key_less.hpp"
+#include "sortscope/device_radix_sort_api.hpp"
+
+namespace sortscope::detail {
+namespace {
+
+using device::align_temp;
+using device::sm_count;
+
+constexpr int kMergeThreads = 256;
+constexpr int kMergeItems = 8;
+constexpr uint64_t kMergeTile = uint64_t(kMergeThreads) * kMergeItems;
+
+// Grid-stride launches fill the GPU a few times over, whatever n is.
+uint32_t grid_for(uint64_t items, int threads) {
+  const uint64_t wanted = (items + threads - 1) / threads;
+  return uint32_t(std::max<uint64_t>(1, std::min<uint64_t>(wanted, uint64_t(sm_count()) * 32)));
+}
+
+template <typename Index>
+__global__ void iota_kernel(Index* indices, uint64_t n) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
+    indices[i] = Index(i);
+}
+
+// out[i] = in[order[i]] for values of `words` words each. One thread per word, so the stores
+// coalesce whatever the value's width.
+template <typename Word, typename Index>
+__global__ void gather_kernel(const Word* in, Word* out, const Index* order, uint64_t n, uint32_t words) {
+  const uint64_t total = n * words;
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < total; i += uint64_t(gridDim.x) * blockDim.x) {
+    const uint64_t item = i / words;
+    out[i] = in[uint64_t(order[item]) * words + (i - item * words)];
+  }
+}
+
+// The widest word that divides the value and both pointers' alignment.
+template <typename Index>
+cudaError_t gather_values(const void* in, void* out, const Index* order, uint64_t n, size_t value_bytes,
+                          cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  const auto launch = [&](auto word) {
+    using Word = decltype(word);
+    const uint32_t words = uint32_t(value_bytes / sizeof(Word));
+    gather_kernel<Word, Index><<<grid_for(n * words, 256), 256, 0, stream>>>(
+        static_cast<const Word*>(in), static_cast<Word*>(out), order, n, words);
+    return cudaGetLastError();
+  };
+  const auto fits = [&](size_t width) {
+    return value_bytes % width == 0 && aligned_to(in, width) && aligned_to(out, width);
+  };
+  if (fits(16)) return launch(uint4{});
+  if (fits(8)) return launch(uint64_t{});
+  if (fits(4)) return launch(uint32_t{});
+  if (fits(2)) return launch(uint16_t{});
+  return launch(uint8_t{});
+}
+
+// --- merging sorted runs ---
+
+// Where one output tile of a merge round lies: the pair of runs it merges and its diagonal.
+struct MergeTile {
+  uint64_t pair_begin;  // first key of the pair's first run
+  uint64_t a_items;     // length of the first run
+  uint64_t b_items;     // length of the second (0 for a lone last run)
+  uint64_t diagonal;    // the tile's first output, counted from pair_begin
+};
+
+// Tiles never straddle two pairs: the runs are whole tiles long (sort_in_chunks).
+__device__ MergeTile merge_tile(uint64_t tile, uint64_t n, uint64_t run) {
+  const uint64_t out = tile * kMergeTile;
+  MergeTile t;
+  t.pair_begin = out / (2 * run) * (2 * run);
+  t.a_items = std::min(run, n - t.pair_begin);
+  t.b_items = std::min(run, n - t.pair_begin - t.a_items);
+  t.diagonal = out - t.pair_begin;
+  return t;
+}
+
+// How many of the first `diagonal` outputs come from run a: merge path's binary search, ties to a.
+template <typename Key, typename Less, typename ReadA, typename ReadB>
+__device__ uint64_t merge_path(uint64_t diagonal, uint64_t a_items, uint64_t b_items, ReadA a, ReadB b, Less less) {
+  uint64_t lo = diagonal > b_items ? diagonal - b_items : 0;
+  uint64_t hi = std::min(diagonal, a_items);
+  while (lo < hi) {
+    const uint64_t mid = (lo + hi) / 2;
+    if (!less(b(diagonal - 1 - mid), a(mid)))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// a_starts[t]: run-a keys before tile t's first output, for every tile of the round.
+template <typename Key, typename Less>
+__global__ void merge_partition_kernel(const Key* keys, uint64_t n, uint64_t run, uint64_t tiles, uint64_t* a_starts,
+                                       Less less) {
+  for (uint64_t tile = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; tile < tiles;
+       tile += uint64_t(gridDim.x) * blockDim.x) {
+    const MergeTile t = merge_tile(tile, n, run);
+    const Key* a = keys + t.pair_begin;
+    const Key* b = a + t.a_items;
+    a_starts[tile] = merge_path<Key>(t.diagonal, t.a_items, t.b_items, [&](uint64_t i) { return a[i]; },
+                                     [&](uint64_t j) { return b[j]; }, less);
+  }
+}
+
+template <typename Key, typename Value, typename Less>
+__global__ void __launch_bounds__(kMergeThreads)
+    merge_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, uint64_t n,
+                 uint64_t run, const uint64_t* a_starts, Less less) {
+  __shared__ Key tile_keys[kMergeTile];        // the tile's piece of run a, then its piece of run b
+  __shared__ uint16_t tile_order[kMergeTile];  // the merged order, as positions in tile_keys
+  const uint64_t tile = blockIdx.x;
+  const MergeTile t = merge_tile(tile, n, run);
+  const uint64_t pair_items = t.a_items + t.b_items;
+  const uint64_t end_diagonal = std::min(t.diagonal + kMergeTile, pair_items);
+  const uint64_t a_begin = a_starts[tile];
+  const uint64_t a_end = end_diagonal == pair_items ? t.a_items : a_starts[tile + 1];
+  const uint64_t b_begin = t.diagonal - a_begin;
+  const uint32_t a_count = uint32_t(a_end - a_begin);
+  const uint32_t count = uint32_t(end_diagonal - t.diagonal);
+  const uint32_t b_count = count - a_count;
+  const uint64_t a_at = t.pair_begin + a_begin;                // where the tile's a piece starts in keys_in
+  const uint64_t b_at = t.pair_begin + t.a_items + b_begin;    // and its b piece
+  for (uint32_t i = threadIdx.x; i < count; i += kMergeThreads)
+    tile_keys[i] = i < a_count ? keys_in[a_at + i] : keys_in[b_at + (i - a_count)];
+  __syncthreads();
+
+  const Key* a = tile_keys;
+  const Key* b = tile_keys + a_count;
+  const uint32_t diagonal = std::min<uint32_t>(threadIdx.x * kMergeItems, count);
+  uint32_t i = uint32_t(merge_path<Key>(diagonal, a_count, b_count, [&](uint64_t x) { return a[x]; },
+                                        [&](uint64_t x) { return b[x]; }, less));
+  uint32_t j = diagonal - i;
+  for (int k = 0; k < kMergeItems && diagonal + k < count; ++k) {
+    const bool take_a = j >= b_count || (i < a_count && !less(b[j], a[i]));
+    tile_order[diagonal + k] = uint16_t(take_a ? i++ : a_count + j++);
+  }
+  __syncthreads();
+
+  const uint64_t out = tile * kMergeTile;
+  for (uint32_t x = threadIdx.x; x < count; x += kMergeThreads) {
+    const uint32_t from = tile_order[x];
+    keys_out[out + x] = tile_keys[from];
+    if constexpr (!std::is_void_v<Value>)
+      values_out[out + x] = values_in[from < a_count ? a_at + from : b_at + (from - a_count)];
+  }
+}
+
+// One merge round: runs of `run` keys (the last shorter) from `in` merged pairwise into `out`.
+template <typename Key, typename Value, typename Less>
+cudaError_t merge_round(const Key* keys_in, Key* keys_out, const void* values_in, void* values_out, uint64_t n,
+                        uint64_t run, uint64_t* a_starts, Less less, cudaStream_t stream) {
+  const uint64_t tiles = (n + kMergeTile - 1) / kMergeTile;
+  merge_partition_kernel<Key><<<grid_for(tiles, 256), 256, 0, stream>>>(keys_in, n, run, tiles, a_starts, less);
+  SORTSCOPE_CUDA_TRY(cudaGetLastError());
+  merge_kernel<Key, Value><<<uint32_t(tiles), kMergeThreads, 0, stream>>>(
+      keys_in, keys_out, static_cast<const Value*>(values_in), static_cast<Value*>(values_out), n, run, a_starts,
+      less);
+  return cudaGetLastError();
+}
+
+template <typename Key>
+cudaError_t merge_round_of(const RadixSortArgs& args, const void* keys_in, void* keys_out, const void* values_in,
+                           void* values_out, uint64_t run, uint64_t* a_starts, cudaStream_t stream) {
+  const auto* in = static_cast<const Key*>(keys_in);
+  auto* out = static_cast<Key*>(keys_out);
+  const KeyOrderLess<Key> less = key_order_less<Key>(args);
+  switch (args.value_bytes) {
+    case 0: return merge_round<Key, void>(in, out, values_in, values_out, args.n, run, a_starts, less, stream);
+    case 4: return merge_round<Key, uint32_t>(in, out, values_in, values_out, args.n, run, a_starts, less, stream);
+    default: return merge_round<Key, uint64_t>(in, out, values_in, values_out, args.n, run, a_starts, less, stream);
+  }
+}
+
+// --- the two compositions ---
+
+// More keys than one kernel run takes, values of 0, 4 or 8 bytes: equal chunks, whole merge tiles
+// long, each sorted by `dispatch` into one buffer; then ceil(log2(chunks)) merge rounds between two
+// buffers, starting in the one that makes the last round end where the caller wants the keys.
+// Temp storage: the tile partitions, the chunks' own temp storage (one chunk at a time), and with
+// plain pointers a second buffer of keys and values (a DoubleBuffer brings its own).
+cudaError_t sort_in_chunks(RadixSortDispatch dispatch, const RadixSortCall& c, uint64_t max_items_per_sort) {
+  const RadixSortArgs& a = c.args;
+  const uint64_t chunk_limit = max_items_per_sort / kMergeTile * kMergeTile;
+  if (chunk_limit == 0) return cudaErrorInvalidValue;
+  const uint64_t chunks = (a.n + chunk_limit - 1) / chunk_limit;
+  const uint64_t chunk = ((a.n + chunks - 1) / chunks + kMergeTile - 1) / kMergeTile * kMergeTile;
+  int rounds = 0;  // each doubles the sorted runs' length
+  for (uint64_t run = chunk; run < a.n; run *= 2) ++rounds;
+
+  const size_t key_bytes = info(a.key_type).bytes;
+  const bool double_buffer = c.key_selector != nullptr;
+  const size_t partition_bytes = align_temp(((a.n + kMergeTile - 1) / kMergeTile) * sizeof(uint64_t));
+  const size_t second_keys_bytes = double_buffer ? 0 : align_temp(a.n * key_bytes);
+  const size_t second_values_bytes = double_buffer ? 0 : align_temp(a.n * size_t(a.value_bytes));
+
+  // Each chunk sorts from one buffer to another with plain pointers: its own temp storage.
+  RadixSortCall chunk_call = c;
+  chunk_call.key_selector = nullptr;
+  chunk_call.value_selector = nullptr;
+  chunk_call.args.n = chunk;
+  size_t chunk_temp_bytes = 0;
+  chunk_call.d_temp_storage = nullptr;
+  chunk_call.temp_storage_bytes = &chunk_temp_bytes;
+  SORTSCOPE_CUDA_TRY(dispatch(chunk_call));
+  const size_t own_bytes = partition_bytes + second_keys_bytes + second_values_bytes;
+  if (c.d_temp_storage == nullptr) {
+    *c.temp_storage_bytes = own_bytes + chunk_temp_bytes;
+    return cudaSuccess;
+  }
+  if (*c.temp_storage_bytes < own_bytes + chunk_temp_bytes) return cudaErrorInvalidValue;
+  device::TempCarver carve(c.d_temp_storage);
+  auto* a_starts = carve.take<uint64_t>(partition_bytes);
+  char* second_keys = carve.take<char>(second_keys_bytes);
+  char* second_values = carve.take<char>(second_values_bytes);
+  chunk_call.d_temp_storage = carve.take<char>(0);
+
+  // The two buffers the rounds alternate between; index 1 is where the caller wants the result
+  // (plain pointers: keys_out) or, for a DoubleBuffer, its alternate.
+  const void* input_keys = a.keys_in;
+  const void* input_values = a.values_in;
+  char* key_buffers[2] = {double_buffer ? static_cast<char*>(const_cast<void*>(a.keys_in)) : second_keys,
+                          static_cast<char*>(a.keys_out)};
+  char* value_buffers[2] = {double_buffer ? static_cast<char*>(const_cast<void*>(a.values_in)) : second_values,
+                            static_cast<char*>(a.values_out)};
+  // Plain pointers must end in buffer 1, so the chunks land in 1 after an even number of rounds.
+  // A DoubleBuffer's input is buffer 0, which the chunk sorts read, so they land in 1 and the
+  // rounds end wherever their count takes them; the selectors say where.
+  int at = double_buffer || rounds % 2 == 0 ? 1 : 0;
+  for (uint64_t first = 0; first < a.n; first += chunk) {
+    chunk_call.args.n = std::min(chunk, a.n - first);
+    chunk_call.args.keys_in = static_cast<const char*>(input_keys) + first * key_bytes;
+    chunk_call.args.keys_out = key_buffers[at] + first * key_bytes;
+    if (a.value_bytes) {
+      chunk_call.args.values_in = static_cast<const char*>(input_values) + first * a.value_bytes;
+      chunk_call.args.values_out = value_buffers[at] + first * a.value_bytes;
+    }
+    size_t bytes = chunk_temp_bytes;
+    chunk_call.temp_storage_bytes = &bytes;
+    SORTSCOPE_CUDA_TRY(dispatch(chunk_call));
+  }
+  for (uint64_t run = chunk; run < a.n; run *= 2) {
+    SORTSCOPE_CUDA_TRY(with_key_bits(int(key_bytes), [&](auto bits) {
+      return merge_round_of<decltype(bits)>(a, key_buffers[at], key_buffers[at ^ 1], value_buffers[at],
+                                            value_buffers[at ^ 1], run, a_starts, c.stream);
+    }));
+    at ^= 1;
+  }
+  if (double_buffer) {
+    // Buffer 1 is the caller's alternate: the result is there when `at` is 1.
+    *c.key_selector ^= at;
+    if (c.value_selector) *c.value_selector ^= at;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t sort_keys_of(RadixSortDispatch dispatch, const RadixSortCall& c, uint64_t max_items_per_sort) {
+  return c.args.n > max_items_per_sort ? sort_in_chunks(dispatch, c, max_items_per_sort) : dispatch(c);
+}
+
+// Values of any other width: the keys sorted with their indices (4 or 8 bytes),
+// then the values gathered. Temp storage: two index buffers and the index sort's own.
+template <typename Index>
+cudaError_t sort_values_by_index(RadixSortDispatch dispatch, const RadixSortCall& c, uint64_t max_items_per_sort) {
+  const RadixSortArgs& a = c.args;
+  const size_t value_bytes = size_t(a.value_bytes);
+  const size_t index_bytes = align_temp(a.n * sizeof(Index));
+  RadixSortCall index_call = c;
+  index_call.args.value_bytes = int(sizeof(Index));
+  index_call.value_selector = nullptr;
+  int index_selector = 0;
+  if (c.key_selector) index_call.value_selector = &index_selector;
+  size_t index_temp_bytes = 0;
+  index_call.d_temp_storage = nullptr;
+  index_call.temp_storage_bytes = &index_temp_bytes;
+  SORTSCOPE_CUDA_TRY(sort_keys_of(dispatch, index_call, max_items_per_sort));
+  if (c.d_temp_storage == nullptr) {
+    *c.temp_storage_bytes = 2 * index_bytes + index_temp_bytes;
+    return cudaSuccess;
+  }
+  if (*c.temp_storage_bytes < 2 * index_bytes + index_temp_bytes) return cudaErrorInvalidValue;
+  if (a.n == 0) return cudaSuccess;
+  device::TempCarver carve(c.d_temp_storage);
+  Index* indices[2] = {carve.take<Index>(index_bytes), carve.take<Index>(index_bytes)};
+  index_call.args.values_in = indices[0];
+  index_call.args.values_out = indices[1];
+  index_call.d_temp_storage = carve.take<char>(0);
+  index_call.temp_storage_bytes = &index_temp_bytes;
+  iota_kernel<Index><<<grid_for(a.n, 256), 256, 0, c.stream>>>(indices[0], a.n);
+  SORTSCOPE_CUDA_TRY(cudaGetLastError());
+  const int keys_were_at = c.key_selector ? *c.key_selector : 0;
+  SORTSCOPE_CUDA_TRY(sort_keys_of(dispatch, index_call, max_items_per_sort));
+  const Index* order = c.key_selector ? indices[index_selector] : indices[1];
+  SORTSCOPE_CUDA_TRY(gather_values(a.values_in, a.values_out, order, a.n, value_bytes, c.stream));
+  if (c.key_selector && c.value_selector) {
+    // The values follow the keys: into the alternate if the keys moved there, else back home.
+    if (*c.key_selector != keys_were_at)
+      *c.value_selector ^= 1;
+    else
+      SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(const_cast<void*>(a.values_in), a.values_out, a.n * value_bytes,
+                                         cudaMemcpyDeviceToDevice, c.stream));
+  }
+  return cudaSuccess;
+}
+
+}  // namespace
+
+cudaError_t sort_beyond_kernel_limits(RadixSortDispatch dispatch, const RadixSortCall& c, uint64_t max_items_per_sort) {
+  if (c.options.trace) return cudaErrorNotSupported;
+  if (c.temp_storage_bytes == nullptr || max_items_per_sort == 0) return cudaErrorInvalidValue;
+  const int v = c.args.value_bytes;
+  if (v < 0) return cudaErrorInvalidValue;
+  // 4-byte indices where one kernel run sorts them all; merged chunks carry 8-byte ones, which
+  // past 2^32 keys they need (and a smaller max_items_per_sort tests).
+  if (v != 0 && v != 4 && v != 8)
+    return c.args.n <= max_items_per_sort ? sort_values_by_index<uint32_t>(dispatch, c, max_items_per_sort)
+                                          : sort_values_by_index<uint64_t>(dispatch, c, max_items_per_sort);
+  return sort_keys_of(dispatch, c, max_items_per_sort);
+}
+
+}  // namespace sortscope::detail
