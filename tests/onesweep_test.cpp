@@ -46,6 +46,27 @@ MatrixOptions onesweep_matrix() {
   return m;
 }
 
+// The kernels convert integer keys by one XOR each way (onesweep_common.cuh): the twiddle of a
+// signed or descending integer key must not depend on its sign bit.
+template <typename Bits>
+void expect_integers_twiddle_by_one_mask() {
+  for (bool is_signed : {false, true})
+    for (bool descending : {false, true}) {
+      SCOPED_TRACE(std::to_string(sizeof(Bits) * 8) + "-bit keys" + (is_signed ? ", signed" : "") +
+                   (descending ? ", descending" : ""));
+      const Twiddle<Bits> t = make_twiddle<Bits>(is_signed, false, descending);
+      EXPECT_EQ(t.in_if_set, t.in_if_clear);
+      EXPECT_EQ(t.out_if_set, t.out_if_clear);
+    }
+}
+
+TEST(OnesweepCpu, IntegerKeysTwiddleByOneMask) {
+  expect_integers_twiddle_by_one_mask<uint8_t>();
+  expect_integers_twiddle_by_one_mask<uint16_t>();
+  expect_integers_twiddle_by_one_mask<uint32_t>();
+  expect_integers_twiddle_by_one_mask<uint64_t>();
+}
+
 TEST(OnesweepCpu, MatchesStableSortForEveryKeyTypeOrderAndSize) {
   auto cpu = make_cpu_backend();
   test::run_radix_matrix(*cpu, onesweep_matrix());

@@ -194,7 +194,8 @@ void expect_sorts_like_stable_sort(const Case& c) {
   ASSERT_EQ(sort_pointers(temp.data + 3, bytes), cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   expect_keys(keys_out.download(keys_out.data, c.n), "pointers");
-  if constexpr (kPairs) ASSERT_TRUE(values_out.download(values_out.data, c.n) == want_values) << "pointers: values differ";
+  if constexpr (kPairs)
+    ASSERT_TRUE(values_out.download(values_out.data, c.n) == want_values) << "pointers: values differ";
   const std::vector<Key> input_after = keys_in.download(keys_in.data, c.n);
   ASSERT_EQ(std::memcmp(input_after.data(), keys.data(), c.n * sizeof(Key)), 0) << "the input keys changed";
 

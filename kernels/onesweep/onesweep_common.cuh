@@ -74,15 +74,20 @@ constexpr int key_class_of(bool is_signed, bool is_float, bool descending) {
   return is_float ? kFloat : (is_signed || descending ? kTwiddled : kOrderedAlready);
 }
 
+// Integer keys twiddle by one mask whatever their sign (make_twiddle: the sign bit for signed keys,
+// all bits flipped as well for descending; onesweep_test checks it), so their conversion is one
+// XOR each way; only floats choose the mask by the sign bit.
 template <int KC, typename Bits>
 __device__ __forceinline__ Bits to_ordered(const Twiddle<Bits>& twiddle, Bits raw) {
   if constexpr (KC == kOrderedAlready) return raw;
+  else if constexpr (KC == kTwiddled) return raw ^ twiddle.in_if_clear;
   else return twiddle.ordered(raw);
 }
 
 template <int KC, typename Bits>
 __device__ __forceinline__ Bits to_raw(const Twiddle<Bits>& twiddle, Bits ordered) {
   if constexpr (KC == kOrderedAlready) return ordered;
+  else if constexpr (KC == kTwiddled) return ordered ^ twiddle.out_if_clear;
   else return twiddle.raw(ordered);
 }
 

@@ -94,7 +94,8 @@ inline cudaError_t sort_any(RadixSortDispatch dispatch, const RadixSortCall& cal
   const uint64_t limit = call.options.max_items_per_sort ? call.options.max_items_per_sort : kMaxKernelSortItems;
   const int v = call.args.value_bytes;
   const bool kernels_take = call.args.n <= limit && (v == 0 || v == 4 || v == 8);
-  return kernels_take ? dispatch(call) : sort_beyond_kernel_limits(dispatch, call, std::min(limit, kMaxKernelSortItems));
+  if (kernels_take) return dispatch(call);
+  return sort_beyond_kernel_limits(dispatch, call, std::min(limit, kMaxKernelSortItems));
 }
 
 template <typename KeyT, typename ValueT, typename NumItemsT>
