@@ -4,12 +4,19 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace sortscope::device {
 
 // Temp-storage regions start on 256-byte boundaries (what cudaMalloc guarantees).
 constexpr size_t kTempAlign = 256;
 inline size_t align_temp(size_t bytes) { return (bytes + kTempAlign - 1) / kTempAlign * kTempAlign; }
+
+// Blocks of 256 threads for a grid-stride loop over n items: a thread an item, at most 8192 blocks.
+inline unsigned grid_stride_blocks(uint64_t n) {
+  const uint64_t blocks = (n + 255) / 256;
+  return unsigned(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
+}
 
 // Lifts a kernel's dynamic shared-memory limit, once per kernel and process.
 template <auto Kernel>

@@ -7,36 +7,29 @@
 //   equal chunks that they take, each chunk sorted, and the sorted chunks merged pairwise, round by
 //   round. A merge takes ties from the earlier chunk, so the result is the stable sort's.
 //
-// The merge is merge path (Odeh et al.; Green et al.): a partition kernel finds where every output
-// tile starts in its two runs by a binary search along the tile's cross diagonal, then each block
-// loads its two pieces into shared memory, each thread merges its share serially, and the block
-// writes keys and values out in order.
+// The merge is merge path (Odeh et al.; Green et al.), with the merge sort's co-rank and run pairs
+// (merge_policy.hpp) over 64-bit positions: a partition kernel finds where every output tile starts
+// in its two runs, then each block loads its two pieces into shared memory, each thread merges its
+// share serially, and the block writes keys and values out in order.
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/key_less.hpp"
+#include "generate/generate_cuda.hpp"
+#include "merge/merge_policy.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
 
 namespace sortscope::detail {
 namespace {
 
 using device::align_temp;
-using device::sm_count;
+using device::grid_stride_blocks;
+using merge::co_rank;
+using merge::run_pair;
+using merge::RunPair;
 
 constexpr int kMergeThreads = 256;
 constexpr int kMergeItems = 8;
 constexpr uint64_t kMergeTile = uint64_t(kMergeThreads) * kMergeItems;
-
-// Grid-stride launches fill the GPU a few times over, whatever n is.
-uint32_t grid_for(uint64_t items, int threads) {
-  const uint64_t wanted = (items + threads - 1) / threads;
-  return uint32_t(std::max<uint64_t>(1, std::min<uint64_t>(wanted, uint64_t(sm_count()) * 32)));
-}
-
-template <typename Index>
-__global__ void iota_kernel(Index* indices, uint64_t n) {
-  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
-    indices[i] = Index(i);
-}
 
 // out[i] = in[order[i]] for values of `words` words each. One thread per word, so the stores
 // coalesce whatever the value's width.
@@ -57,7 +50,7 @@ cudaError_t gather_values(const void* in, void* out, const Index* order, uint64_
   const auto launch = [&](auto word) {
     using Word = decltype(word);
     const uint32_t words = uint32_t(value_bytes / sizeof(Word));
-    gather_kernel<Word, Index><<<grid_for(n * words, 256), 256, 0, stream>>>(
+    gather_kernel<Word, Index><<<grid_stride_blocks(n * words), 256, 0, stream>>>(
         static_cast<const Word*>(in), static_cast<Word*>(out), order, n, words);
     return cudaGetLastError();
   };
@@ -73,39 +66,7 @@ cudaError_t gather_values(const void* in, void* out, const Index* order, uint64_
 
 // --- merging sorted runs ---
 
-// Where one output tile of a merge round lies: the pair of runs it merges and its diagonal.
-struct MergeTile {
-  uint64_t pair_begin;  // first key of the pair's first run
-  uint64_t a_items;     // length of the first run
-  uint64_t b_items;     // length of the second (0 for a lone last run)
-  uint64_t diagonal;    // the tile's first output, counted from pair_begin
-};
-
-// Tiles never straddle two pairs: the runs are whole tiles long (sort_in_chunks).
-__device__ MergeTile merge_tile(uint64_t tile, uint64_t n, uint64_t run) {
-  const uint64_t out = tile * kMergeTile;
-  MergeTile t;
-  t.pair_begin = out / (2 * run) * (2 * run);
-  t.a_items = std::min(run, n - t.pair_begin);
-  t.b_items = std::min(run, n - t.pair_begin - t.a_items);
-  t.diagonal = out - t.pair_begin;
-  return t;
-}
-
-// How many of the first `diagonal` outputs come from run a: merge path's binary search, ties to a.
-template <typename Key, typename Less, typename ReadA, typename ReadB>
-__device__ uint64_t merge_path(uint64_t diagonal, uint64_t a_items, uint64_t b_items, ReadA a, ReadB b, Less less) {
-  uint64_t lo = diagonal > b_items ? diagonal - b_items : 0;
-  uint64_t hi = std::min(diagonal, a_items);
-  while (lo < hi) {
-    const uint64_t mid = (lo + hi) / 2;
-    if (!less(b(diagonal - 1 - mid), a(mid)))
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
+// Tiles never straddle two pairs of runs: the runs are whole tiles long (sort_in_chunks).
 
 // a_starts[t]: run-a keys before tile t's first output, for every tile of the round.
 template <typename Key, typename Less>
@@ -113,11 +74,10 @@ __global__ void merge_partition_kernel(const Key* keys, uint64_t n, uint64_t run
                                        Less less) {
   for (uint64_t tile = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; tile < tiles;
        tile += uint64_t(gridDim.x) * blockDim.x) {
-    const MergeTile t = merge_tile(tile, n, run);
-    const Key* a = keys + t.pair_begin;
-    const Key* b = a + t.a_items;
-    a_starts[tile] = merge_path<Key>(t.diagonal, t.a_items, t.b_items, [&](uint64_t i) { return a[i]; },
-                                     [&](uint64_t j) { return b[j]; }, less);
+    const uint64_t out = tile * kMergeTile;
+    const RunPair p = run_pair(out, run, n);
+    a_starts[tile] = co_rank<uint64_t>(out - p.a_begin, p.b_begin - p.a_begin, p.b_end - p.b_begin,
+                                       keys + p.a_begin, keys + p.b_begin, less);
   }
 }
 
@@ -128,34 +88,32 @@ __global__ void __launch_bounds__(kMergeThreads)
   __shared__ Key tile_keys[kMergeTile];        // the tile's piece of run a, then its piece of run b
   __shared__ uint16_t tile_order[kMergeTile];  // the merged order, as positions in tile_keys
   const uint64_t tile = blockIdx.x;
-  const MergeTile t = merge_tile(tile, n, run);
-  const uint64_t pair_items = t.a_items + t.b_items;
-  const uint64_t end_diagonal = std::min(t.diagonal + kMergeTile, pair_items);
+  const uint64_t out = tile * kMergeTile;
+  const RunPair p = run_pair(out, run, n);
+  const uint64_t diagonal = out - p.a_begin, a_items = p.b_begin - p.a_begin, pair_items = p.b_end - p.a_begin;
+  const uint64_t end_diagonal = std::min(diagonal + kMergeTile, pair_items);
   const uint64_t a_begin = a_starts[tile];
-  const uint64_t a_end = end_diagonal == pair_items ? t.a_items : a_starts[tile + 1];
-  const uint64_t b_begin = t.diagonal - a_begin;
+  const uint64_t a_end = end_diagonal == pair_items ? a_items : a_starts[tile + 1];
   const uint32_t a_count = uint32_t(a_end - a_begin);
-  const uint32_t count = uint32_t(end_diagonal - t.diagonal);
+  const uint32_t count = uint32_t(end_diagonal - diagonal);
   const uint32_t b_count = count - a_count;
-  const uint64_t a_at = t.pair_begin + a_begin;                // where the tile's a piece starts in keys_in
-  const uint64_t b_at = t.pair_begin + t.a_items + b_begin;    // and its b piece
+  const uint64_t a_at = p.a_begin + a_begin;               // where the tile's piece of run a starts in keys_in
+  const uint64_t b_at = p.b_begin + (diagonal - a_begin);  // and its piece of run b
   for (uint32_t i = threadIdx.x; i < count; i += kMergeThreads)
     tile_keys[i] = i < a_count ? keys_in[a_at + i] : keys_in[b_at + (i - a_count)];
   __syncthreads();
 
   const Key* a = tile_keys;
   const Key* b = tile_keys + a_count;
-  const uint32_t diagonal = std::min<uint32_t>(threadIdx.x * kMergeItems, count);
-  uint32_t i = uint32_t(merge_path<Key>(diagonal, a_count, b_count, [&](uint64_t x) { return a[x]; },
-                                        [&](uint64_t x) { return b[x]; }, less));
-  uint32_t j = diagonal - i;
-  for (int k = 0; k < kMergeItems && diagonal + k < count; ++k) {
+  const uint32_t first = std::min<uint32_t>(threadIdx.x * kMergeItems, count);
+  uint32_t i = co_rank<uint32_t>(first, a_count, b_count, a, b, less);
+  uint32_t j = first - i;
+  for (int k = 0; k < kMergeItems && first + k < count; ++k) {
     const bool take_a = j >= b_count || (i < a_count && !less(b[j], a[i]));
-    tile_order[diagonal + k] = uint16_t(take_a ? i++ : a_count + j++);
+    tile_order[first + k] = uint16_t(take_a ? i++ : a_count + j++);
   }
   __syncthreads();
 
-  const uint64_t out = tile * kMergeTile;
   for (uint32_t x = threadIdx.x; x < count; x += kMergeThreads) {
     const uint32_t from = tile_order[x];
     keys_out[out + x] = tile_keys[from];
@@ -169,7 +127,7 @@ template <typename Key, typename Value, typename Less>
 cudaError_t merge_round(const Key* keys_in, Key* keys_out, const void* values_in, void* values_out, uint64_t n,
                         uint64_t run, uint64_t* a_starts, Less less, cudaStream_t stream) {
   const uint64_t tiles = (n + kMergeTile - 1) / kMergeTile;
-  merge_partition_kernel<Key><<<grid_for(tiles, 256), 256, 0, stream>>>(keys_in, n, run, tiles, a_starts, less);
+  merge_partition_kernel<Key><<<grid_stride_blocks(tiles), 256, 0, stream>>>(keys_in, n, run, tiles, a_starts, less);
   SORTSCOPE_CUDA_TRY(cudaGetLastError());
   merge_kernel<Key, Value><<<uint32_t(tiles), kMergeThreads, 0, stream>>>(
       keys_in, keys_out, static_cast<const Value*>(values_in), static_cast<Value*>(values_out), n, run, a_starts,
@@ -304,8 +262,7 @@ cudaError_t sort_values_by_index(RadixSortDispatch dispatch, const RadixSortCall
   index_call.args.values_out = indices[1];
   index_call.d_temp_storage = carve.take<char>(0);
   index_call.temp_storage_bytes = &index_temp_bytes;
-  iota_kernel<Index><<<grid_for(a.n, 256), 256, 0, c.stream>>>(indices[0], a.n);
-  SORTSCOPE_CUDA_TRY(cudaGetLastError());
+  SORTSCOPE_CUDA_TRY(cuda::fill_indices(indices[0], a.n, c.stream));
   const int keys_were_at = c.key_selector ? *c.key_selector : 0;
   SORTSCOPE_CUDA_TRY(sort_keys_of(dispatch, index_call, max_items_per_sort));
   const Index* order = c.key_selector ? indices[index_selector] : indices[1];

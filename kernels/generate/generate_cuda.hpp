@@ -14,5 +14,6 @@ cudaError_t generate_keys(const DataSpec& spec, void* d_keys, const uint64_t* d_
 
 // d_values[i] = i.
 cudaError_t fill_indices(uint32_t* d_values, uint64_t n, cudaStream_t stream);
+cudaError_t fill_indices(uint64_t* d_values, uint64_t n, cudaStream_t stream);
 
 }  // namespace sortscope::cuda
