@@ -43,7 +43,7 @@ std::vector<const AlgorithmDescriptor*> narrow_sorts(BackendKind backend) {
 
 // Sizes around the small-n path's one-block tiles and its short tiles.
 std::vector<uint64_t> narrow_sizes() {
-  const uint64_t one = onesweep::kOneBlockShapes[1].tile_items();
+  const uint64_t one = onesweep::one_block_shape(2, 1).tile_items();
   const uint64_t tile = onesweep::policy_for(2, 0).small.tile_items();
   return {0, 1, 257, one + 1, 3 * tile + 17};
 }

@@ -3,6 +3,8 @@
 // traces equal to the CPU's; the CUB-shaped API, DoubleBuffers included.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "generate/distributions.hpp"
 #include "onesweep/onesweep_policy.hpp"
 #include "radix_matrix.hpp"
@@ -19,16 +21,24 @@ namespace {
 
 using test::MatrixOptions;
 
-// Around the small-n path's tiles: the one-block tiles cut to n (keys alone), the short tiles of
-// small inputs (32- and 64-bit keys) and the switch to long ones for 32-bit keys. The pass
-// kernels' tiles start above the small-n limit: see LargeInputs.
+// Around the small-n path's tiles: the one-block tiles (keys alone, up to 4 and 8 bytes), the
+// short tiles of small inputs (32- and 64-bit keys) and the switch to long ones for 32-bit keys.
+// The pass kernels' tiles start above the small-n limit: see LargeInputs.
 std::vector<uint64_t> onesweep_sizes() {
-  const uint64_t tiny = onesweep::kOneBlockShapes[0].tile_items(), one = onesweep::kOneBlockShapes[1].tile_items();
+  std::vector<uint64_t> sizes = {0, 1, 2, 33};
+  std::vector<uint64_t> one_block_tiles;
+  for (int t = 0; t < onesweep::kOneBlockTiles; ++t)
+    one_block_tiles.push_back(onesweep::one_block_shape(4, t).tile_items());
+  for (const onesweep::KernelShape& shape : onesweep::kWideKeyOneBlockShapes)
+    one_block_tiles.push_back(shape.tile_items());
+  for (uint64_t one : one_block_tiles) sizes.insert(sizes.end(), {one - 1, one, one + 1});
   const uint64_t tile = onesweep::policy_for(4, 0).small.tile_items();
   const uint64_t tile64 = onesweep::policy_for(8, 0).small.tile_items();
   const uint64_t last_short = onesweep::kShortSmallTilesUpTo;
-  return {0,       1,        2,    33,       tiny - 1,      tiny,       tiny + 1,   one - 1,       one,
-          one + 1, tile - 1, tile, tile + 1, 3 * tile + 17, tile64 + 1, last_short, last_short + 1};
+  sizes.insert(sizes.end(), {tile - 1, tile, tile + 1, 3 * tile + 17, tile64 + 1, last_short, last_short + 1});
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
 }
 
 // Sizes around the pass kernels' tiles, just above the small-n limit (the app's values are 4 bytes).

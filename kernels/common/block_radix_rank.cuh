@@ -1,8 +1,13 @@
-// Block-wide radix ranking by warp-level matching (the multi-scan of modern GPUs): each warp counts
-// its keys per digit, the block scans those warp counts digit-major, and every key's rank is its
-// digit's start in the tile plus the keys of that digit before it. Keys must be in warp-striped
-// order (item u of lane l in warp w is tile item (w * K + u) * 32 + l), which makes the ranks
-// stable. Used by the one-sweep kernel and by mg-radix's downsweep.
+// Block-wide radix ranking, two ways.
+//
+// BlockRadixRankMatch, by warp-level matching (the multi-scan of modern GPUs): each warp counts its
+// keys per digit, the block scans those warp counts digit-major, and every key's rank is its digit's
+// start in the tile plus the keys of that digit before it. Keys must be in warp-striped order (item
+// u of lane l in warp w is tile item (w * K + u) * 32 + l), which makes the ranks stable. Used by
+// the one-sweep kernel and by mg-radix's downsweep.
+//
+// BlockRadixRankMemoize, by thread-private counters: no atomics and no votes, for a block that holds
+// every key, where the ranking's instructions are the time. Keys must be blocked.
 #pragma once
 
 #include <cstdint>
@@ -138,6 +143,90 @@ struct BlockRadixRankMatch {
       if (lane == leader) base = atomicAdd(&counts[d], uint32_t(before));
       base = __shfl_sync(0xffffffffu, base, leader);
       ranks.set(u, base + before - 1);
+    }
+  }
+};
+
+// Each thread counts its own keys in its own column of 16-bit counters (two digits to a word:
+// digit d in lane d % kLanes, low half for d < kLanes) and remembers each key's count before it.
+// One raking scan over the words in (lane, thread) order then turns every counter into the
+// number of keys ranked before it: smaller digits first (the high halves start after the low
+// halves' total), then earlier threads, whose keys come first when thread t holds tile items
+// t * K .. t * K + K - 1. A key's rank is its counter's start plus the count it remembered.
+// Per key: a load, an add and a store to count, a load and an add to rank; per thread, a rake of
+// kLanes + 1 words.
+template <int THREADS, int RADIX_BITS>
+struct BlockRadixRankMemoize {
+  static_assert(RADIX_BITS >= 1 && THREADS % kWarpThreads == 0);
+  static constexpr int kDigits = 1 << RADIX_BITS;
+  static constexpr int kLanes = kDigits / 2;
+  // The words a thread rakes: one more than the lanes, so that the rake's stride is odd (no bank
+  // conflicts); the extra lane is never counted in and stays zero.
+  static constexpr int kSegment = kLanes + 1;
+
+  struct Storage {
+    uint32_t words[kSegment * THREADS];  // word (lane, thread) at lane * THREADS + thread
+    BlockScanStorage<THREADS> scan;
+  };
+
+  // Where a digit's counter is in this thread's column: its word, and the shift of its half.
+  struct Counter {
+    int word;
+    int shift;
+  };
+  __device__ __forceinline__ static Counter counter_of(uint32_t digit) {
+    return {int(digit % kLanes) * THREADS + int(threadIdx.x), int(digit / kLanes) * 16};
+  }
+
+  // Ranks K blocked items per thread (a tile of at most 65535 keys: the counters are 16 bits);
+  // digit_of(u) gives the digit of this thread's item u. Contains barriers; `s` may be reused after
+  // a further barrier.
+  template <int K, typename DigitOf>
+  __device__ __forceinline__ static void rank(Storage& s, DigitOf digit_of, uint32_t (&ranks)[K]) {
+    static_assert(uint64_t(THREADS) * K < 65536, "16-bit counters");
+    const int t = threadIdx.x;
+    // Only this thread counts in its column, so clearing and counting need no barrier.
+#pragma unroll
+    for (int lane = 0; lane < kSegment; ++lane) s.words[lane * THREADS + t] = 0;
+#pragma unroll
+    for (int u = 0; u < K; ++u) {
+      const Counter c = counter_of(digit_of(u));
+      const uint32_t word = s.words[c.word];
+      ranks[u] = (word >> c.shift) & 0xffffu;
+      s.words[c.word] = word + (1u << c.shift);
+    }
+    __syncthreads();
+
+    // The rake: this thread's segment summed, the block's exclusive sum of those (both halves at
+    // once), and each word replaced by the count before it. Short segments stay in registers.
+    constexpr bool kKeepSegment = kSegment <= 33;
+    uint32_t* const segment = s.words + t * kSegment;
+    uint32_t kept[kKeepSegment ? kSegment : 1];
+    uint32_t sum = 0;
+#pragma unroll
+    for (int j = 0; j < kSegment; ++j) {
+      const uint32_t word = segment[j];
+      if constexpr (kKeepSegment) kept[j] = word;
+      sum += word;
+    }
+    uint32_t before = block_exclusive_sum<THREADS>(sum, s.scan);
+    before += s.scan.block_total << 16;  // every high-half digit comes after every low-half one
+#pragma unroll
+    for (int j = 0; j < kSegment; ++j) {
+      uint32_t word;
+      if constexpr (kKeepSegment)
+        word = kept[j];
+      else
+        word = segment[j];
+      segment[j] = before;
+      before += word;
+    }
+    __syncthreads();
+
+#pragma unroll
+    for (int u = 0; u < K; ++u) {
+      const Counter c = counter_of(digit_of(u));
+      ranks[u] += (s.words[c.word] >> c.shift) & 0xffffu;
     }
   }
 };

@@ -13,6 +13,7 @@
 #include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
 #include "onesweep/onesweep_histogram_agent.cuh"
+#include "onesweep/onesweep_one_block_agent.cuh"
 #include "onesweep/onesweep_pass_agent.cuh"
 #include "onesweep/onesweep_plan_agent.cuh"
 #include "onesweep/onesweep_small_agent.cuh"
@@ -57,6 +58,13 @@ __global__ void __launch_bounds__(THREADS) small_sort_kernel(SmallArgs<Bits, Val
   extern __shared__ __align__(16) unsigned char exchange[];
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   Agent::run(storage, *reinterpret_cast<typename Agent::Exchange*>(exchange), args, trace, grid);
+}
+
+template <int THREADS, int ITEMS, int RADIX_BITS, typename Bits, int KC>
+__global__ void __launch_bounds__(THREADS) one_block_sort_kernel(OneBlockArgs<Bits> args) {
+  using Agent = OneBlockSortAgent<THREADS, ITEMS, RADIX_BITS, Bits, KC>;
+  extern __shared__ __align__(16) unsigned char storage[];
+  Agent::run(*reinterpret_cast<typename Agent::Storage*>(storage), args);
 }
 
 // Traced runs: keep the keys a pass produced (its plan says where they are).
@@ -188,15 +196,61 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
   return cudaSuccess;
 }
 
+// Keys alone, at most one THREADS x ITEMS tile of them, in one block of RADIX_BITS digits
+// (untraced). `passes` counts the policy's 8-bit digits: a DoubleBuffer sort ends where that many
+// passes would leave it, as on the other paths.
+template <typename Bits, int KC, int THREADS, int ITEMS, int RADIX_BITS>
+cudaError_t sort_one_block(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
+  using Agent = device::OneBlockSortAgent<THREADS, ITEMS, RADIX_BITS, Bits, KC>;
+  constexpr auto kernel = device::one_block_sort_kernel<THREADS, ITEMS, RADIX_BITS, Bits, KC>;
+  const RadixSortArgs& a = c.args;
+  if (c.d_temp_storage == nullptr) {
+    *c.temp_storage_bytes = sortscope::device::kTempAlign;  // none is used; the protocol wants some
+    return cudaSuccess;
+  }
+  SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(int(sizeof(typename Agent::Storage))));
+  cuda::NvtxRange sort_range("onesweep one-block sort");
+  const bool double_buffer = c.key_selector != nullptr;
+  const bool to_alternate = !double_buffer || passes % 2 == 1;
+  device::OneBlockArgs<Bits> args;
+  args.keys_in = static_cast<const Bits*>(a.keys_in);
+  args.keys_out = to_alternate ? static_cast<Bits*>(a.keys_out) : const_cast<Bits*>(args.keys_in);
+  args.n = uint32_t(a.n);
+  args.twiddle = twiddle;
+  args.begin_bit = a.begin_bit;
+  args.end_bit = a.resolved_end_bit();
+  args.passes = radix_pass_count(a.begin_bit, args.end_bit, RADIX_BITS);
+  kernel<<<1, THREADS, sizeof(typename Agent::Storage), c.stream>>>(args);
+  SORTSCOPE_CUDA_LAUNCH_CHECK();
+  if (double_buffer && to_alternate) *c.key_selector ^= 1;
+  return cudaSuccess;
+}
+
+// Keys alone in one block: the smallest of the policy's tiles that holds n.
+template <typename Bits, int KC, int TILE = 0>
+cudaError_t sort_one_block_for_n(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
+  constexpr OneBlockShape kShape = one_block_shape(sizeof(Bits), TILE);
+  if constexpr (TILE + 1 < kOneBlockTiles)
+    if (c.args.n > kShape.tile_items()) return sort_one_block_for_n<Bits, KC, TILE + 1>(c, passes, twiddle);
+  return sort_one_block<Bits, KC, kShape.threads, kShape.items_per_thread, kShape.radix_bits>(c, passes, twiddle);
+}
+
 template <typename Bits, typename Value, int KC, bool TRACE>
 cudaError_t sort_small_for_n(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   if constexpr (!TRACE && !device::kHasValues<Value>) {
-    constexpr KernelShape kTiny = kOneBlockShapes[0], kSmall = kOneBlockShapes[1];
-    if (c.args.n <= kTiny.tile_items())
-      return sort_small<Bits, Value, KC, TRACE, kTiny.threads, kTiny.items_per_thread>(c, passes, twiddle);
-    if (c.args.n <= kSmall.tile_items())
-      return sort_small<Bits, Value, KC, TRACE, kSmall.threads, kSmall.items_per_thread>(c, passes, twiddle);
+    if constexpr (sizeof(Bits) <= 4) {
+      // The one-block sort takes no temp storage; a query is answered below, for the small path's
+      // layout, which a traced sort of the same keys takes (the app sizes temp storage once for both).
+      if (c.d_temp_storage != nullptr && c.args.n <= one_block_shape(sizeof(Bits), kOneBlockTiles - 1).tile_items())
+        return sort_one_block_for_n<Bits, KC>(c, passes, twiddle);
+    } else {
+      constexpr KernelShape kTiny = kWideKeyOneBlockShapes[0], kSmall = kWideKeyOneBlockShapes[1];
+      if (c.args.n <= kTiny.tile_items())
+        return sort_small<Bits, Value, KC, TRACE, kTiny.threads, kTiny.items_per_thread>(c, passes, twiddle);
+      if (c.args.n <= kSmall.tile_items())
+        return sort_small<Bits, Value, KC, TRACE, kSmall.threads, kSmall.items_per_thread>(c, passes, twiddle);
+    }
   }
   constexpr KernelShape kShort = small_shape(sizeof(Bits), kValueBytes, 0);
   constexpr KernelShape kLong = small_shape(sizeof(Bits), kValueBytes, kShortSmallTilesUpTo + 1);

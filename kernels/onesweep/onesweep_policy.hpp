@@ -75,13 +75,36 @@ constexpr KernelShape small_shape(int key_bytes, int value_bytes, uint64_t n) {
   return eight_byte || n <= kShortSmallTilesUpTo ? KernelShape{512, 8} : KernelShape{512, 16};
 }
 
-// The smallest sorts of keys alone: one block whose tile is cut to n, where the ranking's work
-// per thread and its barriers, not memory, are the time. 2^10 keys on 256 x 4 and 2^11 on 256 x 8
-// took 10.8 and 14.3 us on an H100 against 16.9 and 17.9 us on the 4096-key tile (CUB's
-// single-tile kernel: 14.4 and 16.0 us); on an H200 10.6 and 13.8 us (CUB 15.1 and 15.8). More
-// blocks of these shapes (2^12 on two of 256 x 8) were slower than one tile of 4096. Untraced
-// only: a traced run keeps the tiles the CPU twin cuts.
-constexpr KernelShape kOneBlockShapes[] = {{256, 4}, {256, 8}};
+// The smallest sorts of keys alone: one block holds every key and sorts them in shared memory
+// (onesweep_one_block_agent.cuh), ranking by thread-private counters on digits of radix_bits, on
+// the smallest of four tiles that holds n. Raced by onesweep_tune on an H100 (wall medians of 50
+// sorts; CUB's single-tile kernel up to 2^12, its passes above; the match-ranking one-block and
+// cooperative tiles that these replace in brackets):
+//   2^10 on 128 x 8 at 6 bits  11.8 us (11.8)  CUB 15.4
+//   2^11 on 256 x 8 at 6 bits  13.8 us (14.9)  CUB 20.3
+//   2^12 on 256 x 16 at 6 bits 14.5 us (18.6)  CUB 16.3
+//   2^13 on 256 x 32 at 6 bits 21.1 us (30.7)  CUB 56.0
+// 512 and 1024 threads lose to 256 at every size (more warps wait at each of a pass's barriers);
+// 8-bit digits cost 30-50% more (a rake of 129 words a thread). 8- and 16-bit keys take the same
+// shapes (u16 2^12: 11.1 us against 13.4; u8 2^12: 9.8 against 11.2). Untraced only: a traced run
+// keeps the tiles the CPU twin cuts.
+struct OneBlockShape {
+  int threads;
+  int items_per_thread;
+  int radix_bits;
+  constexpr uint32_t tile_items() const { return uint32_t(threads) * uint32_t(items_per_thread); }
+};
+constexpr int kOneBlockTiles = 4;
+// Keys of up to 4 bytes; none for wider keys.
+constexpr OneBlockShape one_block_shape(int key_bytes, int tile) {
+  constexpr OneBlockShape kShapes[kOneBlockTiles] = {{128, 8, 6}, {256, 8, 6}, {256, 16, 6}, {256, 32, 6}};
+  return key_bytes <= 4 ? kShapes[tile] : OneBlockShape{0, 0, 0};
+}
+
+// 8-byte keys alone keep the cooperative agent's ranking on one block cut to n: 11 passes of
+// 6-bit digits lose to its 8 passes at 2^10 (16.9 against 15.5 us on an H100; CUB 18.7) and tie
+// at 2^11 and 2^12.
+constexpr KernelShape kWideKeyOneBlockShapes[] = {{256, 4}, {256, 8}};
 
 // The shapes for sorting n keys.
 constexpr Policy policy_for(int key_bytes, int value_bytes, uint64_t n = 0) {

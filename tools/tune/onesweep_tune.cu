@@ -25,22 +25,33 @@ struct Bench : tune::Race<Key, Value> {
   using tune::Race<Key, Value>::vout;
   using tune::Race<Key, Value>::cub_ms;
 
-  // The small-n path at another tile shape.
-  template <int THREADS, int ITEMS>
-  void small() {
+  using Bits = typename KeyTraits<Key>::Bits;
+  static constexpr int kFold =
+      std::is_floating_point_v<Key> ? onesweep::device::kFloat : onesweep::device::kOrderedAlready;
+  static constexpr int kPasses = sizeof(Key) * 8 / onesweep::kRadixBits;
+
+  // A sort of the keys alone, ascending, answering its temp-storage query into *bytes.
+  detail::RadixSortCall keys_alone_call(size_t* bytes) const {
     detail::RadixSortCall c;
     c.args.key_type = key_type_of<Key>();
     c.args.keys_in = in;
     c.args.keys_out = out;
     c.args.n = n;
+    c.temp_storage_bytes = bytes;
+    return c;
+  }
+  static Twiddle<Bits> ascending_twiddle() {
+    return make_twiddle<Bits>(KeyTraits<Key>::is_signed, KeyTraits<Key>::is_float, false);
+  }
+
+  // The small-n path at another tile shape.
+  template <int THREADS, int ITEMS>
+  void small() {
     size_t bytes = 0;
-    c.temp_storage_bytes = &bytes;
-    using Bits = typename KeyTraits<Key>::Bits;
-    const auto twiddle = make_twiddle<Bits>(KeyTraits<Key>::is_signed, KeyTraits<Key>::is_float, false);
-    const int passes = sizeof(Key) * 8 / onesweep::kRadixBits;
+    detail::RadixSortCall c = keys_alone_call(&bytes);
     auto try_sort = [&] {
-      return onesweep::instances::sort_small<Bits, onesweep::device::KeysOnly, onesweep::device::kOrderedAlready, false,
-                                             THREADS, ITEMS>(c, passes, twiddle);
+      return onesweep::instances::sort_small<Bits, onesweep::device::KeysOnly, kFold, false, THREADS, ITEMS>(
+          c, kPasses, ascending_twiddle());
     };
     auto sort = [&] { CHECK(try_sort()); };
     if (try_sort() == cudaErrorNotSupported) {
@@ -54,7 +65,37 @@ struct Bench : tune::Race<Key, Value> {
     const onesweep::KernelShape policy = onesweep::policy_for(sizeof(Key), 0, n).small;
     const bool is_policy = policy.threads == THREADS && policy.items_per_thread == ITEMS;
     std::printf("small %4dx%-3d%s  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", THREADS, ITEMS,
-                is_policy ? " (policy)" : "         ", ms, n / ms / 1e6, cub_ms / ms, same ? "matches CUB" : "DIFFERS FROM CUB");
+                is_policy ? " (policy)" : "         ", ms, n / ms / 1e6, cub_ms / ms,
+                same ? "matches CUB" : "DIFFERS FROM CUB");
+  }
+
+  // The one-block path (keys alone) at another shape and digit width; shapes whose tile is
+  // smaller than n are left out.
+  template <int THREADS, int ITEMS, int RADIX_BITS>
+  void one_block() {
+    if (n > uint64_t(THREADS) * ITEMS) return;
+    size_t bytes = 0;
+    detail::RadixSortCall c = keys_alone_call(&bytes);
+    const Twiddle<Bits> twiddle = ascending_twiddle();
+    auto sort = [&] {
+      CHECK((onesweep::instances::sort_one_block<Bits, kFold, THREADS, ITEMS, RADIX_BITS>(c, kPasses, twiddle)));
+    };
+    sort();
+    this->ensure_temp(bytes);
+    c.d_temp_storage = this->temp;
+    const double ms = median_ms(sort, 50);
+    const bool same = this->matches_cub();
+    bool is_policy = false;
+    for (int t = 0; t < onesweep::kOneBlockTiles; ++t) {
+      const onesweep::OneBlockShape shape = onesweep::one_block_shape(sizeof(Key), t);
+      if (n <= shape.tile_items()) {
+        is_policy = shape.threads == THREADS && shape.items_per_thread == ITEMS && shape.radix_bits == RADIX_BITS;
+        break;
+      }
+    }
+    std::printf("one block %4dx%-3d %d-bit%s  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", THREADS, ITEMS, RADIX_BITS,
+                is_policy ? " (policy)" : "         ", ms, n / ms / 1e6, cub_ms / ms,
+                same ? "matches CUB" : "DIFFERS FROM CUB");
   }
 
   template <int THREADS, int ITEMS, int MIN_BLOCKS, int VALUE_LOAD = onesweep::kValuesDuringLookback,
@@ -72,9 +113,7 @@ struct Bench : tune::Race<Key, Value> {
     c.args.n = n;
     size_t bytes = 0;
     c.temp_storage_bytes = &bytes;
-    constexpr int kFold = std::is_floating_point_v<Key> ? onesweep::device::kFloat : onesweep::device::kOrderedAlready;
     using V = std::conditional_t<std::is_void_v<Value>, onesweep::device::KeysOnly, Value>;
-    using Bits = typename KeyTraits<Key>::Bits;
     auto sort =
         onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS, VALUE_LOAD, RADIX_BITS, WINDOW>;
     CHECK(sort(c));
@@ -108,7 +147,49 @@ void run(uint64_t n) {
     else return int(sizeof(Value));
   }();
   if (n <= onesweep::small_path_limit(sizeof(Key), kValueBytes)) {
-    if constexpr (std::is_same_v<Key, uint32_t> && std::is_void_v<Value>) {
+    if constexpr (sizeof(Key) <= 4 && std::is_void_v<Value>) {
+      b.template one_block<256, 4, 4>();
+      b.template one_block<256, 4, 5>();
+      b.template one_block<256, 4, 6>();
+      b.template one_block<128, 8, 5>();
+      b.template one_block<128, 8, 6>();
+      b.template one_block<256, 8, 4>();
+      b.template one_block<256, 8, 5>();
+      b.template one_block<256, 8, 6>();
+      b.template one_block<256, 8, 8>();
+      b.template one_block<512, 4, 5>();
+      b.template one_block<512, 4, 6>();
+      b.template one_block<512, 8, 4>();
+      b.template one_block<512, 8, 5>();
+      b.template one_block<512, 8, 6>();
+      b.template one_block<512, 8, 7>();
+      b.template one_block<256, 16, 5>();
+      b.template one_block<256, 16, 6>();
+      b.template one_block<256, 16, 7>();
+      b.template one_block<256, 16, 8>();
+      b.template one_block<128, 32, 6>();
+      b.template one_block<128, 32, 7>();
+      b.template one_block<1024, 4, 5>();
+      b.template one_block<1024, 4, 6>();
+      b.template one_block<512, 16, 5>();
+      b.template one_block<512, 16, 6>();
+      b.template one_block<256, 32, 5>();
+      b.template one_block<256, 32, 6>();
+      b.template one_block<1024, 8, 5>();
+      b.template one_block<1024, 8, 6>();
+    }
+    if constexpr (sizeof(Key) == 8 && std::is_void_v<Value>) {
+      b.template one_block<256, 4, 6>();
+      b.template one_block<256, 8, 5>();
+      b.template one_block<256, 8, 6>();
+      b.template one_block<512, 8, 5>();
+      b.template one_block<512, 8, 6>();
+      b.template one_block<256, 16, 6>();
+      b.template one_block<256, 16, 5>();
+      b.template one_block<128, 32, 6>();
+      b.template one_block<256, 32, 6>();
+    }
+    if constexpr (sizeof(Key) <= 8 && std::is_void_v<Value>) {
       b.template small<512, 16>();
       b.template small<1024, 8>();
       b.template small<256, 32>();
