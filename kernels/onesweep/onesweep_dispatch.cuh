@@ -407,12 +407,25 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   return cudaSuccess;
 }
 
-// One instance at the policy's pass shape (the small-n path picks its own tiles by n).
-template <typename Bits, typename Value, int KC, bool TRACE>
-cudaError_t sort_instance(const detail::RadixSortCall& c) {
-  constexpr KernelShape kShape = pass_shape(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0);
+// One instance at the policy's pass shape for a GPU of slower or faster memory per SM (the small-n
+// path picks its own tiles by n).
+template <typename Bits, typename Value, int KC, bool TRACE, bool FAST_MEMORY>
+cudaError_t sort_instance_on(const detail::RadixSortCall& c) {
+  constexpr KernelShape kShape = pass_shape(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0, FAST_MEMORY);
   return sort_shaped<Bits, Value, KC, TRACE, kShape.threads, kShape.items_per_thread, kShape.min_blocks,
                      kShape.value_load, kRadixBits, kShape.lookback_window>(c);
+}
+
+template <typename Bits, typename Value, int KC, bool TRACE>
+cudaError_t sort_instance(const detail::RadixSortCall& c) {
+  constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
+  // Where the policy's pass shape differs by GPU, untraced sorts take this GPU's; traced ones keep
+  // the slower memory's, so a trace (its look-back chains included) is the same on every GPU.
+  constexpr bool kPerGpu = !TRACE && !same_shape(pass_shape(sizeof(Bits), kValueBytes, false),
+                                                 pass_shape(sizeof(Bits), kValueBytes, true));
+  if constexpr (kPerGpu)
+    if (fast_memory(sortscope::device::memory_gbps_per_sm())) return sort_instance_on<Bits, Value, KC, TRACE, true>(c);
+  return sort_instance_on<Bits, Value, KC, TRACE, false>(c);
 }
 
 template <typename Bits, int KC>

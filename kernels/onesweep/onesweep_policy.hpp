@@ -30,6 +30,11 @@ struct KernelShape {
   constexpr uint32_t tile_items() const { return uint32_t(threads) * uint32_t(items_per_thread); }
 };
 
+constexpr bool same_shape(const KernelShape& a, const KernelShape& b) {
+  return a.threads == b.threads && a.items_per_thread == b.items_per_thread && a.min_blocks == b.min_blocks &&
+         a.value_load == b.value_load && a.lookback_window == b.lookback_window;
+}
+
 struct Policy {
   KernelShape histogram;  // one read of the keys for every pass's histogram
   KernelShape onesweep;   // rank a tile, look back, scatter
@@ -46,11 +51,12 @@ struct Policy {
 //                Gkeys/s (CUB 36.0-36.2); wider windows and other tiles read 0.98-1.01x here
 //   u64 keys     384 x 20, 2 blocks/SM, window 4: 19.4 Gkeys/s (CUB 16.4)
 //   u64 keys with u32 values
-//                384 x 18, 2 blocks/SM, values loaded during the look-back, window 1 (2^27 keys):
-//                H100 10.74 Gkeys/s, 1.006x CUB (values loaded before the scatter: 0.893x; window 2
-//                0.988x), H200 13.59, 1.034x (before the scatter 0.997x; window 2 1.044x); at 2^26
-//                the H100 reads 0.981x and the H200 1.033x. Tiles of 16, 20 and 24 keys and 256 or
-//                512 threads were slower on both.
+//                384 x 18, 2 blocks/SM, values loaded during the look-back, window 1 on GPUs with
+//                less memory bandwidth per SM and 2 on those with more (2^27 keys): H100 10.74
+//                Gkeys/s, 1.006x CUB (values loaded before the scatter: 0.893x; window 2 0.988x),
+//                H200 window 2 1.044x (window 1 1.034x, before the scatter 0.997x); at 2^26 the
+//                H100 reads 0.981x and the H200 1.033x. Tiles of 16, 20 and 24 keys and 256 or 512
+//                threads were slower on both.
 //   8- and 16-bit keys
 //                the 32-bit keys' shapes, alone and with 32-bit values. A tile of narrow keys is a
 //                few KB, so a sort makes several times the tiles (and look-back steps) per byte that
@@ -58,11 +64,16 @@ struct Policy {
 //                the H100: u8 1.169x CUB, u16 1.167x (384 x 18, window 1: 0.938x, 0.864x); 2^26
 //                pairs: u8 1.092x, u16 1.005x (0.937x, 0.929x)
 //   other pairs  384 x 18, 2 blocks/SM, window 1: untuned
-constexpr KernelShape pass_shape(int key_bytes, int value_bytes) {
+// Per GPU, by memory bandwidth per SM (sortscope::device::memory_gbps_per_sm(); the merge sort's
+// rounds choose the same way): an H100 moves 25 GB/s per SM, an H200 37.
+constexpr double kFastMemoryGbpsPerSm = 30;
+constexpr bool fast_memory(double memory_gbps_per_sm) { return memory_gbps_per_sm >= kFastMemoryGbpsPerSm; }
+
+constexpr KernelShape pass_shape(int key_bytes, int value_bytes, bool fast_memory = false) {
   if (key_bytes <= 4 && value_bytes == 0) return {256, 30, 3, kValuesBeforeScatter, 8};
   if (key_bytes <= 4 && value_bytes == 4) return {256, 36, 2, kValuesDuringLookback, 2};
   if (key_bytes == 8 && value_bytes == 0) return {384, 20, 2, kValuesBeforeScatter, 4};
-  if (key_bytes == 8 && value_bytes == 4) return {384, 18, 2, kValuesDuringLookback, 1};
+  if (key_bytes == 8 && value_bytes == 4) return {384, 18, 2, kValuesDuringLookback, fast_memory ? 2 : 1};
   return {384, 18, 2, kValuesBeforeScatter, 1};
 }
 

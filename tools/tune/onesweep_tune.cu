@@ -129,7 +129,8 @@ struct Bench : tune::Race<Key, Value> {
     using Agent = onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS, WINDOW>;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, Agent::kExchangeBytes));
     const char value_load = std::is_void_v<Value> ? '-' : "sl"[VALUE_LOAD];
-    const onesweep::KernelShape policy = onesweep::pass_shape(sizeof(Key), c.args.value_bytes);
+    const onesweep::KernelShape policy = onesweep::pass_shape(
+        sizeof(Key), c.args.value_bytes, onesweep::fast_memory(sortscope::device::memory_gbps_per_sm()));
     const bool is_policy = RADIX_BITS == onesweep::kRadixBits && policy.threads == THREADS &&
                            policy.items_per_thread == ITEMS && policy.min_blocks == MIN_BLOCKS &&
                            policy.lookback_window == WINDOW && (std::is_void_v<Value> || policy.value_load == VALUE_LOAD);
