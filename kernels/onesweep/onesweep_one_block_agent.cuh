@@ -30,7 +30,7 @@ struct OneBlockSortAgent {
   using Rank = sortscope::device::BlockRadixRankMemoize<THREADS, RADIX_BITS>;
 
   // One spare slot after every 32 keys: a thread's consecutive keys, read blocked, then fall in
-  // different banks across the warp (for 4-byte keys and 4, 8 or 16 keys a thread).
+  // different banks across the warp (for 4-byte keys and 4 to 32 keys a thread).
   __device__ __forceinline__ static int slot(int i) { return i + i / 32; }
   static constexpr int kSlots = kTile + kTile / 32;
 

@@ -62,8 +62,19 @@ struct Bench : tune::Race<Key, Value> {
     c.d_temp_storage = this->temp;
     const double ms = median_ms(sort, 50);
     const bool same = this->matches_cub();
-    const onesweep::KernelShape policy = onesweep::policy_for(sizeof(Key), 0, n).small;
-    const bool is_policy = policy.threads == THREADS && policy.items_per_thread == ITEMS;
+    // The policy's tile for n: keys of up to 4 bytes take the one-block path up to its largest tile,
+    // 8-byte keys this path's one-block tiles cut to n, then its tiles for n.
+    onesweep::KernelShape policy = onesweep::policy_for(sizeof(Key), 0, n).small;
+    const bool policy_here =
+        sizeof(Key) > 4 || n > onesweep::one_block_shape(sizeof(Key), onesweep::kOneBlockTiles - 1).tile_items();
+    if constexpr (sizeof(Key) > 4) {
+      for (const onesweep::KernelShape& shape : onesweep::kWideKeyOneBlockShapes)
+        if (n <= shape.tile_items()) {
+          policy = shape;
+          break;
+        }
+    }
+    const bool is_policy = policy_here && policy.threads == THREADS && policy.items_per_thread == ITEMS;
     std::printf("small %4dx%-3d%s  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n", THREADS, ITEMS,
                 is_policy ? " (policy)" : "         ", ms, n / ms / 1e6, cub_ms / ms,
                 same ? "matches CUB" : "DIFFERS FROM CUB");
