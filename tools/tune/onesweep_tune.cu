@@ -270,6 +270,11 @@ void run(uint64_t n) {
     b.template ours<384, 22, 2, kDuring, 8, 1>();
     b.template ours<384, 24, 2, kDuring, 8, 1>();
     b.template ours<256, 28, 2, kDuring, 8, 1>();
+    b.template ours<384, 17, 2, kDuring, 8, 1>();
+    b.template ours<384, 19, 2, kDuring, 8, 1>();
+    b.template ours<448, 16, 2, kDuring, 8, 1>();
+    b.template ours<320, 22, 2, kDuring, 8, 1>();
+    b.template ours<512, 14, 2, kDuring, 8, 1>();
     b.template ours<512, 12, 2, kDuring, 8, 1>();
   } else {
     // When the values load (the letter after "min N"): l as the look-back starts, s before the keys'
