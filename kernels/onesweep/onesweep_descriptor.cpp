@@ -58,7 +58,7 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
              "Below the small-n limit a single cooperative launch sorts the whole input: each block ranks its "
              "tile, the grid synchronises, and every block reads the whole count table instead of looking back. "
              "On the GPU, the timed runs of up to " +
-                 std::to_string(one_block_shape(4, kOneBlockTiles - 1).tile_items()) +
+                 std::to_string(one_block_limit(4)) +
                  " keys alone (of up to 4 bytes) go further: one block holds every key in shared memory and ranks "
                  "them by counters each thread keeps for itself, on 6-bit digits; these pictures show the 8-bit "
                  "passes that every size shares.",

@@ -111,6 +111,19 @@ inline SortTrace trace_header(const RadixSortArgs& a, int value_bytes, uint32_t 
   return h;
 }
 
+// A DoubleBuffer sort has finished in its alternate buffers: the selectors say so.
+inline void select_alternate(const detail::RadixSortCall& c) {
+  *c.key_selector ^= 1;
+  if (c.value_selector) *c.value_selector ^= 1;
+}
+
+// Whether a one-launch sort, which writes every key back once, writes to the alternate buffers:
+// always for pointer sorts; for a DoubleBuffer, where `passes` unskipped passes of the policy's
+// digits would end, as the host expects.
+inline bool one_launch_writes_alternate(const detail::RadixSortCall& c, int passes) {
+  return c.key_selector == nullptr || passes % 2 == 1;
+}
+
 // The small-n path: one cooperative launch of one block per THREADS x ITEMS tile. Returns
 // cudaErrorNotSupported (before touching anything) when this GPU cannot keep that many blocks
 // resident at once. The dispatch runs the policy's shape for n (sort_small_for_n: the CPU twin cuts
@@ -144,10 +157,8 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
   if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
   cuda::NvtxRange sort_range(TRACE ? "onesweep small-n sort (traced)" : "onesweep small-n sort");
   TempCarver temp(c.d_temp_storage);
-  const bool double_buffer = c.key_selector != nullptr;
-  // Every block writes back the tile it read, so a DoubleBuffer sort may end in either buffer; it
-  // ends where an unskipped sequence of passes would, as the host expects.
-  const bool to_alternate = !double_buffer || passes % 2 == 1;
+  // Every block writes back the tile it read, so a DoubleBuffer sort may end in either buffer.
+  const bool to_alternate = one_launch_writes_alternate(c, passes);
   device::SmallArgs<Bits, Value> args;
   args.keys_in = static_cast<const Bits*>(a.keys_in);
   args.keys_out = to_alternate ? static_cast<Bits*>(a.keys_out) : const_cast<Bits*>(args.keys_in);
@@ -189,10 +200,7 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
                                                      dim3(kShape.threads), params, Agent::kExchangeBytes, c.stream));
     }
   }
-  if (double_buffer && to_alternate) {
-    *c.key_selector ^= 1;
-    if (c.value_selector) *c.value_selector ^= 1;
-  }
+  if (c.key_selector && to_alternate) select_alternate(c);
   return cudaSuccess;
 }
 
@@ -210,8 +218,7 @@ cudaError_t sort_one_block(const detail::RadixSortCall& c, int passes, Twiddle<B
   }
   SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(int(sizeof(typename Agent::Storage))));
   cuda::NvtxRange sort_range("onesweep one-block sort");
-  const bool double_buffer = c.key_selector != nullptr;
-  const bool to_alternate = !double_buffer || passes % 2 == 1;
+  const bool to_alternate = one_launch_writes_alternate(c, passes);
   device::OneBlockArgs<Bits> args;
   args.keys_in = static_cast<const Bits*>(a.keys_in);
   args.keys_out = to_alternate ? static_cast<Bits*>(a.keys_out) : const_cast<Bits*>(args.keys_in);
@@ -222,7 +229,7 @@ cudaError_t sort_one_block(const detail::RadixSortCall& c, int passes, Twiddle<B
   args.passes = radix_pass_count(a.begin_bit, args.end_bit, RADIX_BITS);
   kernel<<<1, THREADS, sizeof(typename Agent::Storage), c.stream>>>(args);
   SORTSCOPE_CUDA_LAUNCH_CHECK();
-  if (double_buffer && to_alternate) *c.key_selector ^= 1;
+  if (c.key_selector && to_alternate) select_alternate(c);
   return cudaSuccess;
 }
 
@@ -242,7 +249,7 @@ cudaError_t sort_small_for_n(const detail::RadixSortCall& c, int passes, Twiddle
     if constexpr (sizeof(Bits) <= 4) {
       // The one-block sort takes no temp storage; a query is answered below, for the small path's
       // layout, which a traced sort of the same keys takes (the app sizes temp storage once for both).
-      if (c.d_temp_storage != nullptr && c.args.n <= one_block_shape(sizeof(Bits), kOneBlockTiles - 1).tile_items())
+      if (c.d_temp_storage != nullptr && c.args.n <= one_block_limit(sizeof(Bits)))
         return sort_one_block_for_n<Bits, KC>(c, passes, twiddle);
     } else {
       constexpr KernelShape kTiny = kWideKeyOneBlockShapes[0], kSmall = kWideKeyOneBlockShapes[1];
@@ -400,10 +407,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
       SORTSCOPE_CUDA_LAUNCH_CHECK();
     }
   }
-  if (double_buffer && final_buffer == 1) {
-    *c.key_selector ^= 1;
-    if (c.value_selector) *c.value_selector ^= 1;
-  }
+  if (double_buffer && final_buffer == 1) select_alternate(c);
   return cudaSuccess;
 }
 

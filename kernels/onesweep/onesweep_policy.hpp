@@ -111,6 +111,10 @@ constexpr OneBlockShape one_block_shape(int key_bytes, int tile) {
   constexpr OneBlockShape kShapes[kOneBlockTiles] = {{128, 8, 6}, {256, 8, 6}, {256, 16, 6}, {256, 32, 6}};
   return key_bytes <= 4 ? kShapes[tile] : OneBlockShape{0, 0, 0};
 }
+// Keys alone of up to this many take the one-block sort (none of 8 bytes).
+constexpr uint64_t one_block_limit(int key_bytes) {
+  return one_block_shape(key_bytes, kOneBlockTiles - 1).tile_items();
+}
 
 // 8-byte keys alone keep the cooperative agent's ranking on one block cut to n: 11 passes of
 // 6-bit digits lose to its 8 passes at 2^10 (16.9 against 15.5 us on an H100; CUB 18.7) and tie

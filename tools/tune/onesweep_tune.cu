@@ -65,8 +65,7 @@ struct Bench : tune::Race<Key, Value> {
     // The policy's tile for n: keys of up to 4 bytes take the one-block path up to its largest tile,
     // 8-byte keys this path's one-block tiles cut to n, then its tiles for n.
     onesweep::KernelShape policy = onesweep::policy_for(sizeof(Key), 0, n).small;
-    const bool policy_here =
-        sizeof(Key) > 4 || n > onesweep::one_block_shape(sizeof(Key), onesweep::kOneBlockTiles - 1).tile_items();
+    const bool policy_here = n > onesweep::one_block_limit(sizeof(Key));
     if constexpr (sizeof(Key) > 4) {
       for (const onesweep::KernelShape& shape : onesweep::kWideKeyOneBlockShapes)
         if (n <= shape.tile_items()) {
