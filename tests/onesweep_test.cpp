@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 
 #include "generate/distributions.hpp"
 #include "onesweep/onesweep_policy.hpp"
@@ -41,13 +42,20 @@ std::vector<uint64_t> onesweep_sizes() {
   return sizes;
 }
 
-// Sizes around the pass kernels' tiles, just above the small-n limit (the app's values are 4 bytes).
+// Sizes around the pass kernels' tiles, just above the small-n limit (the app's values are 4 bytes):
+// the traced tile and, for 32-bit pairs, the packed pairs' tile of untraced sorts.
 std::vector<uint64_t> pass_kernel_sizes(KeyType k, bool pairs) {
   const int kb = info(k).bytes, vb = pairs ? 4 : 0;
   const uint64_t limit = onesweep::small_path_limit(kb, vb);
-  const uint64_t tile = onesweep::policy_for(kb, vb).onesweep.tile_items();
   const uint64_t first = limit + 1;
-  return {first, (first + tile - 1) / tile * tile, (first + tile - 1) / tile * tile + 1};
+  std::vector<uint64_t> sizes = {first};
+  std::vector<uint64_t> tiles = {onesweep::policy_for(kb, vb).onesweep.tile_items()};
+  if (kb == 4 && pairs) tiles.push_back(onesweep::packed_pairs_shape().tile_items());
+  for (uint64_t tile : tiles) {
+    const uint64_t whole_tiles = (first + tile - 1) / tile * tile;
+    sizes.insert(sizes.end(), {whole_tiles, whole_tiles + 1});
+  }
+  return sizes;
 }
 
 MatrixOptions onesweep_matrix() {
@@ -267,6 +275,70 @@ TEST(OnesweepGpu, CubShapedApiWithDoubleBuffersAndWideValues) {
       cudaFree(d_v1);
     }
   }
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
+// 32-bit keys with 32-bit values move packed between consecutive sorting passes where every buffer
+// is 8-byte aligned (an odd n's last pair in temp storage), and apart otherwise. Skipped passes put
+// a copy between sorts (the upper digits uniform, or a middle one), and sorts of one pass never pack.
+TEST(OnesweepGpu, ThirtyTwoBitPairsPackedBetweenPassesOrApart) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  using sortscope::onesweep::DeviceRadixSort;
+  using sortscope::onesweep::DoubleBuffer;
+  const uint64_t above_small = onesweep::small_path_limit(4, 4);
+  for (uint64_t n : {above_small + 2, above_small + 3 * onesweep::packed_pairs_shape().tile_items() / 2 + 1}) {
+    for (uint32_t key_mask : {0xffffffffu, 0x00ffffffu, 0xffff00ffu, 0x0000ff00u, 0x000000ffu, 0u}) {
+      for (int form = 0; form < 4; ++form) {  // DoubleBuffer, pointers, values at 4 mod 8, descending
+        SCOPED_TRACE("n=" + std::to_string(n) + " mask=" + std::to_string(key_mask) + " form=" + std::to_string(form));
+        const bool descending = form == 3, misaligned = form == 2;
+        std::vector<uint32_t> h_keys(n), h_values(n), order(n);
+        for (uint64_t i = 0; i < n; ++i) {
+          h_keys[i] = uint32_t(gen::mix64(i + n)) & key_mask;
+          h_values[i] = uint32_t(gen::mix64(i ^ 0x5555));
+        }
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+          return descending ? h_keys[a] > h_keys[b] : h_keys[a] < h_keys[b];
+        });
+        uint32_t *d_k0, *d_k1, *d_v0, *d_v1;
+        ASSERT_EQ(cudaMalloc(&d_k0, n * 4), cudaSuccess);
+        ASSERT_EQ(cudaMalloc(&d_k1, n * 4), cudaSuccess);
+        ASSERT_EQ(cudaMalloc(&d_v0, (n + 1) * 4), cudaSuccess);
+        ASSERT_EQ(cudaMalloc(&d_v1, (n + 1) * 4), cudaSuccess);
+        uint32_t* values_in = d_v0 + misaligned;
+        uint32_t* values_out = d_v1 + misaligned;
+        cudaMemcpy(d_k0, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
+        cudaMemcpy(values_in, h_values.data(), n * 4, cudaMemcpyHostToDevice);
+        DoubleBuffer<uint32_t> keys(d_k0, d_k1), values(values_in, values_out);
+        auto sort = [&](void* temp, size_t& bytes) {
+          if (form == 0) return DeviceRadixSort::SortPairs(temp, bytes, keys, values, n);
+          if (descending)
+            return DeviceRadixSort::SortPairsDescending(temp, bytes, d_k0, d_k1, values_in, values_out, n);
+          return DeviceRadixSort::SortPairs(temp, bytes, d_k0, d_k1, values_in, values_out, n);
+        };
+        size_t bytes = 0;
+        ASSERT_EQ(sort(nullptr, bytes), cudaSuccess);
+        void* temp = nullptr;
+        ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
+        ASSERT_EQ(sort(temp, bytes), cudaSuccess);
+        std::vector<uint32_t> got_keys(n), got_values(n);
+        cudaMemcpy(got_keys.data(), form == 0 ? keys.Current() : d_k1, n * 4, cudaMemcpyDeviceToHost);
+        cudaMemcpy(got_values.data(), form == 0 ? values.Current() : values_out, n * 4, cudaMemcpyDeviceToHost);
+        for (uint64_t i = 0; i < n; ++i) {
+          ASSERT_EQ(got_keys[i], h_keys[order[i]]) << "i=" << i;
+          ASSERT_EQ(got_values[i], h_values[order[i]]) << "i=" << i;
+        }
+        cudaFree(temp);
+        cudaFree(d_k0);
+        cudaFree(d_k1);
+        cudaFree(d_v0);
+        cudaFree(d_v1);
+      }
+    }
+  }
+  // Bit windows of one to four passes, signed and float keys (signed zeros, NaNs) above the small-n path.
+  test::run_bit_ranges(*gpu, test::algo("onesweep"), above_small + 4);
+  test::run_special_floats(*gpu, test::algo("onesweep"), above_small + 6);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 

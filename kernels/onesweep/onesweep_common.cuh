@@ -39,12 +39,39 @@ struct Buffers {
 
 // What one pass does, decided on the device once every histogram is known.
 enum Action : int { kSkip = 0, kSort = 1, kCopy = 2 };
+// Where a pass of 32-bit pairs finds them and how it leaves them (PassPlan::layout): keys and
+// values apart, as the caller holds them, or packed into 64-bit words between two sorts.
+enum PairLayoutFlag : int { kSrcPacked = 1, kDstPacked = 2 };
 struct PassPlan {
   int action;
   int src;
   int dst;
-  int unused;
+  int layout;  // PairLayoutFlag bits; 0 for every pass of the other instances
 };
+
+// Pairs of 32-bit keys and 32-bit values may move between two sorting passes as one 64-bit word,
+// the ordered key in the high half and the value in the low: a pass then loads and stores one
+// 8-byte item a key instead of 4 bytes in each of two arrays, which halves the store instructions
+// and the partly written sectors at the ends of each digit's run. A buffer's two arrays (keys and
+// values, n 32-bit words each; both 8-byte aligned) hold the words as two halves of n/2: positions
+// below n/2 in the keys' array, the next n/2 in the values' array, and an odd n's last word in a
+// slot of temp storage.
+struct PackedPairs {
+  uint64_t* first_half;
+  uint64_t* second_half;
+  uint64_t half;
+  uint64_t* last;
+
+  __device__ __forceinline__ uint64_t* at(uint64_t position) const {
+    if (position < half) return first_half + position;
+    const uint64_t in_second = position - half;
+    return in_second < half ? second_half + in_second : last;
+  }
+};
+
+__device__ __forceinline__ uint64_t pack_pair(uint32_t ordered_key, uint32_t value) {
+  return uint64_t(ordered_key) << 32 | value;
+}
 
 // Look-back status words: a 30-bit count with a flag saying whether it is the tile's own aggregate
 // or the inclusive prefix of every tile up to it; 0 means "not published yet".

@@ -35,17 +35,18 @@ __global__ void __launch_bounds__(THREADS)
 template <bool TRACE, int RADIX_BITS>
 __global__ void __launch_bounds__(PlanAgent<TRACE, RADIX_BITS>::kThreads)
     plan_kernel(uint32_t* bins, int passes, int begin_bit, int end_bit, uint64_t n, bool double_buffer,
-                int final_buffer, PassPlan* plan, cuda::TraceDeviceView trace) {
+                int final_buffer, bool pack_pairs, PassPlan* plan, cuda::TraceDeviceView trace) {
   using Agent = PlanAgent<TRACE, RADIX_BITS>;
   __shared__ typename Agent::Storage storage;
-  Agent::run(storage, bins, passes, begin_bit, end_bit, n, double_buffer, final_buffer, plan, trace);
+  Agent::run(storage, bins, passes, begin_bit, end_bit, n, double_buffer, final_buffer, pack_pairs, plan, trace);
 }
 
 template <int THREADS, int ITEMS, int MIN_BLOCKS, typename Bits, typename Value, int KC, bool TRACE,
-          int VALUE_LOAD, int RADIX_BITS, int LOOKBACK_WINDOW>
+          int VALUE_LOAD, int RADIX_BITS, int LOOKBACK_WINDOW, bool PACKED>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     onesweep_kernel(PassArgs<Bits, Value> args, cuda::TraceDeviceView trace) {
-  using Agent = OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS, LOOKBACK_WINDOW>;
+  using Agent =
+      OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS, LOOKBACK_WINDOW, PACKED>;
   __shared__ typename Agent::Storage storage;
   extern __shared__ __align__(16) unsigned char exchange[];
   Agent::run(storage, *reinterpret_cast<typename Agent::Exchange*>(exchange), args, trace);
@@ -267,18 +268,32 @@ cudaError_t sort_small_for_n(const detail::RadixSortCall& c, int passes, Twiddle
   return sort_small<Bits, Value, KC, TRACE, kShort.threads, kShort.items_per_thread>(c, passes, twiddle);
 }
 
+// Whether a sort's pairs can move packed between its passes (PackedPairs): each buffer's two
+// arrays must hold aligned 64-bit words.
+template <typename Bits, typename Value>
+bool pairs_packable(const Buffers<Bits, Value>& buffers) {
+  bool aligned = true;
+  for (int b = 0; b < 3; ++b)
+    aligned = aligned && reinterpret_cast<uintptr_t>(buffers.keys[b]) % sizeof(uint64_t) == 0 &&
+              reinterpret_cast<uintptr_t>(buffers.values[b]) % sizeof(uint64_t) == 0;
+  return aligned;
+}
+
 // One sort with pass kernels of THREADS x ITEMS (at least MIN_BLOCKS resident per SM) and digits
 // of RADIX_BITS. The dispatch uses the policy's shape and 8-bit digits; the tuning tool tries
-// others (wider digits run the pass kernels at every size and cannot be traced).
+// others (wider digits run the pass kernels at every size and cannot be traced). PACKED: 32-bit
+// pairs that move between sorts packed where the buffers allow (pairs_packable).
 template <typename Bits, typename Value, int KC, bool TRACE, int THREADS, int ITEMS, int MIN_BLOCKS,
-          int VALUE_LOAD = kValuesBeforeScatter, int RADIX_BITS = kRadixBits, int LOOKBACK_WINDOW = 1>
+          int VALUE_LOAD = kValuesBeforeScatter, int RADIX_BITS = kRadixBits, int LOOKBACK_WINDOW = 1,
+          bool PACKED = false>
 cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   constexpr Policy kPolicy = policy_for(sizeof(Bits), kValueBytes);
   constexpr KernelShape kPass{THREADS, ITEMS, MIN_BLOCKS};
   constexpr KernelShape kHist = kPolicy.histogram;
   constexpr int kPassDigits = 1 << RADIX_BITS;
-  using Agent = device::OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS, LOOKBACK_WINDOW>;
+  using Agent =
+      device::OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS, LOOKBACK_WINDOW, PACKED>;
   const RadixSortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
@@ -298,7 +313,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   const uint64_t portion_tiles = std::min<uint64_t>(tiles, portion / tile);
 
   // Temp storage: [alternate keys][alternate values][bins][tile counters][look-back x 2][chained
-  // bins x 2][plan]; the first four regions are cleared by one memset.
+  // bins x 2][plan][packed pairs' odd slots]; the first four regions are cleared by one memset.
   const size_t alt_keys_bytes = double_buffer ? 0 : align_temp(n * sizeof(Bits));
   const size_t alt_values_bytes = double_buffer || !kValueBytes ? 0 : align_temp(n * kValueBytes);
   const size_t bins_bytes = align_temp(size_t(passes) * kPassDigits * sizeof(uint32_t));
@@ -306,8 +321,9 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   const size_t lookback_bytes = align_temp(portion_tiles * kPassDigits * sizeof(uint32_t));
   const size_t chain_bytes = align_temp(2 * kPassDigits * sizeof(uint32_t));
   const size_t plan_bytes = align_temp(size_t(passes) * sizeof(PassPlan));
-  const size_t total =
-      alt_keys_bytes + alt_values_bytes + bins_bytes + counter_bytes + 2 * lookback_bytes + chain_bytes + plan_bytes;
+  const size_t odd_slots_bytes = PACKED ? align_temp(3 * sizeof(uint64_t)) : 0;
+  const size_t total = alt_keys_bytes + alt_values_bytes + bins_bytes + counter_bytes + 2 * lookback_bytes +
+                       chain_bytes + plan_bytes + odd_slots_bytes;
   if (c.d_temp_storage == nullptr) {
     *c.temp_storage_bytes = total;
     return cudaSuccess;
@@ -322,6 +338,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   uint32_t* lookback[2] = {temp.take<uint32_t>(lookback_bytes), temp.take<uint32_t>(lookback_bytes)};
   uint32_t* chain[2] = {temp.take<uint32_t>(chain_bytes / 2), temp.take<uint32_t>(chain_bytes / 2)};
   PassPlan* plan = temp.take<PassPlan>(plan_bytes);
+  uint64_t* odd_pair_slots = temp.take<uint64_t>(odd_slots_bytes);
 
   Bits* in = const_cast<Bits*>(static_cast<const Bits*>(a.keys_in));
   Bits* out = static_cast<Bits*>(a.keys_out);
@@ -362,12 +379,13 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   {
     cuda::ScopedKernelTimer timer(recorder, "plan", 2 * size_t(passes) * kPassDigits * 4, 0, c.stream);
     device::plan_kernel<TRACE, RADIX_BITS><<<1, device::PlanAgent<TRACE, RADIX_BITS>::kThreads, 0, c.stream>>>(
-        bins, passes, a.begin_bit, end_bit, n, double_buffer, final_buffer, plan, view);
+        bins, passes, a.begin_bit, end_bit, n, double_buffer, final_buffer, PACKED && pairs_packable(buffers), plan,
+        view);
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
 
-  constexpr auto kernel =
-      device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS, LOOKBACK_WINDOW>;
+  constexpr auto kernel = device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, Value, KC, TRACE, VALUE_LOAD,
+                                                  RADIX_BITS, LOOKBACK_WINDOW, PACKED>;
   SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(Agent::kExchangeBytes));
   const uint64_t pass_bytes = 2 * n * (sizeof(Bits) + kValueBytes);
   for (int p = 0; p < passes; ++p) {
@@ -389,6 +407,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
       args.twiddle = twiddle;
       args.digit = {p, rp.shift, rp.bits};
       args.digit_mask = (1u << rp.bits) - 1;
+      args.odd_pair_slots = odd_pair_slots;
       if (portions == 1) {
         // Each pass clears the next pass's look-back region as it goes: no memset between passes.
         args.lookback = lookback[p % 2];
@@ -423,6 +442,13 @@ cudaError_t sort_instance_on(const detail::RadixSortCall& c) {
 template <typename Bits, typename Value, int KC, bool TRACE>
 cudaError_t sort_instance(const detail::RadixSortCall& c) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
+  // 32-bit pairs move packed between passes; traced ones keep them apart, on the tiles the CPU
+  // twin cuts.
+  if constexpr (!TRACE && sizeof(Bits) == 4 && kValueBytes == 4) {
+    constexpr KernelShape kShape = packed_pairs_shape();
+    return sort_shaped<Bits, Value, KC, TRACE, kShape.threads, kShape.items_per_thread, kShape.min_blocks,
+                       kShape.value_load, kRadixBits, kShape.lookback_window, true>(c);
+  }
   // Where the policy's pass shape differs by GPU, untraced sorts take this GPU's; traced ones keep
   // the slower memory's, so a trace (its look-back chains included) is the same on every GPU.
   constexpr bool kPerGpu = !TRACE && !same_shape(pass_shape(sizeof(Bits), kValueBytes, false),

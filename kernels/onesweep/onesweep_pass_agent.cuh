@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "common/coalescing.cuh"
 #include "onesweep/onesweep_common.cuh"
@@ -28,10 +29,14 @@ struct PassArgs {
   Twiddle<Bits> twiddle;
   PassDigit digit;
   uint32_t digit_mask;          // (1 << digit.bits) - 1
+  uint64_t* odd_pair_slots;     // packed pairs: each buffer's slot for an odd n's last pair
 };
 
+// PACKED: 32-bit keys with 32-bit values that move between sorts packed (PackedPairs, untraced);
+// the tile holds each pair as one 64-bit item, whichever layout the pass reads and writes.
 template <int THREADS, int ITEMS, typename Bits, typename Value, int KC, bool TRACE,
-          int VALUE_LOAD = kValuesBeforeScatter, int RADIX_BITS = kRadixBits, int LOOKBACK_WINDOW = 1>
+          int VALUE_LOAD = kValuesBeforeScatter, int RADIX_BITS = kRadixBits, int LOOKBACK_WINDOW = 1,
+          bool PACKED = false>
 struct OnesweepAgent {
   static constexpr int kTile = THREADS * ITEMS;
   static constexpr int kWarps = THREADS / kWarpThreads;
@@ -43,16 +48,22 @@ struct OnesweepAgent {
                 "threads own whole runs of digits; a 32-bit mask tracks a thread's look-back");
   static_assert(!TRACE || RADIX_BITS == kRadixBits, "traces record the policy's 8-bit digits");
   static_assert(LOOKBACK_WINDOW >= 1, "earlier tiles' look-back words read at once (one digit per thread)");
+  static_assert(!PACKED || (sizeof(Bits) == 4 && std::is_same_v<Value, uint32_t> && !TRACE),
+                "packed pairs: 32-bit keys and values, untraced");
+  // What a thread holds of each key: its ordered bits, or the key packed with its value.
+  using Item = std::conditional_t<PACKED, uint64_t, Bits>;
+  // Values that travel apart from their keys through the tile.
+  static constexpr bool kSeparateValues = kHasValues<Value> && !PACKED;
   // Ranks stay live until the values' exchange: pack them to keep registers for occupancy.
-  static constexpr bool kPackRanks = kHasValues<Value>;
+  static constexpr bool kPackRanks = kSeparateValues;
   using Ranks = TileRanks<ITEMS, kPackRanks>;
 
   // Values loaded during the look-back are exchanged beside the keys (both arrays in shared memory
   // at once): one barrier and one digit computation serve both scatters.
-  static constexpr bool kJoint = kHasValues<Value> && VALUE_LOAD == kValuesDuringLookback;
+  static constexpr bool kJoint = kSeparateValues && VALUE_LOAD == kValuesDuringLookback;
   union Exchange {
-    Bits keys[kTile];  // ordered bits
-    Value values[kHasValues<Value> && !kJoint ? kTile : 1];
+    Item keys[kTile];  // ordered bits (packed pairs: with their values)
+    Value values[kSeparateValues && !kJoint ? kTile : 1];
     struct {
       Bits keys[kJoint ? kTile : 1];
       Value values[kJoint ? kTile : 1];
@@ -74,8 +85,19 @@ struct OnesweepAgent {
     return ((threadIdx.x / kWarpThreads) * ITEMS + u) * kWarpThreads + threadIdx.x % kWarpThreads;
   }
 
-  __device__ __forceinline__ static uint32_t digit(const PassArgs<Bits, Value>& a, Bits ordered) {
-    return uint32_t(sortable<KC>(a.twiddle, ordered) >> a.digit.shift) & a.digit_mask;
+  __device__ __forceinline__ static Bits key_of(Item item) {
+    if constexpr (PACKED) return Bits(item >> 32);
+    else return item;
+  }
+
+  __device__ __forceinline__ static uint32_t digit(const PassArgs<Bits, Value>& a, Item item) {
+    return uint32_t(sortable<KC>(a.twiddle, key_of(item)) >> a.digit.shift) & a.digit_mask;
+  }
+
+  // The pairs of buffer b, packed.
+  __device__ __forceinline__ static PackedPairs packed_pairs(const PassArgs<Bits, Value>& a, int b) {
+    return {reinterpret_cast<uint64_t*>(a.buffers.keys[b]), reinterpret_cast<uint64_t*>(a.buffers.values[b]),
+            a.total_items / 2, a.odd_pair_slots + b};
   }
 
   __device__ __forceinline__ static void copy_tile(const PassArgs<Bits, Value>& a, const Bits* in, Bits* out,
@@ -118,11 +140,11 @@ struct OnesweepAgent {
     const uint32_t tile = s.tile;
     const uint64_t tile_base = uint64_t(tile) * kTile;
     if (a.portion_items - tile_base >= uint64_t(kTile))
-      sort_tile<true>(s, x, a, trace, tile, kTile, in + a.portion_begin + tile_base, out,
+      sort_tile<true>(s, x, a, plan, trace, tile, kTile, in + a.portion_begin + tile_base, out,
                       values_in + a.portion_begin + tile_base, values_out);
     else
-      sort_tile<false>(s, x, a, trace, tile, int(a.portion_items - tile_base), in + a.portion_begin + tile_base, out,
-                       values_in + a.portion_begin + tile_base, values_out);
+      sort_tile<false>(s, x, a, plan, trace, tile, int(a.portion_items - tile_base), in + a.portion_begin + tile_base,
+                       out, values_in + a.portion_begin + tile_base, values_out);
   }
 
   // One tile, in the order of the algorithm: load, rank (publishing the tile's digit counts as soon
@@ -130,12 +152,15 @@ struct OnesweepAgent {
   // check; a partial tile holds `valid` keys.
   template <bool FULL>
   __device__ __forceinline__ static void sort_tile(Storage& s, Exchange& x, const PassArgs<Bits, Value>& a,
-                                                   const cuda::TraceDeviceView& trace, uint32_t tile, int valid,
-                                                   const Bits* in, Bits* out, const Value* values_in,
-                                                   Value* values_out) {
+                                                   const PassPlan& plan, const cuda::TraceDeviceView& trace,
+                                                   uint32_t tile, int valid, const Bits* in, Bits* out,
+                                                   const Value* values_in, Value* values_out) {
     const int t = threadIdx.x;
-    Bits keys[ITEMS];
-    load_keys<FULL>(a, in, valid, keys);
+    Item keys[ITEMS];
+    if constexpr (PACKED)
+      load_pairs<FULL>(a, plan, in, values_in, a.portion_begin + uint64_t(tile) * kTile, valid, keys);
+    else
+      load_keys<FULL>(a, in, valid, keys);
     const uint32_t pad_digit = (1u << a.digit.bits) - 1;
     const uint32_t padding = FULL ? 0u : uint32_t(kTile - valid);
 
@@ -187,7 +212,8 @@ struct OnesweepAgent {
     trace_scatter<FULL>(s, a, trace, tile, valid, keys, ranks);
     trace_coalescing<FULL>(s, x, a, trace, valid, keys, ranks);
 
-    if constexpr (kJoint) scatter_joint<FULL>(s, x, a, valid, out, values_out);
+    if constexpr (PACKED) scatter_pairs<FULL>(s, x, a, plan, valid, out, values_out);
+    else if constexpr (kJoint) scatter_joint<FULL>(s, x, a, valid, out, values_out);
     else scatter_keys_then_values<FULL>(s, x, a, valid, ranks, out, values_in, values_out);
   }
 
@@ -199,6 +225,26 @@ struct OnesweepAgent {
 #pragma unroll
     for (int u = 0; u < ITEMS; ++u)
       keys[u] = FULL || position(u) < valid ? to_ordered<KC>(a.twiddle, in[position(u)]) : ~Bits(0);
+  }
+
+  // Packed pairs: from the keys and values apart (`keys`, `values`: the tile's first), or packed
+  // (the tile starts at global position `tile_begin`). Padding as above.
+  template <bool FULL>
+  __device__ __forceinline__ static void load_pairs(const PassArgs<Bits, Value>& a, const PassPlan& plan,
+                                                    const Bits* keys, const Value* values, uint64_t tile_begin,
+                                                    int valid, Item (&items)[ITEMS]) {
+    if (plan.layout & kSrcPacked) {
+      const PackedPairs packed = packed_pairs(a, plan.src);
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u)
+        items[u] = FULL || position(u) < valid ? *packed.at(tile_begin + position(u)) : ~Item(0);
+    } else {
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u)
+        items[u] = FULL || position(u) < valid
+                       ? pack_pair(to_ordered<KC>(a.twiddle, keys[position(u)]), values[position(u)])
+                       : ~Item(0);
+    }
   }
 
   // Runs inside the ranking, before its scan: later tiles can look past this one while it scans.
@@ -227,8 +273,9 @@ struct OnesweepAgent {
       if (uint32_t(t * kBins + b) == pad_digit) bin_count[b] -= padding;
   }
 
-  __device__ __forceinline__ static void exchange_keys(Exchange& x, const Bits (&keys)[ITEMS], const Ranks& ranks) {
-    Bits* const exchanged_keys = kJoint ? x.joint.keys : x.keys;
+  __device__ __forceinline__ static void exchange_keys(Exchange& x, const Item (&keys)[ITEMS], const Ranks& ranks) {
+    Item* exchanged_keys = x.keys;
+    if constexpr (kJoint) exchanged_keys = x.joint.keys;
 #pragma unroll
     for (int u = 0; u < ITEMS; ++u) exchanged_keys[ranks[u]] = keys[u];
   }
@@ -314,6 +361,29 @@ struct OnesweepAgent {
     }
   }
 
+  // Packed pairs leave the exchange packed for the next sort, or keys and values apart.
+  template <bool FULL>
+  __device__ __forceinline__ static void scatter_pairs(Storage& s, Exchange& x, const PassArgs<Bits, Value>& a,
+                                                       const PassPlan& plan, int valid, Bits* out, Value* values_out) {
+    const int t = threadIdx.x;
+    const bool packed = plan.layout & kDstPacked;
+    const PackedPairs packed_out = packed_pairs(a, plan.dst);
+#pragma unroll
+    for (int u = 0; u < ITEMS; ++u) {
+      const int slot = u * THREADS + t;
+      if (FULL || slot < valid) {
+        const Item item = x.keys[slot];
+        const uint32_t at = s.global_offset[digit(a, item)] + slot;
+        if (packed) {
+          *packed_out.at(at) = item;
+        } else {
+          out[at] = to_raw<KC>(a.twiddle, key_of(item));
+          values_out[at] = Value(item);
+        }
+      }
+    }
+  }
+
   // Keys first, then the values through the same shared memory (when both do not fit at once).
   template <bool FULL>
   __device__ __forceinline__ static void scatter_keys_then_values(Storage& s, Exchange& x,
@@ -324,9 +394,9 @@ struct OnesweepAgent {
     (void)values_out;
     const int t = threadIdx.x;
     // The values' loads go out before the keys' scatter, which hides their latency.
-    Value values[kHasValues<Value> ? ITEMS : 1];
-    if constexpr (kHasValues<Value>) load_values<FULL>(values, values_in, valid);
-    uint32_t out_digit[kHasValues<Value> ? ITEMS : 1];
+    Value values[kSeparateValues ? ITEMS : 1];
+    if constexpr (kSeparateValues) load_values<FULL>(values, values_in, valid);
+    uint32_t out_digit[kSeparateValues ? ITEMS : 1];
 #pragma unroll
     for (int u = 0; u < ITEMS; ++u) {
       const int slot = u * THREADS + t;
@@ -334,11 +404,11 @@ struct OnesweepAgent {
         const Bits key = x.keys[slot];
         const uint32_t d = digit(a, key);
         out[s.global_offset[d] + slot] = to_raw<KC>(a.twiddle, key);
-        if constexpr (kHasValues<Value>) out_digit[u] = d;
+        if constexpr (kSeparateValues) out_digit[u] = d;
       }
     }
 
-    if constexpr (kHasValues<Value>) {
+    if constexpr (kSeparateValues) {
       __syncthreads();
 #pragma unroll
       for (int u = 0; u < ITEMS; ++u)
@@ -417,7 +487,7 @@ struct OnesweepAgent {
   template <bool FULL>
   __device__ __forceinline__ static void trace_scatter(Storage& s, const PassArgs<Bits, Value>& a,
                                                        const cuda::TraceDeviceView& trace, uint32_t tile, int valid,
-                                                       const Bits (&keys)[ITEMS], const Ranks& ranks) {
+                                                       const Item (&keys)[ITEMS], const Ranks& ranks) {
     if constexpr (TRACE) {
 #pragma unroll
       for (int u = 0; u < ITEMS; ++u) {
@@ -436,7 +506,7 @@ struct OnesweepAgent {
   template <bool FULL>
   __device__ __forceinline__ static void trace_coalescing(Storage& s, Exchange& x, const PassArgs<Bits, Value>& a,
                                                           const cuda::TraceDeviceView& trace, int valid,
-                                                          const Bits (&keys)[ITEMS], const Ranks& ranks) {
+                                                          const Item (&keys)[ITEMS], const Ranks& ranks) {
     if constexpr (TRACE) {
       const int t = threadIdx.x;
 #pragma unroll

@@ -24,9 +24,10 @@ struct PlanAgent {
 
   // double_buffer: buffers are {current, alternate}; the result must end in `final_buffer`.
   // Otherwise {input (read-only), output, scratch}; the result must end in the output.
+  // pack_pairs: consecutive sorts hand their pairs on packed (PackedPairs).
   __device__ __forceinline__ static void run(Storage& s, uint32_t* bins, int passes, int begin_bit, int end_bit,
-                                             uint64_t n, bool double_buffer, int final_buffer, PassPlan* plan,
-                                             const cuda::TraceDeviceView& trace) {
+                                             uint64_t n, bool double_buffer, int final_buffer, bool pack_pairs,
+                                             PassPlan* plan, const cuda::TraceDeviceView& trace) {
     for (int p = 0; p < passes; ++p) {
       const PassDigit d = pass_digit<RADIX_BITS>(begin_bit, end_bit, p);
       uint32_t* const pass_bins = bins + p * kDigits + threadIdx.x * kBinsPerThread;
@@ -90,6 +91,17 @@ struct PlanAgent {
         }
       }
     }
+    // A sort followed by another sort (skips between change nothing) hands its pairs on packed;
+    // a copy and the caller's buffers always see keys and values apart.
+    if (pack_pairs)
+      for (int p = 0, previous = -1; p < passes; ++p) {
+        if (plan[p].action == kSkip) continue;
+        if (previous >= 0 && plan[previous].action == kSort && plan[p].action == kSort) {
+          plan[previous].layout |= kDstPacked;
+          plan[p].layout |= kSrcPacked;
+        }
+        previous = p;
+      }
     if constexpr (TRACE)
       for (int p = 0; p < passes; ++p) trace.skipped[p] = plan[p].action != kSort;
   }

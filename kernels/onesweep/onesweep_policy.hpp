@@ -47,8 +47,10 @@ struct Policy {
 // every 8-bit pass. Rates on the H200 at 2^28 keys, CUB in the same process:
 //   u32 keys     256 x 30, 3 blocks/SM, look-back window 8: 54.6 Gkeys/s (CUB 49.2), 1.12x at 2^26,
 //                1.17x at 2^24
-//   u32 pairs    256 x 36, 2 blocks/SM, values loaded during the look-back, window 2: 36.5-37.0
-//                Gkeys/s (CUB 36.0-36.2); wider windows and other tiles read 0.98-1.01x here
+//   u32 pairs    traced runs (and 8- and 16-bit keys' pairs): 256 x 36, 2 blocks/SM, values loaded
+//                during the look-back, window 2: 36.5-37.0 Gkeys/s (CUB 36.0-36.2); wider windows
+//                and other tiles read 0.98-1.01x here, and the H100 0.92-0.95x. Untraced runs move
+//                the pairs packed: packed_pairs_shape below
 //   u64 keys     384 x 20, 2 blocks/SM, window 4: 19.4 Gkeys/s (CUB 16.4)
 //   u64 keys with u32 values
 //                384 x 18, 2 blocks/SM, values loaded during the look-back, window 1 on GPUs with
@@ -76,6 +78,14 @@ constexpr KernelShape pass_shape(int key_bytes, int value_bytes, bool fast_memor
   if (key_bytes == 8 && value_bytes == 4) return {384, 18, 2, kValuesDuringLookback, fast_memory ? 2 : 1};
   return {384, 18, 2, kValuesBeforeScatter, 1};
 }
+
+// 32-bit keys with 32-bit values, untraced: between two sorting passes each pair moves as one
+// 64-bit word (PackedPairs in onesweep_common.cuh), so every pass runs the 64-bit keys' tile on
+// items of the same width, ranking on the key half. Raced at 2^28 (onesweep_tune u32-pairs): H100
+// 32.0 Gkeys/s, 1.041x CUB (the apart pairs' 256 x 36 0.918x in the same run), H200 38.2 Gkeys/s,
+// 1.067x (1.017x); windows 1, 2 and 8, tiles of 18 and 22 keys, 256 x 28 and 32, 512 x 16 and
+// 256 x 20 at 3 blocks/SM tied or lost by up to 6% on both.
+constexpr KernelShape packed_pairs_shape() { return {384, 20, 2, kValuesBeforeScatter, 4}; }
 
 // The small-n path's tiles. 8192 32-bit keys, but up to 2^18 keys 4096: twice the blocks share
 // the ranking and the table reads (H200, 2^16 keys: 39.5 -> 32.0 us; 2^17 40.0 -> 32.6; 2^18

@@ -108,8 +108,9 @@ struct Bench : tune::Race<Key, Value> {
                 same ? "matches CUB" : "DIFFERS FROM CUB");
   }
 
+  // PACKED: 32-bit pairs moving packed between passes ("packed" in the table).
   template <int THREADS, int ITEMS, int MIN_BLOCKS, int VALUE_LOAD = onesweep::kValuesDuringLookback,
-            int RADIX_BITS = onesweep::kRadixBits, int WINDOW = 1>
+            int RADIX_BITS = onesweep::kRadixBits, int WINDOW = 1, bool PACKED = false>
   void ours() {
     detail::RadixSortCall c;
     c.args.key_type = key_type_of<Key>();
@@ -124,26 +125,31 @@ struct Bench : tune::Race<Key, Value> {
     size_t bytes = 0;
     c.temp_storage_bytes = &bytes;
     using V = std::conditional_t<std::is_void_v<Value>, onesweep::device::KeysOnly, Value>;
-    auto sort =
-        onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS, VALUE_LOAD, RADIX_BITS, WINDOW>;
+    auto sort = onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS, VALUE_LOAD,
+                                                 RADIX_BITS, WINDOW, PACKED>;
     CHECK(sort(c));
     this->ensure_temp(bytes);
     c.d_temp_storage = this->temp;
     const double ms = median_ms([&] { CHECK(sort(c)); }, 20);
     const bool same = this->matches_cub();
     cudaFuncAttributes attr;
-    constexpr auto kernel =
-        onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS, WINDOW>;
+    constexpr auto kernel = onesweep::device::onesweep_kernel<THREADS, ITEMS, MIN_BLOCKS, Bits, V, kFold, false,
+                                                              VALUE_LOAD, RADIX_BITS, WINDOW, PACKED>;
     CHECK(cudaFuncGetAttributes(&attr, kernel));
     int per_sm = 0;
-    using Agent = onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS, WINDOW>;
+    using Agent =
+        onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS, WINDOW, PACKED>;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, Agent::kExchangeBytes));
-    const char value_load = std::is_void_v<Value> ? '-' : "sl"[VALUE_LOAD];
-    const onesweep::KernelShape policy = onesweep::pass_shape(
-        sizeof(Key), c.args.value_bytes, onesweep::fast_memory(sortscope::device::memory_gbps_per_sm()));
-    const bool is_policy = RADIX_BITS == onesweep::kRadixBits && policy.threads == THREADS &&
+    const char value_load = PACKED ? 'p' : std::is_void_v<Value> ? '-' : "sl"[VALUE_LOAD];
+    constexpr bool kPolicyPacks = sizeof(Key) == 4 && std::is_same_v<Value, uint32_t>;
+    const onesweep::KernelShape policy =
+        kPolicyPacks ? onesweep::packed_pairs_shape()
+                     : onesweep::pass_shape(sizeof(Key), c.args.value_bytes,
+                                            onesweep::fast_memory(sortscope::device::memory_gbps_per_sm()));
+    const bool is_policy = RADIX_BITS == onesweep::kRadixBits && PACKED == kPolicyPacks && policy.threads == THREADS &&
                            policy.items_per_thread == ITEMS && policy.min_blocks == MIN_BLOCKS &&
-                           policy.lookback_window == WINDOW && (std::is_void_v<Value> || policy.value_load == VALUE_LOAD);
+                           policy.lookback_window == WINDOW &&
+                           (std::is_void_v<Value> || PACKED || policy.value_load == VALUE_LOAD);
     std::printf("%2d-bit %4dx%-3d min %d %c w%-2d%s regs %3d  blocks/SM %d  %8.4f ms  %6.2f Gkeys/s  %.3fx CUB  %s\n",
                 RADIX_BITS, THREADS, ITEMS, MIN_BLOCKS, value_load, WINDOW, is_policy ? " (policy)" : "         ",
                 attr.numRegs, per_sm, ms, n / ms / 1e6, cub_ms / ms, same ? "matches CUB" : "DIFFERS FROM CUB");
@@ -295,6 +301,19 @@ void run(uint64_t n) {
     b.template ours<384, 20, 2, kDuring, 8, 2>();
     b.template ours<384, 23, 2, kBefore, 8, 4>();
     b.template ours<256, 24, 3, kDuring, 8, 2>();
+    // Packed between passes ("p"): the 64-bit keys' tiles.
+    if constexpr (sizeof(Key) == 4) {
+      b.template ours<384, 20, 2, kBefore, 8, 4, true>();
+      b.template ours<384, 20, 2, kBefore, 8, 1, true>();
+      b.template ours<384, 20, 2, kBefore, 8, 2, true>();
+      b.template ours<384, 20, 2, kBefore, 8, 8, true>();
+      b.template ours<384, 18, 2, kBefore, 8, 4, true>();
+      b.template ours<384, 22, 2, kBefore, 8, 4, true>();
+      b.template ours<256, 28, 2, kBefore, 8, 4, true>();
+      b.template ours<256, 32, 2, kBefore, 8, 4, true>();
+      b.template ours<512, 16, 2, kBefore, 8, 4, true>();
+      b.template ours<256, 20, 3, kBefore, 8, 4, true>();
+    }
   }
 }
 
