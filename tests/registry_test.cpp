@@ -164,6 +164,23 @@ TEST(Explain, TextsFollowTheViewedStage) {
   EXPECT_EQ(one_launch[1].name, "One launch for small n");
   // The timed runs of the smallest sorts take another path than the pictures; the text says so.
   EXPECT_NE(one_launch[1].what.find("up to 8192 keys alone"), std::string::npos) << one_launch[1].what;
+
+  // So do the timed sorts of 32-bit pairs, which carry each pair packed between passes: said for
+  // 32-bit pairs on the pass kernels, not for keys alone or 64-bit keys.
+  auto scatter_text = [&](const SortTrace& t) {
+    for (const ExplainPhase& p : onesweep.explain(&t, &t.stages[1]))
+      if (p.shown_in == PhaseView::scatter) return p.what;
+    return std::string();
+  };
+  SortConfig pairs;
+  pairs.algorithm = &onesweep;
+  pairs.pairs = true;
+  const std::string packed = "one 64-bit word";
+  SortTrace pairs_trace = test::cpu_trace("uniform", 1 << 21, 1, pairs);
+  EXPECT_NE(scatter_text(pairs_trace).find(packed), std::string::npos);
+  EXPECT_EQ(scatter_text(large).find(packed), std::string::npos);
+  pairs_trace.key_type = "u64";  // the text reads the trace's header
+  EXPECT_EQ(scatter_text(pairs_trace).find(packed), std::string::npos);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // onesweep as the rest of the program sees it: parameters, entry points, byte model and Explain.
+#include <optional>
 #include <string>
 
 #include "common/radix_explain.hpp"
 #include "common/radix_passes.hpp"
 #include "onesweep/onesweep_policy.hpp"
+#include "sortscope/catalogue.hpp"
 #include "sortscope/cpu.hpp"
 
 #if SORTSCOPE_HAVE_CUDA
@@ -37,6 +39,9 @@ uint64_t model_bytes(const SortShape& s) {
 
 std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {
   const RadixPassNumbers n = radix_pass_numbers(trace, stage, "rows of tiles");
+  // Below the small-n limit one launch sorts everything and no tile looks back.
+  const RadixSection* pass = stage ? (stage->radix ? &*stage->radix : nullptr) : nullptr;
+  const bool one_launch = pass && !pass->skipped && pass->lookback.empty();
   const ExplainPhase histogram{
       "Histogram (once, before pass 1)",
       "One read of the keys counts the digits of every pass at once; a small plan kernel scans each pass's "
@@ -44,15 +49,22 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
       "reduce-then-scan.",
       n.digit + "\nstart[p][d] = sum over d' < d of hist[p][d']",
       "Adinets & Merrill 2022 (Onesweep), beyond the seeds; counting as in PMPP 13.3", PhaseView::histogram};
+  // Timed sorts of 32-bit pairs carry them packed between passes; the traced run shown keeps them apart.
+  const std::optional<KeyType> key_type = trace ? parse_key_type(trace->key_type) : std::nullopt;
+  const bool packed_pairs = trace && trace->pairs && key_type && info(*key_type).bytes == 4;
   const ExplainPhase scatter{
       "Scatter through shared memory",
-      "The tile is exchanged into digit order in shared memory, then consecutive threads write consecutive "
-      "slots of each digit's run: the coalesced store of the reduce-then-scan downsweep.",
+      std::string("The tile is exchanged into digit order in shared memory, then consecutive threads write "
+                  "consecutive slots of each digit's run: the coalesced store of the reduce-then-scan downsweep.") +
+          (packed_pairs && !one_launch
+               ? " On the GPU, timed sorts of 32-bit keys with 32-bit values carry each pair between passes as one "
+                 "64-bit word, the key in the high half: one 8-byte store a key instead of a 4-byte store into "
+                 "each of two arrays, so each digit's run ends in a partly written memory sector once, not twice. "
+                 "The first pass packs the pairs, the last unpacks them; these pictures show them apart."
+               : ""),
       "dst(k) = start[p][d] + prefix[t][d] + keys of digit d before k in tile t",
       "PMPP 13.4 (coalescing); Merrill & Grimshaw 2011, 3.3.1 (key exchange)", PhaseView::scatter};
-  // Below the small-n limit one launch sorts everything and no tile looks back.
-  const RadixSection* pass = stage ? (stage->radix ? &*stage->radix : nullptr) : nullptr;
-  if (pass && !pass->skipped && pass->lookback.empty()) {
+  if (one_launch) {
     return {histogram,
             {"One launch for small n",
              "Below the small-n limit a single cooperative launch sorts the whole input: each block ranks its "
