@@ -76,6 +76,11 @@ test::MatrixOptions mg_radix_key_matrix() {
   m.radix_bits = {3, 8};
   const uint64_t tile = mg_radix::policy_for_bits(8).tile_items();
   m.sizes = {0, 1, tile - 1, tile, tile + 1, 7 * tile + 5};
+  // 64-bit keys at 8 bits take tiles of their own, one per class of GPU: around both.
+  for (bool fast_memory : {false, true}) {
+    const uint64_t wide = mg_radix::policy_for_bits(8, 8, 0, fast_memory).tile_items();
+    m.sizes.insert(m.sizes.end(), {wide + 1, 5 * wide - 1});
+  }
   m.distributions = {"uniform", "gaussian", "det-dup"};
   return m;
 }
@@ -222,22 +227,28 @@ TEST(MgRadixGpu, TraceEqualsCpuTrace) {
   for (const char* dist : {"uniform", "zero", "entropy-3", "sorted", "gaussian"}) {
     for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(4097), (uint64_t(1) << 20) + 3}) {
       for (int bits = 1; bits <= 8; ++bits) {
-        for (bool pairs : {false, true}) {
-          const DataSpec data{*parse_distribution(dist), n, 11, KeyType::u32};
-          ASSERT_OK(gpu->set_data(data));
-          ASSERT_OK(cpu->set_data(data));
-          SortConfig config;
-          set_param(&config, "radix-bits", bits);
-          config.pairs = pairs;
-          RunOptions options;
-          options.trace = true;
-          RunResult g, c;
-          ASSERT_OK(gpu->run(config, options, &g));
-          config.max_grid = g.trace->grid_blocks;  // the CPU cuts the input into the same blocks
-          ASSERT_OK(cpu->run(config, options, &c));
-          EXPECT_EQ(first_difference(*g.trace, *c.trace), "") << dist << " n=" << n << " bits=" << bits;
-          EXPECT_EQ(check_invariants(*g.trace), "");
-          EXPECT_TRUE(g.verified) << g.verify_detail;
+        // 32-bit keys at every width; 64-bit keys at 8 bits, where they take their own tile.
+        const std::vector<KeyType> key_types =
+            bits == 8 ? std::vector<KeyType>{KeyType::u32, KeyType::u64} : std::vector<KeyType>{KeyType::u32};
+        for (KeyType k : key_types) {
+          for (bool pairs : {false, true}) {
+            const DataSpec data{*parse_distribution(dist), n, 11, k};
+            ASSERT_OK(gpu->set_data(data));
+            ASSERT_OK(cpu->set_data(data));
+            SortConfig config;
+            set_param(&config, "radix-bits", bits);
+            config.pairs = pairs;
+            RunOptions options;
+            options.trace = true;
+            RunResult g, c;
+            ASSERT_OK(gpu->run(config, options, &g));
+            config.max_grid = g.trace->grid_blocks;  // the CPU cuts the input into the same blocks
+            ASSERT_OK(cpu->run(config, options, &c));
+            EXPECT_EQ(first_difference(*g.trace, *c.trace), "")
+                << dist << " n=" << n << " bits=" << bits << " " << info(k).name;
+            EXPECT_EQ(check_invariants(*g.trace), "");
+            EXPECT_TRUE(g.verified) << g.verify_detail;
+          }
         }
       }
     }

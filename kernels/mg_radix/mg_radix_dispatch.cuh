@@ -214,11 +214,28 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   return cudaSuccess;
 }
 
-template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
-cudaError_t sort_instance(const detail::RadixSortCall& c) {
-  constexpr Policy p = policy_for_bits(RADIX_BITS, sizeof(Bits), device::value_bytes_of<Value>);
+// One instance at the policy's shapes for a GPU of slower or faster memory per SM.
+template <int RADIX_BITS, typename Bits, typename Value, bool TRACE, bool FAST_MEMORY>
+cudaError_t sort_instance_on(const detail::RadixSortCall& c) {
+  constexpr Policy p = policy_for_bits(RADIX_BITS, sizeof(Bits), device::value_bytes_of<Value>, FAST_MEMORY);
   return sort_shaped<RADIX_BITS, Bits, Value, TRACE, p.upsweep.threads, p.upsweep.items_per_thread, p.downsweep.threads,
                      p.downsweep.items_per_thread, p.downsweep.min_blocks>(c);
+}
+
+// Where the policy's shapes differ by GPU, untraced sorts take this GPU's; traced ones keep the
+// slower memory's, the tiles the CPU twin cuts.
+template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
+cudaError_t sort_instance(const detail::RadixSortCall& c) {
+  constexpr int kValueBytes = device::value_bytes_of<Value>;
+  constexpr KernelShape kSlow = policy_for_bits(RADIX_BITS, sizeof(Bits), kValueBytes, false).downsweep;
+  constexpr KernelShape kFast = policy_for_bits(RADIX_BITS, sizeof(Bits), kValueBytes, true).downsweep;
+  constexpr bool kPerGpu = !TRACE && (kSlow.threads != kFast.threads ||
+                                      kSlow.items_per_thread != kFast.items_per_thread ||
+                                      kSlow.min_blocks != kFast.min_blocks);
+  if constexpr (kPerGpu)
+    if (fast_memory(sortscope::device::memory_gbps_per_sm()))
+      return sort_instance_on<RADIX_BITS, Bits, Value, TRACE, true>(c);
+  return sort_instance_on<RADIX_BITS, Bits, Value, TRACE, false>(c);
 }
 
 template <int RADIX_BITS, typename Bits>

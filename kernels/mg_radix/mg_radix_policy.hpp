@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "common/gpu_class.hpp"
+
 namespace sortscope::mg_radix {
 
 constexpr int kMinRadixBits = 1;
@@ -41,20 +43,27 @@ struct Policy {
 //                H200 40.4 (0.822x; 256 x 30: 39.4); the best shape at 4 and 7 bits too
 //   u32 pairs    512 x 16, 1 block/SM: H100 18.8 (0.613x; 256 x 16: 13.9), H200 21.6 (0.600x;
 //                256 x 16: 17.6); at 7 bits the H200 prefers 384 x 16 (21.8 against 20.3)
-//   u64 keys     384 x 16, 2 blocks/SM: H100 10.2 (0.642x; 256 x 16: 9.5), H200 13.5 (0.827x;
-//                256 x 16: 12.4; 384 x 20 read 13.8)
+//   u64 keys     at 8 bits, per GPU (fast_memory, common/gpu_class.hpp): the H100 512 x 16 at
+//                1 block/SM, 11.04 Gkeys/s (0.696x; 384 x 20: 10.38, 384 x 16: 10.19); the H200
+//                384 x 20 at 2, 13.85 (0.846x; 384 x 16: 13.52; 512 x 16 at 1: 8% slower). At
+//                7 bits 384 x 16, 384 x 20 and 512 x 16 tie within 0.5% on both: 384 x 16
 //   other pairs  256 x 16, 2 blocks/SM: untuned
-constexpr KernelShape downsweep_shape(int key_bytes, int value_bytes) {
+// Traced runs take the slower memory's shapes on every GPU: the tiles the CPU twin cuts. The one
+// other difference measured (u32 pairs at 7 bits on the H200) is not worth a second instance.
+constexpr KernelShape downsweep_shape(int key_bytes, int value_bytes, int bits, bool fast_memory) {
   if (key_bytes == 4 && value_bytes == 0) return {512, 16, 2};
   if (key_bytes == 4 && value_bytes == 4) return {512, 16, 1};
-  if (key_bytes == 8 && value_bytes == 0) return {384, 16, 2};
+  if (key_bytes == 8 && value_bytes == 0) {
+    if (bits != 8) return {384, 16, 2};
+    return fast_memory ? KernelShape{384, 20, 2} : KernelShape{512, 16, 1};
+  }
   return {256, 16, 2};
 }
 
 // The upsweep only counts: 256 x 16 keys a strip. 256 x 32 read 1% faster on the H200 and 2%
 // slower on the H100; 512 x 8 and 128 x 32 within 1% on both.
-constexpr Policy policy_for_bits(int bits, int key_bytes = 4, int value_bytes = 0) {
-  return Policy{bits, KernelShape{256, 16}, downsweep_shape(key_bytes, value_bytes)};
+constexpr Policy policy_for_bits(int bits, int key_bytes = 4, int value_bytes = 0, bool fast_memory = false) {
+  return Policy{bits, KernelShape{256, 16}, downsweep_shape(key_bytes, value_bytes, bits, fast_memory)};
 }
 
 }  // namespace sortscope::mg_radix

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "common/gpu_class.hpp"
+
 namespace sortscope::onesweep {
 
 // Digit width of every pass: 256 buckets, 4 passes for 32-bit keys, 8 for 64-bit keys.
@@ -66,10 +68,8 @@ struct Policy {
 //                the H100: u8 1.169x CUB, u16 1.167x (384 x 18, window 1: 0.938x, 0.864x); 2^26
 //                pairs: u8 1.092x, u16 1.005x (0.937x, 0.929x)
 //   other pairs  384 x 18, 2 blocks/SM, window 1: untuned
-// Per GPU, by memory bandwidth per SM (sortscope::device::memory_gbps_per_sm(); the merge sort's
-// rounds choose the same way): an H100 moves 25 GB/s per SM, an H200 37.
-constexpr double kFastMemoryGbpsPerSm = 30;
-constexpr bool fast_memory(double memory_gbps_per_sm) { return memory_gbps_per_sm >= kFastMemoryGbpsPerSm; }
+// Per GPU, by memory bandwidth per SM (fast_memory, common/gpu_class.hpp; the merge sort's rounds
+// and mg-radix's downsweep choose the same way).
 
 constexpr KernelShape pass_shape(int key_bytes, int value_bytes, bool fast_memory = false) {
   if (key_bytes <= 4 && value_bytes == 0) return {256, 30, 3, kValuesBeforeScatter, 8};

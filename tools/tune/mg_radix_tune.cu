@@ -47,7 +47,8 @@ struct Bench : tune::Race<Key, Value> {
     int per_sm = 0;
     using Agent = mg_radix::device::DownsweepAgent<BITS, Bits, V, false, DOWN_THREADS, DOWN_ITEMS>;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, DOWN_THREADS, Agent::kDynamicSharedBytes));
-    constexpr mg_radix::Policy p = mg_radix::policy_for_bits(BITS, sizeof(Key), mg_radix::device::value_bytes_of<V>);
+    const mg_radix::Policy p = mg_radix::policy_for_bits(BITS, sizeof(Key), mg_radix::device::value_bytes_of<V>,
+                                                         fast_memory(sortscope::device::memory_gbps_per_sm()));
     const bool is_policy = p.upsweep.threads == UP_THREADS && p.upsweep.items_per_thread == UP_ITEMS &&
                            p.downsweep.threads == DOWN_THREADS && p.downsweep.items_per_thread == DOWN_ITEMS &&
                            p.downsweep.min_blocks == DOWN_MIN_BLOCKS;

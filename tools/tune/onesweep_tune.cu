@@ -145,7 +145,7 @@ struct Bench : tune::Race<Key, Value> {
     const onesweep::KernelShape policy =
         kPolicyPacks ? onesweep::packed_pairs_shape()
                      : onesweep::pass_shape(sizeof(Key), c.args.value_bytes,
-                                            onesweep::fast_memory(sortscope::device::memory_gbps_per_sm()));
+                                            fast_memory(sortscope::device::memory_gbps_per_sm()));
     const bool is_policy = RADIX_BITS == onesweep::kRadixBits && PACKED == kPolicyPacks && policy.threads == THREADS &&
                            policy.items_per_thread == ITEMS && policy.min_blocks == MIN_BLOCKS &&
                            policy.lookback_window == WINDOW &&
