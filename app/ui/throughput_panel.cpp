@@ -159,8 +159,12 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
     if (ceiling_on_plot) {
       const float y = y_of(ceiling);
       for (float x = p0.x; x < p1.x; x += 12) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + 6, p1.x), y), IM_COL32(255, 120, 100, 220), 2);
-      // Below the line: above it the label would run into the axis maximum in the corner.
-      dl->AddText(ImVec2(p0.x + 4, y + 3), IM_COL32(255, 140, 120, 255), ("copy ceiling " + format_rate(ceiling)).c_str());
+      // Below the line: above it the label would run into the axis maximum in the corner. A run at
+      // or past the ceiling puts the line close under the top edge, so the label also keeps below
+      // the maximum's row.
+      const float label_y = std::max(y + 3, p0.y + 2 + line + 2);
+      dl->AddText(ImVec2(p0.x + 4, label_y), IM_COL32(255, 140, 120, 255),
+                  ("copy ceiling " + format_rate(ceiling)).c_str());
     }
     // Up to the last minute of runs, oldest at the left, newest at the right.
     const double t1 = last.seconds;
