@@ -227,11 +227,8 @@ cudaError_t sort_instance_on(const detail::RadixSortCall& c) {
 template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
 cudaError_t sort_instance(const detail::RadixSortCall& c) {
   constexpr int kValueBytes = device::value_bytes_of<Value>;
-  constexpr KernelShape kSlow = policy_for_bits(RADIX_BITS, sizeof(Bits), kValueBytes, false).downsweep;
-  constexpr KernelShape kFast = policy_for_bits(RADIX_BITS, sizeof(Bits), kValueBytes, true).downsweep;
-  constexpr bool kPerGpu = !TRACE && (kSlow.threads != kFast.threads ||
-                                      kSlow.items_per_thread != kFast.items_per_thread ||
-                                      kSlow.min_blocks != kFast.min_blocks);
+  constexpr bool kPerGpu = !TRACE && policy_for_bits(RADIX_BITS, sizeof(Bits), kValueBytes, false).downsweep !=
+                                         policy_for_bits(RADIX_BITS, sizeof(Bits), kValueBytes, true).downsweep;
   if constexpr (kPerGpu)
     if (fast_memory(sortscope::device::memory_gbps_per_sm()))
       return sort_instance_on<RADIX_BITS, Bits, Value, TRACE, true>(c);

@@ -24,6 +24,7 @@ struct KernelShape {
   int items_per_thread;
   int min_blocks = 1;  // blocks per SM the register allocation must allow (__launch_bounds__)
   constexpr int tile_items() const { return threads * items_per_thread; }
+  constexpr bool operator==(const KernelShape&) const = default;
 };
 
 struct Policy {

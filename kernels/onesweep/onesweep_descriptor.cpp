@@ -51,7 +51,7 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
       "Adinets & Merrill 2022 (Onesweep), beyond the seeds; counting as in PMPP 13.3", PhaseView::histogram};
   // Timed sorts of 32-bit pairs carry them packed between passes; the traced run shown keeps them apart.
   const std::optional<KeyType> key_type = trace ? parse_key_type(trace->key_type) : std::nullopt;
-  const bool packed_pairs = trace && trace->pairs && key_type && info(*key_type).bytes == 4;
+  const bool packed_pairs = trace && trace->pairs && key_type && pairs_move_packed(info(*key_type).bytes, 4);
   const ExplainPhase scatter{
       "Scatter through shared memory",
       std::string("The tile is exchanged into digit order in shared memory, then consecutive threads write "

@@ -444,7 +444,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   // 32-bit pairs move packed between passes; traced ones keep them apart, on the tiles the CPU
   // twin cuts.
-  if constexpr (!TRACE && sizeof(Bits) == 4 && kValueBytes == 4) {
+  if constexpr (!TRACE && pairs_move_packed(sizeof(Bits), kValueBytes)) {
     constexpr KernelShape kShape = packed_pairs_shape();
     return sort_shaped<Bits, Value, KC, TRACE, kShape.threads, kShape.items_per_thread, kShape.min_blocks,
                        kShape.value_load, kRadixBits, kShape.lookback_window, true>(c);

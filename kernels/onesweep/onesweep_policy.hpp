@@ -79,6 +79,9 @@ constexpr KernelShape pass_shape(int key_bytes, int value_bytes, bool fast_memor
   return {384, 18, 2, kValuesBeforeScatter, 1};
 }
 
+// Whether untraced sorts of these widths move their pairs packed (below).
+constexpr bool pairs_move_packed(int key_bytes, int value_bytes) { return key_bytes == 4 && value_bytes == 4; }
+
 // 32-bit keys with 32-bit values, untraced: between two sorting passes each pair moves as one
 // 64-bit word (PackedPairs in onesweep_common.cuh), so every pass runs the 64-bit keys' tile on
 // items of the same width, ranking on the key half. Raced at 2^28 (onesweep_tune u32-pairs): H100

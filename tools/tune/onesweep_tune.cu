@@ -141,7 +141,8 @@ struct Bench : tune::Race<Key, Value> {
         onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS, WINDOW, PACKED>;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, Agent::kExchangeBytes));
     const char value_load = PACKED ? 'p' : std::is_void_v<Value> ? '-' : "sl"[VALUE_LOAD];
-    constexpr bool kPolicyPacks = sizeof(Key) == 4 && std::is_same_v<Value, uint32_t>;
+    constexpr bool kPolicyPacks =
+        onesweep::pairs_move_packed(sizeof(Key), onesweep::device::kHasValues<V> ? int(sizeof(V)) : 0);
     const onesweep::KernelShape policy =
         kPolicyPacks ? onesweep::packed_pairs_shape()
                      : onesweep::pass_shape(sizeof(Key), c.args.value_bytes,
