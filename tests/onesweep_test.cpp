@@ -180,6 +180,32 @@ TEST(OnesweepGpu, TwoHundredMillionKeysVerifyOnTheDevice) {
   }
 }
 
+// From kKeySlotsFrom keys up, 64-bit keys' pairs on GPUs of slower memory per SM exchange each
+// value in its key's 16-byte slot; on the others the same sizes run the pass kernel of two arrays.
+TEST(OnesweepGpu, SixtyFourBitPairsAtTheKeySlotsSizes) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  struct Case {
+    KeyType key_type;
+    bool descending;
+    int begin_bit, end_bit;
+  };
+  for (const Case& k : {Case{KeyType::u64, false, 0, -1}, Case{KeyType::i64, true, 0, -1}, Case{KeyType::i64, false, 3, 50},
+                        Case{KeyType::f64, true, 0, -1}}) {
+    const uint64_t n = onesweep::kKeySlotsFrom + 7;  // a partial last tile
+    ASSERT_OK(gpu->set_data(DataSpec{*parse_distribution("uniform"), n, 5, k.key_type}));
+    SortConfig config;
+    config.algorithm = test::algo("onesweep");
+    config.pairs = true;
+    config.descending = k.descending;
+    config.begin_bit = k.begin_bit;
+    config.end_bit = k.end_bit;
+    RunResult r;
+    ASSERT_OK(gpu->run(config, RunOptions{}, &r));
+    EXPECT_TRUE(r.verified) << info(k.key_type).name << " bits " << k.begin_bit << ".." << k.end_bit << ": "
+                            << r.verify_detail;
+  }
+}
+
 TEST(OnesweepGpu, TraceEqualsCpuTrace) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
   auto cpu = make_cpu_backend();

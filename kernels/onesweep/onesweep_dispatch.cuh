@@ -430,11 +430,12 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   return cudaSuccess;
 }
 
-// One instance at the policy's pass shape for a GPU of slower or faster memory per SM (the small-n
-// path picks its own tiles by n).
-template <typename Bits, typename Value, int KC, bool TRACE, bool FAST_MEMORY>
+// One instance at the policy's pass shape for a GPU of slower or faster memory per SM and inputs
+// of at least MIN_N keys (the small-n path picks its own tiles by n).
+template <typename Bits, typename Value, int KC, bool TRACE, bool FAST_MEMORY, uint64_t MIN_N = 0>
 cudaError_t sort_instance_on(const detail::RadixSortCall& c) {
-  constexpr KernelShape kShape = pass_shape(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0, FAST_MEMORY);
+  constexpr KernelShape kShape =
+      pass_shape(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0, FAST_MEMORY, MIN_N);
   return sort_shaped<Bits, Value, KC, TRACE, kShape.threads, kShape.items_per_thread, kShape.min_blocks,
                      kShape.value_load, kRadixBits, kShape.lookback_window>(c);
 }
@@ -449,12 +450,17 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
     return sort_shaped<Bits, Value, KC, TRACE, kShape.threads, kShape.items_per_thread, kShape.min_blocks,
                        kShape.value_load, kRadixBits, kShape.lookback_window, true>(c);
   }
-  // Where the policy's pass shape differs by GPU, untraced sorts take this GPU's; traced ones keep
-  // the slower memory's, so a trace (its look-back chains included) is the same on every GPU.
+  // Where the policy's pass shape differs by GPU or by n, untraced sorts take this GPU's and this
+  // n's; traced ones keep the slower memory's for small n, so a trace (its look-back chains
+  // included) is the same on every GPU.
   constexpr bool kPerGpu = !TRACE && !same_shape(pass_shape(sizeof(Bits), kValueBytes, false),
                                                  pass_shape(sizeof(Bits), kValueBytes, true));
+  constexpr bool kPerSize = !TRACE && !same_shape(pass_shape(sizeof(Bits), kValueBytes, false),
+                                                  pass_shape(sizeof(Bits), kValueBytes, false, kKeySlotsFrom));
   if constexpr (kPerGpu)
     if (fast_memory(sortscope::device::memory_gbps_per_sm())) return sort_instance_on<Bits, Value, KC, TRACE, true>(c);
+  if constexpr (kPerSize)
+    if (c.args.n >= kKeySlotsFrom) return sort_instance_on<Bits, Value, KC, TRACE, false, kKeySlotsFrom>(c);
   return sort_instance_on<Bits, Value, KC, TRACE, false>(c);
 }
 

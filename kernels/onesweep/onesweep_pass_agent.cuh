@@ -59,15 +59,23 @@ struct OnesweepAgent {
   using Ranks = TileRanks<ITEMS, kPackRanks>;
 
   // Values loaded during the look-back are exchanged beside the keys (both arrays in shared memory
-  // at once): one barrier and one digit computation serve both scatters.
-  static constexpr bool kJoint = kSeparateValues && VALUE_LOAD == kValuesDuringLookback;
+  // at once, or each value in its key's 16-byte slot): one barrier and one digit computation serve
+  // both scatters.
+  static constexpr bool kJoint = kSeparateValues && VALUE_LOAD != kValuesBeforeScatter;
+  static constexpr bool kKeySlots = kJoint && VALUE_LOAD == kValuesDuringLookbackInKeySlots;
+  static_assert(!kKeySlots || (sizeof(Bits) == 8 && sizeof(Value) <= 8), "a key and its value fill one 16-byte slot");
+  struct alignas(16) KeySlot {
+    Bits key;
+    Value value;
+  };
   union Exchange {
     Item keys[kTile];  // ordered bits (packed pairs: with their values)
     Value values[kSeparateValues && !kJoint ? kTile : 1];
     struct {
-      Bits keys[kJoint ? kTile : 1];
-      Value values[kJoint ? kTile : 1];
+      Bits keys[kJoint && !kKeySlots ? kTile : 1];
+      Value values[kJoint && !kKeySlots ? kTile : 1];
     } joint;
+    KeySlot slots[kKeySlots ? kTile : 1];
     typename Rank::Storage rank;
   };
   struct Storage {
@@ -274,6 +282,11 @@ struct OnesweepAgent {
   }
 
   __device__ __forceinline__ static void exchange_keys(Exchange& x, const Item (&keys)[ITEMS], const Ranks& ranks) {
+    if constexpr (kKeySlots) {
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u) x.slots[ranks[u]].key = keys[u];
+      return;
+    }
     Item* exchanged_keys = x.keys;
     if constexpr (kJoint) exchanged_keys = x.joint.keys;
 #pragma unroll
@@ -340,7 +353,10 @@ struct OnesweepAgent {
   __device__ __forceinline__ static void exchange_joint_values(Exchange& x, const Value (&values)[kJoint ? ITEMS : 1],
                                                                const Ranks& ranks) {
 #pragma unroll
-    for (int u = 0; u < ITEMS; ++u) x.joint.values[ranks[u]] = values[u];
+    for (int u = 0; u < ITEMS; ++u) {
+      if constexpr (kKeySlots) x.slots[ranks[u]].value = values[u];
+      else x.joint.values[ranks[u]] = values[u];
+    }
   }
 
   // Consecutive threads write consecutive slots of each digit's run; keys and values leave the
@@ -353,10 +369,19 @@ struct OnesweepAgent {
     for (int u = 0; u < ITEMS; ++u) {
       const int slot = u * THREADS + t;
       if (FULL || slot < valid) {
-        const Bits key = x.joint.keys[slot];
+        Bits key;
+        Value value;
+        if constexpr (kKeySlots) {
+          const ulonglong2 pair = reinterpret_cast<const ulonglong2*>(x.slots)[slot];  // one 16-byte load
+          key = Bits(pair.x);
+          value = Value(pair.y);
+        } else {
+          key = x.joint.keys[slot];
+          value = x.joint.values[slot];
+        }
         const uint32_t at = s.global_offset[digit(a, key)] + slot;
         out[at] = to_raw<KC>(a.twiddle, key);
-        values_out[at] = x.joint.values[slot];
+        values_out[at] = value;
       }
     }
   }
@@ -513,7 +538,8 @@ struct OnesweepAgent {
       for (int u = 0; u < ITEMS; ++u) {
         const int slot = u * THREADS + t;
         const bool sorted_active = FULL || slot < valid, input_active = FULL || position(u) < valid;
-        const Bits sorted_key = kJoint ? x.joint.keys[sorted_active ? slot : 0] : x.keys[sorted_active ? slot : 0];
+        const int at = sorted_active ? slot : 0;
+        const Bits sorted_key = kKeySlots ? x.slots[at].key : kJoint ? x.joint.keys[at] : x.keys[at];
         s.tally.add_store(sorted_active, sorted_active ? s.global_offset[digit(a, sorted_key)] + slot : 0, input_active,
                           input_active ? s.global_offset[digit(a, keys[u])] + ranks[u] : 0, sizeof(Bits));
       }

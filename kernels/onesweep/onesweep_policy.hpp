@@ -21,6 +21,9 @@ enum ValueLoad : int {
   // the wait for earlier tiles; exchanged beside the keys. (Loading them with the keys instead
   // holds both across the ranking: 0.90-0.95x of CUB, not kept.)
   kValuesDuringLookback = 1,
+  // As the look-back starts, as above, and exchanged in one 16-byte slot with its key (8-byte keys),
+  // so the scatter reads a pair from shared memory with one load instead of two.
+  kValuesDuringLookbackInKeySlots = 2,
 };
 
 struct KernelShape {
@@ -55,12 +58,14 @@ struct Policy {
 //                the pairs packed: packed_pairs_shape below
 //   u64 keys     384 x 20, 2 blocks/SM, window 4: 19.4 Gkeys/s (CUB 16.4)
 //   u64 keys with u32 values
-//                384 x 18, 2 blocks/SM, values loaded during the look-back, window 1 on GPUs with
-//                less memory bandwidth per SM and 2 on those with more (2^27 keys): H100 10.74
-//                Gkeys/s, 1.006x CUB (values loaded before the scatter: 0.893x; window 2 0.988x),
-//                H200 window 2 1.044x (window 1 1.034x, before the scatter 0.997x); at 2^26 the
-//                H100 reads 0.981x and the H200 1.033x. Tiles of 16, 20 and 24 keys and 256 or 512
-//                threads were slower on both.
+//                384 x 18, 2 blocks/SM, values loaded during the look-back. GPUs with less memory
+//                bandwidth per SM exchange each value in its key's 16-byte slot from 2^25 keys up,
+//                window 1 (H100, 2^27: 10.94 Gkeys/s, 1.027x CUB, keys and values in two arrays
+//                1.008x; 2^26 1.011x against 0.981x; 2^25 1.003x against 0.995x), and below in two
+//                arrays (2^24 1.019x against 1.005x, 2^22 1.080x against 1.012x); those with more
+//                exchange them in two arrays, window 2 (H200 2^27 1.039x; window 1 1.028x; in key
+//                slots 0.93x; 2^26 1.047x). Values loaded before the scatter: H100 0.893x, H200
+//                0.997x. Tiles of 16, 20 and 24 keys and 256 or 512 threads were slower on both.
 //   8- and 16-bit keys
 //                the 32-bit keys' shapes, alone and with 32-bit values. A tile of narrow keys is a
 //                few KB, so a sort makes several times the tiles (and look-back steps) per byte that
@@ -71,11 +76,15 @@ struct Policy {
 // Per GPU, by memory bandwidth per SM (fast_memory, common/gpu_class.hpp; the merge sort's rounds
 // and mg-radix's downsweep choose the same way).
 
-constexpr KernelShape pass_shape(int key_bytes, int value_bytes, bool fast_memory = false) {
+constexpr uint64_t kKeySlotsFrom = uint64_t(1) << 25;
+constexpr KernelShape pass_shape(int key_bytes, int value_bytes, bool fast_memory = false, uint64_t n = 0) {
   if (key_bytes <= 4 && value_bytes == 0) return {256, 30, 3, kValuesBeforeScatter, 8};
   if (key_bytes <= 4 && value_bytes == 4) return {256, 36, 2, kValuesDuringLookback, 2};
   if (key_bytes == 8 && value_bytes == 0) return {384, 20, 2, kValuesBeforeScatter, 4};
-  if (key_bytes == 8 && value_bytes == 4) return {384, 18, 2, kValuesDuringLookback, fast_memory ? 2 : 1};
+  if (key_bytes == 8 && value_bytes == 4)
+    return fast_memory          ? KernelShape{384, 18, 2, kValuesDuringLookback, 2}
+           : n >= kKeySlotsFrom ? KernelShape{384, 18, 2, kValuesDuringLookbackInKeySlots, 1}
+                                : KernelShape{384, 18, 2, kValuesDuringLookback, 1};
   return {384, 18, 2, kValuesBeforeScatter, 1};
 }
 

@@ -140,13 +140,13 @@ struct Bench : tune::Race<Key, Value> {
     using Agent =
         onesweep::device::OnesweepAgent<THREADS, ITEMS, Bits, V, kFold, false, VALUE_LOAD, RADIX_BITS, WINDOW, PACKED>;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, Agent::kExchangeBytes));
-    const char value_load = PACKED ? 'p' : std::is_void_v<Value> ? '-' : "sl"[VALUE_LOAD];
+    const char value_load = PACKED ? 'p' : std::is_void_v<Value> ? '-' : "slk"[VALUE_LOAD];
     constexpr bool kPolicyPacks =
         onesweep::pairs_move_packed(sizeof(Key), onesweep::device::kHasValues<V> ? int(sizeof(V)) : 0);
     const onesweep::KernelShape policy =
         kPolicyPacks ? onesweep::packed_pairs_shape()
                      : onesweep::pass_shape(sizeof(Key), c.args.value_bytes,
-                                            fast_memory(sortscope::device::memory_gbps_per_sm()));
+                                            fast_memory(sortscope::device::memory_gbps_per_sm()), n);
     const bool is_policy = RADIX_BITS == onesweep::kRadixBits && PACKED == kPolicyPacks && policy.threads == THREADS &&
                            policy.items_per_thread == ITEMS && policy.min_blocks == MIN_BLOCKS &&
                            policy.lookback_window == WINDOW &&
@@ -282,6 +282,13 @@ void run(uint64_t n) {
     b.template ours<320, 22, 2, kDuring, 8, 1>();
     b.template ours<512, 14, 2, kDuring, 8, 1>();
     b.template ours<512, 12, 2, kDuring, 8, 1>();
+    // "k": each value exchanged in its key's 16-byte slot.
+    constexpr int kSlots = onesweep::kValuesDuringLookbackInKeySlots;
+    b.template ours<384, 18, 2, kSlots, 8, 1>();
+    b.template ours<384, 18, 2, kSlots, 8, 2>();
+    b.template ours<384, 16, 2, kSlots, 8, 1>();
+    b.template ours<384, 17, 2, kSlots, 8, 1>();
+    b.template ours<320, 22, 2, kSlots, 8, 1>();
   } else {
     // When the values load (the letter after "min N"): l as the look-back starts, s before the keys'
     // scatter.
