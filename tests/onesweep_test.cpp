@@ -189,8 +189,8 @@ TEST(OnesweepGpu, SixtyFourBitPairsAtTheKeySlotsSizes) {
     bool descending;
     int begin_bit, end_bit;
   };
-  for (const Case& k : {Case{KeyType::u64, false, 0, -1}, Case{KeyType::i64, true, 0, -1}, Case{KeyType::i64, false, 3, 50},
-                        Case{KeyType::f64, true, 0, -1}}) {
+  for (const Case& k : {Case{KeyType::u64, false, 0, -1}, Case{KeyType::i64, true, 0, -1},
+                        Case{KeyType::i64, false, 3, 50}, Case{KeyType::f64, true, 0, -1}}) {
     const uint64_t n = onesweep::kKeySlotsFrom + 7;  // a partial last tile
     ASSERT_OK(gpu->set_data(DataSpec{*parse_distribution("uniform"), n, 5, k.key_type}));
     SortConfig config;

@@ -76,6 +76,7 @@ struct Policy {
 // Per GPU, by memory bandwidth per SM (fast_memory, common/gpu_class.hpp; the merge sort's rounds
 // and mg-radix's downsweep choose the same way).
 
+// From this many keys up, 64-bit keys with 32-bit values on GPUs of slower memory take the key slots.
 constexpr uint64_t kKeySlotsFrom = uint64_t(1) << 25;
 constexpr KernelShape pass_shape(int key_bytes, int value_bytes, bool fast_memory = false, uint64_t n = 0) {
   if (key_bytes <= 4 && value_bytes == 0) return {256, 30, 3, kValuesBeforeScatter, 8};
