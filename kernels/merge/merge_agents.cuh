@@ -47,10 +47,17 @@ template <typename T, int ITEMS>
 constexpr size_t padded_bytes(uint32_t items) {
   return (size_t(padded<T, ITEMS>(items)) * sizeof(T) + 15) / 16 * 16;
 }
-// Shared memory of a block holding `tile` keys (and values), ITEMS a thread.
+// The keys of a block holding `tile` of them, and one slot past them, which a serial merge reads
+// (and does not use) when a run ends there.
+template <typename Key, int ITEMS>
+constexpr size_t keys_bytes(uint32_t tile) {
+  return padded_bytes<Key, ITEMS>(tile + 1);
+}
+// Shared memory of a block holding `tile` keys (and values), ITEMS a thread: the values follow
+// the keys.
 template <typename Key, typename Value, int ITEMS = Policy<Key, Value>::kItems>
 constexpr size_t shared_bytes(uint32_t tile) {
-  return padded_bytes<Key, ITEMS>(tile) + (kHasValues<Value> ? padded_bytes<ValueSlot<Value>, ITEMS>(tile) : 0);
+  return keys_bytes<Key, ITEMS>(tile) + (kHasValues<Value> ? padded_bytes<ValueSlot<Value>, ITEMS>(tile) : 0);
 }
 
 // Keys in shared memory seen as an array from `base`, for co-rank.
@@ -80,15 +87,16 @@ struct TraceOut {
 // (b_len keys) in shared memory, A first among equal keys; outputs past the pair's end are
 // garbage the caller does not store. Each output's position in shared memory goes to src, so
 // values can follow their keys. One load per output, from the run the output came from, with no
-// branch: a warp's lanes never wait for each other.
+// branch: a warp's lanes never wait for each other. A run that is used up has its next slot read
+// and ignored, up to one past the pair (keys_bytes keeps that slot).
 template <int ITEMS, typename Key, typename Less>
 __device__ __forceinline__ void serial_merge(const Key* s_keys, uint32_t a, uint32_t a_len, uint32_t b, uint32_t b_len,
                                              uint32_t i, uint32_t j, Less less, Key (&key)[ITEMS],
                                              uint32_t (&src)[ITEMS]) {
   uint32_t at_a = a + i, at_b = b + j;
-  const uint32_t a_end = a + a_len, b_end = b + b_len, last = max(a_end, b_end) - 1;
-  Key next_a = s_keys[padded<Key, ITEMS>(min(at_a, last))];
-  Key next_b = s_keys[padded<Key, ITEMS>(min(at_b, last))];
+  const uint32_t a_end = a + a_len, b_end = b + b_len;
+  Key next_a = s_keys[padded<Key, ITEMS>(at_a)];
+  Key next_b = s_keys[padded<Key, ITEMS>(at_b)];
 #pragma unroll
   for (int e = 0; e < ITEMS; ++e) {
     const bool take_b = at_b < b_end && (at_a >= a_end || less(next_b, next_a));
@@ -96,7 +104,7 @@ __device__ __forceinline__ void serial_merge(const Key* s_keys, uint32_t a, uint
     src[e] = take_b ? at_b : at_a;
     at_b += take_b;
     at_a += !take_b;
-    const Key next = s_keys[padded<Key, ITEMS>(min(take_b ? at_b : at_a, last))];
+    const Key next = s_keys[padded<Key, ITEMS>(take_b ? at_b : at_a)];
     next_b = take_b ? next : next_b;
     next_a = take_b ? next_a : next;
   }
@@ -169,7 +177,7 @@ __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, con
   constexpr bool kPairs = kHasValues<Value>;
   extern __shared__ __align__(16) unsigned char shared[];
   Key* s_keys = reinterpret_cast<Key*>(shared);
-  V* s_values = reinterpret_cast<V*>(shared + padded_bytes<Key, ITEMS>(P::kTile));
+  V* s_values = reinterpret_cast<V*>(shared + keys_bytes<Key, ITEMS>(P::kTile));
 
   const uint32_t tile_base = tile * P::kTile;
   const uint32_t valid = WHOLE ? P::kTile : min(P::kTile, n - tile_base);
@@ -244,7 +252,10 @@ __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, con
       }
     }
     if (mine > 0) {
-      const uint32_t a = first / (2 * run) * (2 * run);
+      // The pair of runs holding this thread's outputs starts at first / (2 * run) * (2 * run): a
+      // run is 2^(stage - 1) threads' keys, so that is the thread's index with its low `stage` bits
+      // cleared, times ITEMS, found without dividing by the run's length.
+      const uint32_t a = (threadIdx.x & ~((1u << stage) - 1)) * ITEMS;
       const uint32_t a_len = min(run, valid - a), b = a + a_len, b_len = min(2 * run, valid - a) - a_len;
       const uint32_t diagonal = first - a;
       const uint32_t i = co_rank<uint32_t>(diagonal, a_len, b_len, SharedRun<Key, ITEMS>{s_keys, a}, SharedRun<Key, ITEMS>{s_keys, b}, less);
@@ -369,31 +380,37 @@ __global__ void path_kernel(const Key* keys, uint32_t n, uint64_t run, uint32_t*
 // A global round: merge tile t holds outputs [t * kMergeTile, (t + 1) * kMergeTile) of its pair of
 // runs. Its slices of A and B (between its own co-rank and the next tile's) are staged in shared
 // memory as one array of `count` keys, A's slice first; each thread finds its ITEMS outputs by
-// co-rank there and merges them, and the block stores them coalesced.
+// co-rank there and merges them, and the block stores them coalesced. Offset: the type of a key's
+// place. The sample sorts' buckets take 32 bits, which saves each load a few instructions; the
+// merge sort keeps 64, which measured faster there (fewer registers in its wide rounds).
+template <typename Offset>
 struct MergeTile {
-  uint64_t out_begin;  // the first output
-  uint32_t count;      // outputs
-  uint32_t a_len;      // of them from A
-  uint64_t a_at;       // where A's slice starts
-  uint64_t b_at;       // where B's would start if it followed A's slice: slot q >= a_len is b_at + q
+  Offset out_begin;  // the first output
+  uint32_t count;    // outputs
+  uint32_t a_len;    // of them from A
+  Offset a_at;       // where A's slice starts
+  Offset b_at;       // where B's would start if it followed A's slice: slot q >= a_len is b_at + q
 };
 
-template <typename P>
-__device__ __forceinline__ MergeTile merge_tile(uint32_t tile, uint32_t n, uint64_t run, const uint32_t* a_offsets) {
-  const uint64_t out_begin = uint64_t(tile) * P::kMergeTile;
+template <typename P, typename Offset>
+__device__ __forceinline__ MergeTile<Offset> merge_tile(uint32_t tile, uint32_t n, uint64_t run,
+                                                        const uint32_t* a_offsets) {
+  const Offset out_begin = Offset(tile) * P::kMergeTile;
   const RunPair p = run_pair(out_begin, run, n);
-  const uint64_t out_end = min(out_begin + P::kMergeTile, p.b_end);
+  const uint64_t out_end = min(uint64_t(out_begin) + P::kMergeTile, p.b_end);
   const uint32_t a0 = a_offsets[tile];
   const uint32_t a1 = out_end == p.b_end ? uint32_t(p.b_begin - p.a_begin) : a_offsets[tile + 1];
   const uint32_t b0 = uint32_t(out_begin - p.a_begin) - a0;
-  // B's slice starts at or after A's end, so b_at never precedes the keys.
-  return {out_begin, uint32_t(out_end - out_begin), a1 - a0, p.a_begin + a0, p.b_begin + b0 - (a1 - a0)};
+  // B's slice starts at or after A's end, so b_at + q never precedes the keys (b_at itself may
+  // wrap in 32 bits; the sum does not).
+  return {out_begin, uint32_t(out_end - out_begin), a1 - a0, Offset(p.a_begin + a0),
+          Offset(p.b_begin + b0 - (a1 - a0))};
 }
 
 // One block's share of a global round, merge tile `tile` of keys [0, n) (a_offsets: the co-ranks
 // of those tiles). The sample sorts' segmented rounds run it too. (A bounds-free path for whole
 // tiles, as the tile sort has, took more registers here and fewer blocks per SM.)
-template <typename Key, typename Value, typename Less, typename P = Policy<Key, Value>>
+template <typename Key, typename Value, typename Less, typename P = Policy<Key, Value>, typename Offset = uint64_t>
 __device__ __forceinline__ void merge_block(uint32_t tile, const Key* keys_in, const Value* values_in, Key* keys_out,
                                             Value* values_out, uint32_t n, uint64_t run, const uint32_t* a_offsets,
                                             Less less, TileEnds<Key> ends = {}) {
@@ -402,17 +419,17 @@ __device__ __forceinline__ void merge_block(uint32_t tile, const Key* keys_in, c
   constexpr bool kPairs = kHasValues<Value>;
   extern __shared__ __align__(16) unsigned char shared[];
   Key* s_keys = reinterpret_cast<Key*>(shared);
-  V* s_values = reinterpret_cast<V*>(shared + padded_bytes<Key, ITEMS>(P::kMergeTile));
+  V* s_values = reinterpret_cast<V*>(shared + keys_bytes<Key, ITEMS>(P::kMergeTile));
 
   wait_for_previous_kernel();
-  const MergeTile t = merge_tile<P>(tile, n, run, a_offsets);
+  const MergeTile<Offset> t = merge_tile<P, Offset>(tile, n, run, a_offsets);
   Key key[ITEMS];
   V value[ITEMS];
   // Every load is issued before any is stored, so each thread has ITEMS loads in flight.
 #pragma unroll
   for (int e = 0; e < ITEMS; ++e) {
     const uint32_t q = e * P::kMergeThreads + threadIdx.x;
-    const uint64_t from = q < t.a_len ? t.a_at + q : t.b_at + q;
+    const Offset from = q < t.a_len ? t.a_at + q : t.b_at + q;
     if (q < t.count) key[e] = keys_in[from];
     if constexpr (kPairs)
       if (q < t.count) value[e] = values_in[from];
