@@ -51,16 +51,18 @@ __device__ __forceinline__ Value* shifted(Value* p, uint32_t by) {
 //
 // Block g of a segmented launch works on one segment: its first key, its size, and which of the
 // segment's blocks it is. Launches are sized for the most blocks the segments can need; a block
-// past the segments' last one does nothing.
+// past the segments' last one gets size 0 and does nothing.
 struct alignas(16) SegmentBlock {
   uint32_t begin = 0, size = 0, block = 0;
-  uint32_t valid = 0;  // a whole word: the table holds no unset byte
+  // The segment's first merge tile in the tile ends (merge::device::TileEnds), which the tile sort
+  // and every round keep for the next round's co-rank search.
+  uint32_t first_end = 0;
 };
 
 // Segments of `len` keys one after another over n keys (the local sort's pairs of runs in a merge
-// round, or a whole input as one bucket), `unit` keys a block.
+// round, or a whole input as one bucket), `unit` keys a block, `ends_each` tile ends a segment.
 struct EvenSegments {
-  uint32_t n = 0, len = 1, unit = 1;
+  uint32_t n = 0, len = 1, unit = 1, ends_each = 0;
   __host__ __device__ uint32_t blocks_each() const { return (len + unit - 1) / unit; }
   __host__ __device__ uint32_t segments() const { return uint32_t((uint64_t(n) + len - 1) / len); }
   __host__ __device__ uint32_t blocks() const { return segments() * blocks_each(); }
@@ -69,19 +71,23 @@ struct EvenSegments {
     SegmentBlock b;
     const uint64_t begin = uint64_t(segment) * len;
     if (begin >= n) return b;
+    const uint32_t size = min(len, uint32_t(n - begin)), block = g - segment * blocks_each();
+    if (uint64_t(block) * unit >= size) return b;
     b.begin = uint32_t(begin);
-    b.size = min(len, uint32_t(n - begin));
-    b.block = g - segment * blocks_each();
-    b.valid = uint64_t(b.block) * unit < b.size ? 1 : 0;
+    b.size = size;
+    b.block = block;
+    b.first_end = segment * ends_each;
     return b;
   }
 };
 
-// Segments listed by where they start (the buckets): segment j is [starts[j], starts[j + 1]), and
-// its blocks are [first_block[j], first_block[j + 1]) of the launch.
+// Segments listed by where they start (the buckets): segment j is [starts[j], starts[j + 1]), its
+// blocks are [first_block[j], first_block[j + 1]) of the launch, and its merge tiles' ends start
+// at first_end[j].
 struct ListedSegments {
   const uint32_t* starts = nullptr;       // count + 1
   const uint32_t* first_block = nullptr;  // count + 1
+  const uint32_t* first_end = nullptr;    // count + 1
   uint32_t count = 0;
   __device__ SegmentBlock at(uint32_t g) const {
     SegmentBlock b;
@@ -96,7 +102,7 @@ struct ListedSegments {
     b.begin = starts[lo];
     b.size = starts[lo + 1] - starts[lo];
     b.block = g - first_block[lo];
-    b.valid = 1;
+    b.first_end = first_end[lo];
     return b;
   }
 };
@@ -116,52 +122,102 @@ static __global__ void block_table_kernel(ListedSegments segments, uint32_t bloc
 
 // The merge sort's tile sort and rounds, with rounds of 256-thread blocks for every key width: with
 // the merge sort's 128-thread rounds for 4-byte keys both sample sorts measured 1-2% slower at
-// 2^26 u32 keys (H200). Their segmented rounds search every co-rank in the keys themselves.
+// 2^26 u32 keys (H200).
 template <typename Key, typename Value>
 using RoundPolicy = merge::device::Policy<Key, Value, 256>;
 
-// Tiles of P's shape, a full one of keys alone without bounds checks: with values, the second
-// path measured slower.
-template <typename Key, typename Value, typename Less, typename P>
-__device__ __forceinline__ void sort_any_tile(uint32_t tile, const Key* keys_in, const Value* values_in, Key* keys_out,
-                                              Value* values_out, uint32_t n, int stages, Less less) {
-  merge::device::sort_any_tile<Key, Value, Less, false, P, !kHasValues<Value>>(tile, keys_in, values_in, keys_out,
-                                                                               values_out, n, stages, less, {});
+// The two buffers a sort's rounds alternate between. (Picked by a select, not an index: a kernel
+// parameter indexed at run time would be copied to local memory.)
+template <typename Key, typename Value>
+struct Buffers {
+  Key* keys[2];
+  Value* values[2];
+  __host__ __device__ Key* keys_at(int i) const { return i ? keys[1] : keys[0]; }
+  __host__ __device__ Value* values_at(int i) const { return i ? values[1] : values[0]; }
+};
+
+// Which buffer a segment's round reads. Segments of one round's shape (the local sort's pairs of
+// runs) all read `from`. Segments of different sizes (the buckets, from < 0) each take the rounds
+// their own size needs, ceil(log2(size / TILE)) for tiles of TILE keys: one of R rounds reads
+// buffer (R - round) % 2 in rounds 0..R-1, so that its last round writes buffer 0 and a small
+// bucket stops early instead of being copied through the rounds that only the largest needs.
+struct RoundTurn {
+  int round = 0;
+  int from = -1;
+  template <uint32_t TILE>
+  __device__ static int rounds(uint32_t size) {
+    const uint32_t tiles = (size + TILE - 1) / TILE;
+    return tiles <= 1 ? 0 : 32 - __clz(tiles - 1);
+  }
+  // Round `round`'s buffer to read, or -1 when the segment is already sorted.
+  template <uint32_t TILE>
+  __device__ int reads(uint32_t size) const {
+    if (from >= 0) return from;
+    const int r = rounds<TILE>(size);
+    return round < r ? (r - round) & 1 : -1;
+  }
+  // The tile sort's buffer to write: the one the segment's first round reads.
+  template <uint32_t TILE>
+  __device__ static int tile_sort_writes(uint32_t size) { return rounds<TILE>(size) & 1; }
+};
+
+// The tile ends a segment's block reads and writes: slots from its segment's first.
+template <typename Key>
+__device__ __forceinline__ merge::device::TileEnds<Key> segment_ends(merge::device::TileEnds<Key> ends,
+                                                                     const SegmentBlock& b) {
+  if (ends.heads) {
+    ends.heads += b.first_end;
+    ends.tails += b.first_end;
+  }
+  return ends;
 }
 
 template <typename Key, typename Value, typename Less, typename Segments>
 __global__ void __launch_bounds__(RoundPolicy<Key, Value>::kThreads)
-    segmented_tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
-                               Segments segments, int stages, Less less) {
+    segmented_tile_sort_kernel(const Key* keys_in, const Value* values_in, Buffers<Key, Value> out, Segments segments,
+                               int stages, merge::device::TileEnds<Key> ends, Less less) {
+  using P = RoundPolicy<Key, Value>;
   const SegmentBlock b = segments.at(blockIdx.x);
-  if (!b.valid) return;
-  sort_any_tile<Key, Value, Less, RoundPolicy<Key, Value>>(b.block, keys_in + b.begin, shifted(values_in, b.begin),
-                                                           keys_out + b.begin, shifted(values_out, b.begin), b.size,
-                                                           stages, less);
+  if (!b.size) return;
+  const int to = RoundTurn::tile_sort_writes<P::kTile>(b.size);
+  // A full tile of keys alone sorts without bounds checks: with values, the second path measured
+  // slower.
+  merge::device::sort_any_tile<Key, Value, Less, false, P, !kHasValues<Value>>(
+      b.block, keys_in + b.begin, shifted(values_in, b.begin), out.keys_at(to) + b.begin, shifted(out.values_at(to), b.begin),
+      b.size, stages, less, {}, segment_ends(ends, b));
 }
 
+// A round's co-ranks, each block's in its pair of runs: over the tile ends when the sort keeps
+// them (a search of a small array that the L2 holds, then of one merge tile's keys), else over the
+// keys themselves.
 template <typename Key, typename Value, typename Less, typename Segments>
-__global__ void segmented_partition_kernel(const Key* keys, uint64_t run, Segments segments, uint32_t blocks,
-                                           uint32_t* a_offsets, Less less) {
+__global__ void segmented_partition_kernel(Buffers<Key, Value> buffers, uint64_t run, Segments segments, uint32_t blocks,
+                                           uint32_t* a_offsets, RoundTurn turn, merge::device::TileEnds<const Key> ends,
+                                           Less less) {
+  using P = RoundPolicy<Key, Value>;
   merge::device::wait_for_previous_kernel();
   merge::device::let_next_kernel_start();
   const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= blocks) return;
   const SegmentBlock b = segments.at(g);
-  if (!b.valid) return;
-  a_offsets[g] =
-      merge::device::block_co_rank(b.block, keys + b.begin, b.size, run, RoundPolicy<Key, Value>::kMergeTile, less);
+  const int from = b.size ? turn.reads<RoundPolicy<Key, Value>::kTile>(b.size) : -1;
+  if (from < 0) return;
+  const Key* keys = buffers.keys_at(from) + b.begin;
+  a_offsets[g] = ends.heads ? merge::device::sampled_block_co_rank(b.block, keys, segment_ends(ends, b), b.size, run, less)
+                            : merge::device::block_co_rank(b.block, keys, b.size, run, P::kMergeTile, less);
 }
 
 template <typename Key, typename Value, typename Less, typename Segments>
 __global__ void __launch_bounds__(RoundPolicy<Key, Value>::kMergeThreads)
-    segmented_merge_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint64_t run,
-                           Segments segments, const uint32_t* a_offsets, Less less) {
+    segmented_merge_kernel(Buffers<Key, Value> buffers, uint64_t run, Segments segments, const uint32_t* a_offsets,
+                           RoundTurn turn, merge::device::TileEnds<Key> ends, Less less) {
   const SegmentBlock b = segments.at(blockIdx.x);
-  if (!b.valid) return;
-  merge::device::merge_block<Key, Value, Less, RoundPolicy<Key, Value>>(
-      b.block, keys_in + b.begin, shifted(values_in, b.begin), keys_out + b.begin, shifted(values_out, b.begin), b.size,
-      run, a_offsets + (blockIdx.x - b.block), less);
+  const int from = b.size ? turn.reads<RoundPolicy<Key, Value>::kTile>(b.size) : -1;
+  if (from < 0) return;
+  merge::device::merge_block<Key, Value, Less, RoundPolicy<Key, Value>, uint32_t>(
+      b.block, buffers.keys_at(from) + b.begin, shifted(buffers.values_at(from), b.begin),
+      buffers.keys_at(1 - from) + b.begin, shifted(buffers.values_at(1 - from), b.begin), b.size, run, a_offsets + (blockIdx.x - b.block), less,
+      segment_ends(ends, b));
 }
 
 // --- the bucket table ---
@@ -214,8 +270,8 @@ template <typename Key, typename Value, typename Less>
 __global__ void __launch_bounds__(LocalPolicy<Key, Value>::kThreads)
     local_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
                       int stages, Less less) {
-  sort_any_tile<Key, Value, Less, LocalPolicy<Key, Value>>(blockIdx.x, keys_in, values_in, keys_out, values_out, n,
-                                                           stages, less);
+  merge::device::sort_any_tile<Key, Value, Less, false, LocalPolicy<Key, Value>, !kHasValues<Value>>(
+      blockIdx.x, keys_in, values_in, keys_out, values_out, n, stages, less, {});
 }
 
 // Step 3: `taken` equidistant samples of every sorted sublist (all its keys if it has fewer):
@@ -310,6 +366,7 @@ __global__ void __launch_bounds__(kLocateThreads)
 constexpr int kRelocateThreads = 256;
 constexpr int kRelocatePartsPerThread = (sample_det::kMaxSamples + kRelocateThreads - 1) / kRelocateThreads;
 constexpr int kRelocateBatch = 16;  // a default sublist's keys in one batch
+constexpr uint32_t kRelocateChunk = kRelocateBatch * kRelocateThreads;
 
 template <typename Key, typename Value>
 __global__ void __launch_bounds__(kRelocateThreads)
@@ -340,9 +397,13 @@ __global__ void __launch_bounds__(kRelocateThreads)
     running += sizes[e];
   }
   __syncthreads();
+  // The part holding each position of a chunk of the sublist, padded by one slot every 32 (a
+  // thread writes a row of kRelocateBatch positions, and rows would meet in a few banks).
+  __shared__ uint32_t part_of[kRelocateChunk + kRelocateChunk / 32];
+  auto slot = [](uint32_t q) { return q + q / 32; };
   // kRelocateBatch keys (and values) a thread loaded before any is stored: a store waits for its
   // load, and one at a time a block would wait for memory once for every kRelocateThreads keys.
-  for (uint32_t base = 0; base < count; base += kRelocateBatch * kRelocateThreads) {
+  for (uint32_t base = 0; base < count; base += kRelocateChunk) {
     Key key[kRelocateBatch];
     merge::device::ValueSlot<Value> value[kRelocateBatch];
 #pragma unroll
@@ -352,21 +413,33 @@ __global__ void __launch_bounds__(kRelocateThreads)
       if constexpr (kHasValues<Value>)
         if (p < count) value[e] = values_in[lo + p];
     }
+    // Each thread finds the parts of a row of positions: the first by binary search (the last part
+    // starting at or before it; an empty part starts where the next does), the rest by walking on
+    // from it, since a part seldom ends inside a row. The keys, loaded a chunk's stride apart for
+    // coalescing, then take their part with one load each instead of a search each.
+    if (const uint32_t row = base + threadIdx.x * kRelocateBatch; row < count) {
+      uint32_t first = 0, last = s;
+      while (last - first > 1) {
+        const uint32_t mid = (first + last) / 2;
+        if (part_begin[mid] <= row) first = mid;
+        else last = mid;
+      }
+      for (uint32_t p = row; p < min(row + kRelocateBatch, count); ++p) {
+        while (first + 1 < s && part_begin[first + 1] <= p) ++first;
+        part_of[slot(p - base)] = first;
+      }
+    }
+    __syncthreads();
 #pragma unroll
     for (int e = 0; e < kRelocateBatch; ++e) {
       const uint32_t p = base + e * kRelocateThreads + threadIdx.x;
       if (p >= count) break;
-      // The last part starting at or before p (an empty part starts where the next does).
-      uint32_t first = 0, last = s;
-      while (last - first > 1) {
-        const uint32_t mid = (first + last) / 2;
-        if (part_begin[mid] <= p) first = mid;
-        else last = mid;
-      }
-      const uint32_t to = destination[first] + (p - part_begin[first]);
+      const uint32_t part = part_of[slot(p - base)];
+      const uint32_t to = destination[part] + (p - part_begin[part]);
       keys_out[to] = key[e];
       if constexpr (kHasValues<Value>) values_out[to] = value[e];
     }
+    __syncthreads();  // every key took its part before the next chunk's rows overwrite them
   }
 }
 

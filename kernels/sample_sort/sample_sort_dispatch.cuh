@@ -95,11 +95,13 @@ cudaError_t sort_samples(const RadixSortArgs& a, Key* const (&keys)[2], uint32_t
   return onesweep::dispatch(c);
 }
 
-// One merge round over segments: each block's co-rank, then the merge from `from` into `to`. Both
-// launches start while the kernel before them finishes (as the merge sort's rounds do).
+// One merge round over segments between two buffers (which one each segment reads: `turn`):
+// each block's co-rank, then the merge. Both launches start while the kernel before them finishes
+// (as the merge sort's rounds do).
 template <typename Key, typename Value, typename Less, typename Segments>
-cudaError_t merge_round(const Key* from, const Value* values_from, Key* to, Value* values_to, uint64_t run,
-                        Segments segments, uint32_t blocks, uint32_t* a_offsets, Less less, cudaStream_t stream) {
+cudaError_t merge_round(const device::Buffers<Key, Value>& buffers, uint64_t run, Segments segments, uint32_t blocks,
+                        uint32_t* a_offsets, device::RoundTurn turn, merge::device::TileEnds<Key> ends, Less less,
+                        cudaStream_t stream) {
   using P = Policy<Key, Value>;
   constexpr auto merge = device::segmented_merge_kernel<Key, Value, Less, Segments>;
   const size_t shared = merge::device::shared_bytes<Key, Value, P::kItems>(P::kMergeTile);
@@ -107,32 +109,33 @@ cudaError_t merge_round(const Key* from, const Value* values_from, Key* to, Valu
   constexpr uint32_t kPartitionThreads = 128;
   SORTSCOPE_CUDA_TRY(merge::dispatch::launch_after_previous(
       device::segmented_partition_kernel<Key, Value, Less, Segments>, (blocks + kPartitionThreads - 1) / kPartitionThreads,
-      kPartitionThreads, 0, stream, from, run, segments, blocks, a_offsets, less));
-  return merge::dispatch::launch_after_previous(merge, blocks, P::kMergeThreads, shared, stream, from, values_from, to,
-                                                values_to, run, segments, a_offsets, less);
+      kPartitionThreads, 0, stream, buffers, run, segments, blocks, a_offsets, turn,
+      merge::device::TileEnds<const Key>{ends.heads, ends.tails, ends.tile}, less));
+  return merge::dispatch::launch_after_previous(merge, blocks, P::kMergeThreads, shared, stream, buffers, run, segments,
+                                                static_cast<const uint32_t*>(a_offsets), turn, ends, less);
 }
 
 // Sorts every segment by merge sort (the merge sort's tile sort and global rounds, each launch
-// over all segments at once) from `in` into `out`, through `spare` (which may be `in`).
+// over all segments at once) from `in` into `out`, through `spare` (which may be `in`). Each
+// segment takes the rounds its own size needs; `largest`, the most, sets how many are launched.
+// `ends` holds a tile end for every block of `merges`.
 template <typename Key, typename Value, typename Less, typename Segments>
 cudaError_t sort_segments(const Key* in, const Value* values_in, Key* out, Value* values_out, const Spare<Key, Value>& spare,
                           Segments tiles, uint32_t tile_blocks, Segments merges, uint32_t merge_blocks, uint32_t largest,
-                          uint32_t* a_offsets, Less less, cudaStream_t stream) {
+                          uint32_t* a_offsets, merge::device::TileEnds<Key> ends, Less less, cudaStream_t stream) {
   using P = Policy<Key, Value>;
   static_assert(P::kTile % P::kMergeTile == 0, "a merge block's outputs lie in one pair of runs");
   const int tile_stages = merge::tile_stages(largest, P::kShape), rounds = merge::global_rounds(largest, P::kShape);
-  Key* keys[2] = {out, spare.keys};
-  Value* values[2] = {values_out, spare.values};
-  int at = rounds % 2;  // rounds alternate, so the tile sort writes where the last round reads
+  const device::Buffers<Key, Value> buffers{{out, spare.keys}, {values_out, spare.values}};
   constexpr auto tile_sort = device::segmented_tile_sort_kernel<Key, Value, Less, Segments>;
   const size_t shared = merge::device::shared_bytes<Key, Value, P::kItems>(P::kTile);
   SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<tile_sort>(int(shared)));
   if (tile_blocks == 0) return cudaSuccess;
-  tile_sort<<<tile_blocks, P::kThreads, shared, stream>>>(in, values_in, keys[at], values[at], tiles, tile_stages, less);
+  tile_sort<<<tile_blocks, P::kThreads, shared, stream>>>(in, values_in, buffers, tiles, tile_stages, ends, less);
   SORTSCOPE_CUDA_LAUNCH_CHECK();
-  for (int round = 0; round < rounds; ++round, at = 1 - at)
-    SORTSCOPE_CUDA_TRY(merge_round(keys[at], values[at], keys[1 - at], values[1 - at], uint64_t(P::kTile) << round, merges,
-                                   merge_blocks, a_offsets, less, stream));
+  for (int round = 0; round < rounds; ++round)
+    SORTSCOPE_CUDA_TRY(merge_round(buffers, uint64_t(P::kTile) << round, merges, merge_blocks, a_offsets,
+                                   device::RoundTurn{round, -1}, ends, less, stream));
   return cudaSuccess;
 }
 
@@ -150,7 +153,7 @@ struct SublistRounds {
     return count;
   }
   device::EvenSegments pairs(int round) const {
-    return {n, uint32_t(uint64_t(L::kTile) << (round + 1)), Policy<Key, Value>::kMergeTile};
+    return {n, uint32_t(uint64_t(L::kTile) << (round + 1)), Policy<Key, Value>::kMergeTile, 0};
   }
   uint32_t most_blocks() const {
     uint32_t most = 0;
@@ -166,20 +169,20 @@ cudaError_t sort_sublists(const Key* in, const Value* values_in, Key* out, Value
   using L = device::LocalPolicy<Key, Value>;
   const SublistRounds<Key, Value> sublists{n, len};
   const int stages = 1 + merge::ceil_log2(std::min(len, L::kTile) / uint32_t(L::kItems)), rounds = sublists.rounds();
-  Key* keys[2] = {out, spare.keys};
-  Value* values[2] = {values_out, spare.values};
+  const device::Buffers<Key, Value> buffers{{out, spare.keys}, {values_out, spare.values}};
   int at = rounds % 2;  // rounds alternate, so the tile sort writes where the last round reads
   constexpr auto tile_sort = device::local_sort_kernel<Key, Value, Less>;
   const size_t shared = merge::device::shared_bytes<Key, Value, L::kItems>(L::kTile);
   SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<tile_sort>(int(shared)));
   const uint32_t tiles = (n + L::kTile - 1) / L::kTile;
   if (tiles == 0) return cudaSuccess;
-  tile_sort<<<tiles, L::kThreads, shared, stream>>>(in, values_in, keys[at], values[at], n, stages, less);
+  tile_sort<<<tiles, L::kThreads, shared, stream>>>(in, values_in, buffers.keys_at(at), buffers.values_at(at), n, stages,
+                                                    less);
   SORTSCOPE_CUDA_LAUNCH_CHECK();
   for (int round = 0; round < rounds; ++round, at = 1 - at) {
     const device::EvenSegments pairs = sublists.pairs(round);
-    SORTSCOPE_CUDA_TRY(merge_round(keys[at], values[at], keys[1 - at], values[1 - at], uint64_t(L::kTile) << round,
-                                   pairs, pairs.blocks(), a_offsets, less, stream));
+    SORTSCOPE_CUDA_TRY(merge_round(buffers, uint64_t(L::kTile) << round, pairs, pairs.blocks(), a_offsets,
+                                   device::RoundTurn{round, at}, merge::device::TileEnds<Key>{}, less, stream));
   }
   return cudaSuccess;
 }
@@ -195,6 +198,7 @@ struct BucketTable {
   device::SegmentBlock* tile_blocks;
   device::SegmentBlock* merge_blocks;
   uint32_t* a_offsets;
+  merge::device::TileEnds<Key> ends;  // one slot a merge block
   uint32_t buckets;
   BucketTable(Carve& carve, uint64_t n, uint32_t bucket_count)
       : starts(carve.take<uint32_t>(bucket_count + 1)),
@@ -204,6 +208,8 @@ struct BucketTable {
         tile_blocks(carve.take<device::SegmentBlock>((n + P::kTile - 1) / P::kTile + bucket_count)),
         merge_blocks(carve.take<device::SegmentBlock>((n + P::kMergeTile - 1) / P::kMergeTile + bucket_count)),
         a_offsets(carve.take<uint32_t>((n + P::kMergeTile - 1) / P::kMergeTile + bucket_count + 1)),
+        ends{carve.take<Key>((n + P::kMergeTile - 1) / P::kMergeTile + bucket_count),
+             carve.take<Key>((n + P::kMergeTile - 1) / P::kMergeTile + bucket_count), P::kMergeTile},
         buckets(bucket_count) {}
   cudaError_t fill(const uint32_t* offsets, uint32_t rows, cudaStream_t stream) const {
     device::bucket_table_kernel<<<1, device::kTableThreads, 0, stream>>>(offsets, rows, buckets, P::kTile, P::kMergeTile,
@@ -233,15 +239,15 @@ struct BucketTable {
     constexpr uint32_t kThreads = 256;
     if (tiles) {
       device::block_table_kernel<<<uint32_t((tiles + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
-          {starts, first_tile, buckets}, uint32_t(tiles), tile_blocks);
+          {starts, first_tile, first_merge, buckets}, uint32_t(tiles), tile_blocks);
       SORTSCOPE_CUDA_LAUNCH_CHECK();
       device::block_table_kernel<<<uint32_t((merges + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
-          {starts, first_merge, buckets}, uint32_t(merges), merge_blocks);
+          {starts, first_merge, first_merge, buckets}, uint32_t(merges), merge_blocks);
       SORTSCOPE_CUDA_LAUNCH_CHECK();
     }
     return sort_segments(from, values_from, out, values_out, spare, device::TabledSegments{tile_blocks}, uint32_t(tiles),
-                         device::TabledSegments{merge_blocks}, uint32_t(merges), uint32_t(largest), a_offsets, less,
-                         stream);
+                         device::TabledSegments{merge_blocks}, uint32_t(merges), uint32_t(largest), a_offsets, ends,
+                         less, stream);
   }
 };
 
@@ -458,7 +464,8 @@ cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) 
   const bool distributed = n > uint32_t(shape.bucket_keys);
   const uint32_t sample_count = k * oversampling, tiles = (n + sample_rand::kTileKeys - 1) / sample_rand::kTileKeys;
   const uint64_t table = uint64_t(k) * tiles;
-  const device::EvenSegments whole_tiles{n, std::max(n, 1u), P::kTile}, whole_merges{n, std::max(n, 1u), P::kMergeTile};
+  const device::EvenSegments whole_tiles{n, std::max(n, 1u), P::kTile, 0},
+      whole_merges{n, std::max(n, 1u), P::kMergeTile, 0};
 
   Carve carve(c.d_temp_storage);
   const Spare<Key, Value> spare(carve, n);
@@ -541,7 +548,8 @@ cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) 
       SORTSCOPE_CUDA_TRY(buckets.sort(section.sizes, spare.keys, spare.values, keys_out, values_out, spare, less, stream));
     else
       SORTSCOPE_CUDA_TRY(sort_segments(keys_in, values_in, keys_out, values_out, spare, whole_tiles, whole_tiles.blocks(),
-                                       whole_merges, whole_merges.blocks(), n, buckets.a_offsets, less, stream));
+                                       whole_merges, whole_merges.blocks(), n, buckets.a_offsets, buckets.ends, less,
+                                       stream));
   }
   if (!recorder) return cudaSuccess;
   SORTSCOPE_CUDA_TRY(trace.keep(2, keys_out));
