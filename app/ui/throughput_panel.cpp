@@ -150,7 +150,9 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
   const float plot_h = std::max(60.0f, avail.y - kernels_h);
   const ImVec2 p0(origin.x + 2, origin.y + line * 0.5f), p1(origin.x + avail.x - 2, origin.y + plot_h - line * 1.4f);
   const float w = p1.x - p0.x, h = p1.y - p0.y;
-  if (w > 20 && h > 20 && top > 0) {
+  // A plot lower than three lines of text has no room for its labels (the maximum in the corner,
+  // the ceiling's, the caption under it): it is left out rather than drawn with labels on labels.
+  if (w > 20 && h >= 3 * line && top > 0) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRect(p0, p1, ImGui::GetColorU32(ImGuiCol_Border));
     dl->AddText(ImVec2(p1.x - ImGui::CalcTextSize(format_rate(top).c_str()).x - 4, p0.y + 2),
@@ -161,8 +163,10 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
       for (float x = p0.x; x < p1.x; x += 12) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + 6, p1.x), y), IM_COL32(255, 120, 100, 220), 2);
       // Below the line: above it the label would run into the axis maximum in the corner. A run at
       // or past the ceiling puts the line close under the top edge, so the label also keeps below
-      // the maximum's row.
-      const float label_y = std::max(y + 3, p0.y + 2 + line + 2);
+      // the maximum's row. A ceiling near the bottom (small sorts from cache outrun a copy from
+      // memory) puts it above the line instead, clear of the caption under the plot.
+      float label_y = std::max(y + 3, p0.y + 2 + line + 2);
+      if (label_y + line > p1.y - 2) label_y = y - line - 3;
       dl->AddText(ImVec2(p0.x + 4, label_y), IM_COL32(255, 140, 120, 255),
                   ("copy ceiling " + format_rate(ceiling)).c_str());
     }
