@@ -453,10 +453,10 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
   // Where the policy's pass shape differs by GPU or by n, untraced sorts take this GPU's and this
   // n's; traced ones keep the slower memory's for small n, so a trace (its look-back chains
   // included) is the same on every GPU.
-  constexpr bool kPerGpu = !TRACE && !same_shape(pass_shape(sizeof(Bits), kValueBytes, false),
-                                                 pass_shape(sizeof(Bits), kValueBytes, true));
-  constexpr bool kPerSize = !TRACE && !same_shape(pass_shape(sizeof(Bits), kValueBytes, false),
-                                                  pass_shape(sizeof(Bits), kValueBytes, false, kKeySlotsFrom));
+  constexpr bool kPerGpu =
+      !TRACE && pass_shape(sizeof(Bits), kValueBytes, false) != pass_shape(sizeof(Bits), kValueBytes, true);
+  constexpr bool kPerSize = !TRACE && pass_shape(sizeof(Bits), kValueBytes, false) !=
+                                          pass_shape(sizeof(Bits), kValueBytes, false, kKeySlotsFrom);
   if constexpr (kPerGpu)
     if (fast_memory(sortscope::device::memory_gbps_per_sm())) return sort_instance_on<Bits, Value, KC, TRACE, true>(c);
   if constexpr (kPerSize)

@@ -33,12 +33,8 @@ struct KernelShape {
   ValueLoad value_load = kValuesBeforeScatter;  // pass kernel, pairs only
   int lookback_window = 1;                      // pass kernel: earlier tiles' words read at once
   constexpr uint32_t tile_items() const { return uint32_t(threads) * uint32_t(items_per_thread); }
+  constexpr bool operator==(const KernelShape&) const = default;
 };
-
-constexpr bool same_shape(const KernelShape& a, const KernelShape& b) {
-  return a.threads == b.threads && a.items_per_thread == b.items_per_thread && a.min_blocks == b.min_blocks &&
-         a.value_load == b.value_load && a.lookback_window == b.lookback_window;
-}
 
 struct Policy {
   KernelShape histogram;  // one read of the keys for every pass's histogram
