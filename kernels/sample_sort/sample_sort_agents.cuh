@@ -183,28 +183,29 @@ __global__ void __launch_bounds__(RoundPolicy<Key, Value>::kThreads)
   // A full tile of keys alone sorts without bounds checks: with values, the second path measured
   // slower.
   merge::device::sort_any_tile<Key, Value, Less, false, P, !kHasValues<Value>>(
-      b.block, keys_in + b.begin, shifted(values_in, b.begin), out.keys_at(to) + b.begin, shifted(out.values_at(to), b.begin),
-      b.size, stages, less, {}, segment_ends(ends, b));
+      b.block, keys_in + b.begin, shifted(values_in, b.begin), out.keys_at(to) + b.begin,
+      shifted(out.values_at(to), b.begin), b.size, stages, less, {}, segment_ends(ends, b));
 }
 
 // A round's co-ranks, each block's in its pair of runs: over the tile ends when the sort keeps
 // them (a search of a small array that the L2 holds, then of one merge tile's keys), else over the
 // keys themselves.
 template <typename Key, typename Value, typename Less, typename Segments>
-__global__ void segmented_partition_kernel(Buffers<Key, Value> buffers, uint64_t run, Segments segments, uint32_t blocks,
-                                           uint32_t* a_offsets, RoundTurn turn, merge::device::TileEnds<const Key> ends,
-                                           Less less) {
+__global__ void segmented_partition_kernel(Buffers<Key, Value> buffers, uint64_t run, Segments segments,
+                                           uint32_t blocks, uint32_t* a_offsets, RoundTurn turn,
+                                           merge::device::TileEnds<const Key> ends, Less less) {
   using P = RoundPolicy<Key, Value>;
   merge::device::wait_for_previous_kernel();
   merge::device::let_next_kernel_start();
   const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= blocks) return;
   const SegmentBlock b = segments.at(g);
-  const int from = b.size ? turn.reads<RoundPolicy<Key, Value>::kTile>(b.size) : -1;
+  const int from = b.size ? turn.reads<P::kTile>(b.size) : -1;
   if (from < 0) return;
   const Key* keys = buffers.keys_at(from) + b.begin;
-  a_offsets[g] = ends.heads ? merge::device::sampled_block_co_rank(b.block, keys, segment_ends(ends, b), b.size, run, less)
-                            : merge::device::block_co_rank(b.block, keys, b.size, run, P::kMergeTile, less);
+  a_offsets[g] = ends.heads
+                     ? merge::device::sampled_block_co_rank(b.block, keys, segment_ends(ends, b), b.size, run, less)
+                     : merge::device::block_co_rank(b.block, keys, b.size, run, P::kMergeTile, less);
 }
 
 template <typename Key, typename Value, typename Less, typename Segments>
@@ -216,8 +217,8 @@ __global__ void __launch_bounds__(RoundPolicy<Key, Value>::kMergeThreads)
   if (from < 0) return;
   merge::device::merge_block<Key, Value, Less, RoundPolicy<Key, Value>, uint32_t>(
       b.block, buffers.keys_at(from) + b.begin, shifted(buffers.values_at(from), b.begin),
-      buffers.keys_at(1 - from) + b.begin, shifted(buffers.values_at(1 - from), b.begin), b.size, run, a_offsets + (blockIdx.x - b.block), less,
-      segment_ends(ends, b));
+      buffers.keys_at(1 - from) + b.begin, shifted(buffers.values_at(1 - from), b.begin), b.size, run,
+      a_offsets + (blockIdx.x - b.block), less, segment_ends(ends, b));
 }
 
 // --- the bucket table ---

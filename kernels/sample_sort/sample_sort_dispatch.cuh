@@ -176,8 +176,8 @@ cudaError_t sort_sublists(const Key* in, const Value* values_in, Key* out, Value
   SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<tile_sort>(int(shared)));
   const uint32_t tiles = (n + L::kTile - 1) / L::kTile;
   if (tiles == 0) return cudaSuccess;
-  tile_sort<<<tiles, L::kThreads, shared, stream>>>(in, values_in, buffers.keys_at(at), buffers.values_at(at), n, stages,
-                                                    less);
+  tile_sort<<<tiles, L::kThreads, shared, stream>>>(in, values_in, buffers.keys_at(at), buffers.values_at(at), n,
+                                                    stages, less);
   SORTSCOPE_CUDA_LAUNCH_CHECK();
   for (int round = 0; round < rounds; ++round, at = 1 - at) {
     const device::EvenSegments pairs = sublists.pairs(round);
