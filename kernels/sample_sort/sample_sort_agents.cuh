@@ -60,9 +60,10 @@ struct alignas(16) SegmentBlock {
 };
 
 // Segments of `len` keys one after another over n keys (the local sort's pairs of runs in a merge
-// round, or a whole input as one bucket), `unit` keys a block, `ends_each` tile ends a segment.
+// round, or a whole input as one bucket), `unit` keys a block. Their tile ends start at slot 0:
+// right for one segment, and the local sort's pairs keep none.
 struct EvenSegments {
-  uint32_t n = 0, len = 1, unit = 1, ends_each = 0;
+  uint32_t n = 0, len = 1, unit = 1;
   __host__ __device__ uint32_t blocks_each() const { return (len + unit - 1) / unit; }
   __host__ __device__ uint32_t segments() const { return uint32_t((uint64_t(n) + len - 1) / len); }
   __host__ __device__ uint32_t blocks() const { return segments() * blocks_each(); }
@@ -76,7 +77,6 @@ struct EvenSegments {
     b.begin = uint32_t(begin);
     b.size = size;
     b.block = block;
-    b.first_end = segment * ends_each;
     return b;
   }
 };
@@ -398,10 +398,10 @@ __global__ void __launch_bounds__(kRelocateThreads)
     running += sizes[e];
   }
   __syncthreads();
-  // The part holding each position of a chunk of the sublist, padded by one slot every 32 (a
-  // thread writes a row of kRelocateBatch positions, and rows would meet in a few banks).
-  __shared__ uint32_t part_of[kRelocateChunk + kRelocateChunk / 32];
-  auto slot = [](uint32_t q) { return q + q / 32; };
+  // The part holding each position of a chunk of the sublist, padded as the merge sort's tiles are
+  // (a thread writes a row of kRelocateBatch positions, and rows would meet in a few banks).
+  __shared__ uint32_t part_of[merge::device::padded<uint32_t, kRelocateBatch>(kRelocateChunk)];
+  auto slot = [](uint32_t q) { return merge::device::padded<uint32_t, kRelocateBatch>(q); };
   // kRelocateBatch keys (and values) a thread loaded before any is stored: a store waits for its
   // load, and one at a time a block would wait for memory once for every kRelocateThreads keys.
   for (uint32_t base = 0; base < count; base += kRelocateChunk) {

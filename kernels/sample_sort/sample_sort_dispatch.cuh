@@ -153,7 +153,7 @@ struct SublistRounds {
     return count;
   }
   device::EvenSegments pairs(int round) const {
-    return {n, uint32_t(uint64_t(L::kTile) << (round + 1)), Policy<Key, Value>::kMergeTile, 0};
+    return {n, uint32_t(uint64_t(L::kTile) << (round + 1)), Policy<Key, Value>::kMergeTile};
   }
   uint32_t most_blocks() const {
     uint32_t most = 0;
@@ -200,16 +200,18 @@ struct BucketTable {
   uint32_t* a_offsets;
   merge::device::TileEnds<Key> ends;  // one slot a merge block
   uint32_t buckets;
+  // The most blocks of `unit` keys the buckets can need: each bucket at most one more than its
+  // share of the keys'.
+  static uint64_t most_blocks(uint64_t n, uint32_t unit, uint32_t buckets) { return (n + unit - 1) / unit + buckets; }
   BucketTable(Carve& carve, uint64_t n, uint32_t bucket_count)
       : starts(carve.take<uint32_t>(bucket_count + 1)),
         first_tile(carve.take<uint32_t>(bucket_count + 1)),
         first_merge(carve.take<uint32_t>(bucket_count + 1)),
-        // Each bucket's blocks, at most one more than its share of the keys'.
-        tile_blocks(carve.take<device::SegmentBlock>((n + P::kTile - 1) / P::kTile + bucket_count)),
-        merge_blocks(carve.take<device::SegmentBlock>((n + P::kMergeTile - 1) / P::kMergeTile + bucket_count)),
-        a_offsets(carve.take<uint32_t>((n + P::kMergeTile - 1) / P::kMergeTile + bucket_count + 1)),
-        ends{carve.take<Key>((n + P::kMergeTile - 1) / P::kMergeTile + bucket_count),
-             carve.take<Key>((n + P::kMergeTile - 1) / P::kMergeTile + bucket_count), P::kMergeTile},
+        tile_blocks(carve.take<device::SegmentBlock>(most_blocks(n, P::kTile, bucket_count))),
+        merge_blocks(carve.take<device::SegmentBlock>(most_blocks(n, P::kMergeTile, bucket_count))),
+        a_offsets(carve.take<uint32_t>(most_blocks(n, P::kMergeTile, bucket_count) + 1)),
+        ends{carve.take<Key>(most_blocks(n, P::kMergeTile, bucket_count)),
+             carve.take<Key>(most_blocks(n, P::kMergeTile, bucket_count)), P::kMergeTile},
         buckets(bucket_count) {}
   cudaError_t fill(const uint32_t* offsets, uint32_t rows, cudaStream_t stream) const {
     device::bucket_table_kernel<<<1, device::kTableThreads, 0, stream>>>(offsets, rows, buckets, P::kTile, P::kMergeTile,
@@ -464,8 +466,7 @@ cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) 
   const bool distributed = n > uint32_t(shape.bucket_keys);
   const uint32_t sample_count = k * oversampling, tiles = (n + sample_rand::kTileKeys - 1) / sample_rand::kTileKeys;
   const uint64_t table = uint64_t(k) * tiles;
-  const device::EvenSegments whole_tiles{n, std::max(n, 1u), P::kTile, 0},
-      whole_merges{n, std::max(n, 1u), P::kMergeTile, 0};
+  const device::EvenSegments whole_tiles{n, std::max(n, 1u), P::kTile}, whole_merges{n, std::max(n, 1u), P::kMergeTile};
 
   Carve carve(c.d_temp_storage);
   const Spare<Key, Value> spare(carve, n);
