@@ -3,6 +3,7 @@
 // last traced run kernel by kernel, and what tracing cost.
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "ui/panel_flags.hpp"
@@ -155,8 +156,6 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
   if (w > 20 && h >= 3 * line && top > 0) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRect(p0, p1, ImGui::GetColorU32(ImGuiCol_Border));
-    dl->AddText(ImVec2(p1.x - ImGui::CalcTextSize(format_rate(top).c_str()).x - 4, p0.y + 2),
-                ImGui::GetColorU32(ImGuiCol_TextDisabled), format_rate(top).c_str());
     auto y_of = [&](double v) { return p1.y - h * float(v / top); };
     if (ceiling_on_plot) {
       const float y = y_of(ceiling);
@@ -179,6 +178,12 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
       if (p.seconds >= t0) points.push_back(ImVec2(p0.x + w * float((p.seconds - t0) / span), y_of(p.keys_per_s)));
     if (points.size() >= 2) dl->AddPolyline(points.data(), int(points.size()), IM_COL32(120, 200, 255, 255), 0, 2.0f);
     for (const ImVec2& q : points) dl->AddCircleFilled(q, 2.5f, IM_COL32(120, 200, 255, 255));
+    // The axis maximum last, on the panel's background: the runs' line often passes under it.
+    const std::string maximum = format_rate(top);
+    const ImVec2 maximum_at(p1.x - ImGui::CalcTextSize(maximum.c_str()).x - 4, p0.y + 2);
+    dl->AddRectFilled(ImVec2(maximum_at.x - 2, maximum_at.y), ImVec2(p1.x - 1, maximum_at.y + line),
+                      ImGui::GetColorU32(ImGuiCol_WindowBg));
+    dl->AddText(maximum_at, ImGui::GetColorU32(ImGuiCol_TextDisabled), maximum.c_str());
     char caption[64];
     std::snprintf(caption, sizeof caption, "timed runs, last %.0f s", span);
     dl->AddText(ImVec2(p0.x + 4, p1.y + 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), caption);
