@@ -122,17 +122,47 @@ __device__ __forceinline__ void to_shared(Key* s_keys, ValueSlot<Value>* s_value
   }
 }
 
-// Tile slots [0, count) from shared memory to global memory at `at`, coalesced: THREADS threads
-// each storing every THREADS-th slot. WHOLE: count is the whole tile, and no slot needs a bound.
-template <int THREADS, int ITEMS, typename Key, typename Value, bool WHOLE = false>
-__device__ __forceinline__ void store_tile(const Key* s_keys, const ValueSlot<Value>* s_values, uint32_t count,
-                                           Key* keys_out, Value* values_out, uint64_t at) {
+// A warp's share of a tile: its 32 threads' runs of ITEMS slots, one after another.
+template <int ITEMS>
+__device__ __forceinline__ uint32_t warp_first_slot() {
+  return threadIdx.x / 32 * (32 * ITEMS);
+}
+
+// Tile slots [0, count) from global memory at `at` into shared memory, each warp loading its own
+// share coalesced (lane l takes every 32nd slot from l), then into every thread's blocked
+// registers [first, first + mine). A warp reads back only what it wrote, so a __syncwarp stands in
+// for a block barrier (as CUB's warp-transposed loads do). WHOLE: count is the whole tile. (A slot
+// 32 e past `from` is padded(from) + padded(32 e): the padding steps every 128 bytes, which divide
+// 32 slots of 4 or 8 bytes. Written so, the offsets are constants.)
+template <int ITEMS, typename Key, typename Value, bool WHOLE>
+__device__ __forceinline__ void load_through_warp(const Key* keys_in, const Value* values_in, uint64_t at,
+                                                  uint32_t count, Key* s_keys, ValueSlot<Value>* s_values,
+                                                  uint32_t first, uint32_t mine, Key (&key)[ITEMS],
+                                                  ValueSlot<Value> (&value)[ITEMS]) {
+  using V = ValueSlot<Value>;
+  const uint32_t from = warp_first_slot<ITEMS>() + threadIdx.x % 32;
+  keys_in += at;
+  if constexpr (kHasValues<Value>) values_in += at;
+  // Every load is issued before any is stored, so each thread has ITEMS loads in flight.
 #pragma unroll
   for (int e = 0; e < ITEMS; ++e) {
-    const uint32_t q = e * THREADS + threadIdx.x;
-    if (!WHOLE && q >= count) break;
-    keys_out[at + q] = s_keys[padded<Key, ITEMS>(q)];
-    if constexpr (kHasValues<Value>) values_out[at + q] = s_values[padded<ValueSlot<Value>, ITEMS>(q)];
+    const uint32_t q = from + 32 * e;
+    if (WHOLE || q < count) key[e] = keys_in[q];
+    if constexpr (kHasValues<Value>)
+      if (WHOLE || q < count) value[e] = values_in[q];
+  }
+#pragma unroll
+  for (int e = 0; e < ITEMS; ++e) {
+    const uint32_t q = from + 32 * e;
+    if (WHOLE || q < count) s_keys[padded<Key, ITEMS>(from) + padded<Key, ITEMS>(32 * e)] = key[e];
+    if constexpr (kHasValues<Value>)
+      if (WHOLE || q < count) s_values[padded<V, ITEMS>(from) + padded<V, ITEMS>(32 * e)] = value[e];
+  }
+  __syncwarp();
+#pragma unroll
+  for (int e = 0; e < ITEMS; ++e) {
+    key[e] = uint32_t(e) < mine ? s_keys[padded<Key, ITEMS>(first + e)] : Key();
+    if constexpr (kHasValues<Value>) value[e] = uint32_t(e) < mine ? s_values[padded<V, ITEMS>(first + e)] : V();
   }
 }
 
@@ -146,6 +176,44 @@ struct TileEnds {
   Key* tails = nullptr;
   uint32_t tile = 0;
 };
+
+// The reverse of load_through_warp, in two steps. First every thread's blocked registers
+// [first, first + mine) of tile slots [0, count) into shared memory, where they make its warp's
+// share (the caller has a block barrier behind it, so that no thread still reads the slots its
+// warp overwrites). The tile ends in the thread's slots are kept then (slot h a head when
+// `ends.tile` divides at + h; the slot before the next head, or the last, a tail), by the thread
+// itself, which reads back only its own stores.
+template <int ITEMS, typename Key, typename Value>
+__device__ __forceinline__ void to_warp_share(Key* s_keys, ValueSlot<Value>* s_values, uint32_t first, uint32_t mine,
+                                              const Key (&key)[ITEMS], const ValueSlot<Value> (&value)[ITEMS],
+                                              uint32_t count, uint64_t at, TileEnds<Key> ends) {
+  to_shared<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value);
+  if (ends.heads && mine > 0) {
+    // (ends.tile is longer than a thread's slots: they hold at most one head, and one tail, which
+    // ends the piece their first slot lies in. Places fit 32 bits, as n does.)
+    const uint32_t place = uint32_t(at) + first, piece = place / ends.tile, in_piece = place - piece * ends.tile;
+    const uint32_t next_head = first + (ends.tile - in_piece);
+    const uint32_t head = in_piece == 0 ? first : next_head;
+    if (head < first + mine) ends.heads[piece + (in_piece != 0)] = s_keys[padded<Key, ITEMS>(head)];
+    const uint32_t tail = min(next_head, count) - 1;
+    if (tail < first + mine) ends.tails[piece] = s_keys[padded<Key, ITEMS>(tail)];
+  }
+  __syncwarp();
+}
+// Then the warp's share to global memory at `at`, coalesced. WHOLE: count is the whole tile.
+template <int ITEMS, typename Key, typename Value, bool WHOLE>
+__device__ __forceinline__ void store_warp_share(const Key* s_keys, const ValueSlot<Value>* s_values, uint32_t count,
+                                                 Key* keys_out, Value* values_out, uint64_t at) {
+  using V = ValueSlot<Value>;
+  const uint32_t from = warp_first_slot<ITEMS>() + threadIdx.x % 32;
+#pragma unroll
+  for (int e = 0; e < ITEMS; ++e) {
+    const uint32_t q = from + 32 * e;
+    if (!WHOLE && q >= count) break;
+    keys_out[at + q] = s_keys[padded<Key, ITEMS>(from) + padded<Key, ITEMS>(32 * e)];
+    if constexpr (kHasValues<Value>) values_out[at + q] = s_values[padded<V, ITEMS>(from) + padded<V, ITEMS>(32 * e)];
+  }
+}
 
 // Programmatic dependent launch (compute capability 9.0 on): a round's kernels are launched to
 // start while the kernel before them finishes, so the GPU does not idle between launches. Each
@@ -186,28 +254,9 @@ __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, con
 
   Key key[ITEMS];
   V value[ITEMS];
-  // Every load is issued before any is stored, so each thread has ITEMS loads in flight.
-#pragma unroll
-  for (int e = 0; e < ITEMS; ++e) {
-    const uint32_t p = e * P::kThreads + threadIdx.x;
-    if (p < valid) key[e] = keys_in[tile_base + p];
-    if constexpr (kPairs)
-      if (p < valid) value[e] = values_in[tile_base + p];
-  }
+  load_through_warp<ITEMS, Key, Value, WHOLE>(keys_in, values_in, tile_base, valid, s_keys, s_values, first, mine, key,
+                                              value);
   let_next_kernel_start();
-#pragma unroll
-  for (int e = 0; e < ITEMS; ++e) {
-    const uint32_t p = e * P::kThreads + threadIdx.x;
-    if (p < valid) s_keys[padded<Key, ITEMS>(p)] = key[e];
-    if constexpr (kPairs)
-      if (p < valid) s_values[padded<V, ITEMS>(p)] = value[e];
-  }
-  __syncthreads();
-#pragma unroll
-  for (int e = 0; e < ITEMS; ++e) {
-    key[e] = uint32_t(e) < mine ? s_keys[padded<Key, ITEMS>(first + e)] : Key();
-    if constexpr (kPairs) value[e] = uint32_t(e) < mine ? s_values[padded<V, ITEMS>(first + e)] : V();
-  }
 
   // Stage 0: odd-even transposition over the thread's keys; it swaps only a strictly smaller later
   // key, so equal keys keep their order.
@@ -237,7 +286,8 @@ __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, con
 
   for (int stage = 1; stage < stages; ++stage) {
     const uint32_t run = uint32_t(ITEMS) << (stage - 1);
-    __syncthreads();  // the last stage's reads of shared memory are done
+    // The last stage's reads of shared memory are done (stage 0 read only the warp's own slots).
+    if (stage > 1) __syncthreads();
     to_shared<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value);
     __syncthreads();
     if constexpr (TRACE) {
@@ -272,17 +322,9 @@ __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, con
     keep_snapshot(stage);
   }
 
-  // Blocked registers to shared memory, then coalesced to global memory.
-  __syncthreads();
-  to_shared<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value);
-  __syncthreads();
-  // (The caller's ends.tile divides the tile.)
-  for (uint32_t head = threadIdx.x * ends.tile; ends.heads && head < valid; head += P::kThreads * ends.tile) {
-    const uint32_t slot = (tile_base + head) / ends.tile;
-    ends.heads[slot] = s_keys[padded<Key, ITEMS>(head)];
-    ends.tails[slot] = s_keys[padded<Key, ITEMS>(min(head + ends.tile, valid) - 1)];
-  }
-  store_tile<P::kThreads, ITEMS, Key, Value, WHOLE>(s_keys, s_values, valid, keys_out, values_out, tile_base);
+  if (stages > 1) __syncthreads();  // the last merge's reads of shared memory are done
+  to_warp_share<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value, valid, tile_base, ends);
+  store_warp_share<ITEMS, Key, Value, WHOLE>(s_keys, s_values, valid, keys_out, values_out, tile_base);
 }
 
 // sort_tile for any tile of keys [0, n): every tile but the last is full, and with WHOLE_PATH (a
@@ -458,18 +500,13 @@ __device__ __forceinline__ void merge_block(uint32_t tile, const Key* keys_in, c
         if (uint32_t(e) < mine) value[e] = s_values[padded<V, ITEMS>(src[e])];
     }
   }
-  __syncthreads();
-  to_shared<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value);
-  __syncthreads();
-  if (ends.heads && threadIdx.x == 0) {
-    ends.heads[tile] = s_keys[padded<Key, ITEMS>(0)];
-    ends.tails[tile] = s_keys[padded<Key, ITEMS>(t.count - 1)];
-  }
+  __syncthreads();  // every thread's merge has read its keys
+  to_warp_share<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value, t.count, t.out_begin, ends);
   // A round's tiles are whole but for its last: their stores take no bounds.
   if (t.count == P::kMergeTile)
-    store_tile<P::kMergeThreads, ITEMS, Key, Value, true>(s_keys, s_values, t.count, keys_out, values_out, t.out_begin);
+    store_warp_share<ITEMS, Key, Value, true>(s_keys, s_values, t.count, keys_out, values_out, t.out_begin);
   else
-    store_tile<P::kMergeThreads, ITEMS, Key, Value>(s_keys, s_values, t.count, keys_out, values_out, t.out_begin);
+    store_warp_share<ITEMS, Key, Value, false>(s_keys, s_values, t.count, keys_out, values_out, t.out_begin);
 }
 
 template <typename Key, typename Value, typename Less, typename P = Policy<Key, Value>>
