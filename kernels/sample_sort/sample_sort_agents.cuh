@@ -5,6 +5,7 @@
 // Sanders). Generic over the key, the value and the key order, as the merge sort's kernels are.
 #pragma once
 
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -303,11 +304,58 @@ __global__ void pick_splitters_kernel(const Key* sample_keys, const uint32_t* sa
 
 // Step 6: every splitter located in sublist blockIdx.x by binary search, in tree order: splitter
 // s/2 first over the whole sublist, then s/4 and 3s/4 inside the halves it left, and so on, one
-// level of the tree a round. The sublist is first read into shared memory, coalesced, when it fits
-// (`shared` bytes were given for it); else the searches read global memory. Leaves the sublist's
-// s counts a_ij bucket-major: counts[j * m + i].
+// level of the tree a round. The splitters, and the sublist when it fits (locate_shared_bytes), are
+// first copied into shared memory; else the searches read global memory. Leaves the sublist's s
+// counts a_ij bucket-major: counts[j * m + i].
 constexpr int kLocateThreads = 128;
-constexpr uint32_t kLocateSharedBytes = 32 * 1024;  // with `ends`, under the 48 KB a block gets unasked
+constexpr uint32_t kLocateSharedBytes = 44 * 1024;  // with `ends`, the 48 KB a block gets unasked
+
+// Whether a sublist of `len` keys is searched in shared memory, and the bytes the launch gives:
+// the s splitters, then the sublist.
+template <typename Key>
+__host__ __device__ constexpr uint32_t locate_splitter_bytes(uint32_t s) {
+  return (s * uint32_t(sizeof(Sample<Key>)) + 15) / 16 * 16;
+}
+template <typename Key>
+__host__ __device__ constexpr bool locate_in_shared(uint32_t len, uint32_t s) {
+  return locate_splitter_bytes<Key>(s) + uint64_t(len) * sizeof(Key) <= kLocateSharedBytes;
+}
+template <typename Key>
+constexpr size_t locate_shared_bytes(uint32_t len, uint32_t s) {
+  return locate_splitter_bytes<Key>(s) + (locate_in_shared<Key>(len, s) ? size_t(len) * sizeof(Key) : 0);
+}
+
+// `count` items from global to shared memory by asynchronous copies (cp.async), 16 bytes each when
+// both ends allow: every copy of a thread is in flight at once, where loads through registers
+// would wait for one another. The caller waits (__pipeline_wait_prior) and syncs the block.
+template <typename T>
+__device__ __forceinline__ void copy_to_shared_async(const T* from, uint32_t count, T* to) {
+  static_assert(16 % sizeof(T) == 0);
+  if (reinterpret_cast<uintptr_t>(from) % 16 == 0 && count * sizeof(T) % 16 == 0) {
+    const uint32_t chunks = count * uint32_t(sizeof(T)) / 16;
+    for (uint32_t c = threadIdx.x; c < chunks; c += blockDim.x)
+      __pipeline_memcpy_async(reinterpret_cast<uint4*>(to) + c, reinterpret_cast<const uint4*>(from) + c, 16);
+  } else {
+    for (uint32_t p = threadIdx.x; p < count; p += blockDim.x) __pipeline_memcpy_async(to + p, from + p, sizeof(T));
+  }
+  __pipeline_commit();
+}
+
+// The first of keys[first, last) after the splitter (key, position) in SampleLess's order, where
+// keys[p] lies at position lo + p: a key after the splitter's, or an equal key from index `after`
+// on (the first index past the splitter's position). Both tests are evaluated, without a branch.
+template <typename Key, typename Less>
+__device__ __forceinline__ uint32_t first_after(const Key* keys, uint32_t first, uint32_t last, Key splitter,
+                                                uint32_t after, Less less) {
+  while (first < last) {
+    const uint32_t mid = first + (last - first) / 2;
+    const Key key = keys[mid];
+    const bool past = less(splitter, key) | (!less(key, splitter) & (mid >= after));
+    last = past ? mid : last;
+    first = past ? first : mid + 1;
+  }
+  return first;
+}
 
 template <typename Key, typename Less>
 __global__ void __launch_bounds__(kLocateThreads)
@@ -317,44 +365,28 @@ __global__ void __launch_bounds__(kLocateThreads)
   extern __shared__ __align__(16) unsigned char shared[];
   const uint32_t i = blockIdx.x, m = gridDim.x;
   const uint32_t lo = i * len, count = min(len, n - lo);
-  const bool in_shared = len * sizeof(Key) <= kLocateSharedBytes;
-  const Key* keys = in_shared ? reinterpret_cast<const Key*>(shared) : sorted + lo;
-  if (in_shared) {
-    // kBatch loads a thread before any store, so that the sublist arrives in a few round trips to
-    // memory rather than one for every kLocateThreads keys.
-    constexpr int kBatch = 16;
-    for (uint32_t base = 0; base < count; base += kBatch * kLocateThreads) {
-      Key batch[kBatch];
-#pragma unroll
-      for (int e = 0; e < kBatch; ++e) {
-        const uint32_t p = base + e * kLocateThreads + threadIdx.x;
-        if (p < count) batch[e] = sorted[lo + p];
+  Sample<Key>* s_splitters = reinterpret_cast<Sample<Key>*>(shared);
+  Key* s_keys = reinterpret_cast<Key*>(shared + locate_splitter_bytes<Key>(s));
+  const bool in_shared = locate_in_shared<Key>(len, s);
+  copy_to_shared_async(splitters, s - 1, s_splitters);
+  if (in_shared) copy_to_shared_async(sorted + lo, count, s_keys);
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  // (One search loop for each place the keys lie in, so that shared memory is read as such.)
+  const auto search_tree = [&](const Key* keys) {
+    for (uint32_t searches = 1, half = s / 2; half >= 1; searches *= 2, half /= 2) {
+      for (uint32_t t = threadIdx.x; t < searches; t += blockDim.x) {
+        const uint32_t j = (2 * t + 1) * half - 1;
+        const uint32_t first = t > 0 ? ends[j - half] : 0, last = j + half < s - 1 ? ends[j + half] : count;
+        const Sample<Key> splitter = s_splitters[j];
+        const uint32_t after = splitter.at < lo ? 0 : uint32_t(min(uint64_t(splitter.at) - lo + 1, uint64_t(count)));
+        ends[j] = first_after(keys, first, last, splitter.key, after, less);
       }
-#pragma unroll
-      for (int e = 0; e < kBatch; ++e) {
-        const uint32_t p = base + e * kLocateThreads + threadIdx.x;
-        if (p < count) reinterpret_cast<Key*>(shared)[p] = batch[e];
-      }
+      __syncthreads();
     }
-    __syncthreads();
-  }
-  const SampleLess<Key, Less> before{less};
-  for (uint32_t half = s / 2; half >= 1; half /= 2) {
-    for (uint32_t t = threadIdx.x; t < s / (2 * half); t += blockDim.x) {
-      const uint32_t j = (2 * t + 1) * half - 1;
-      uint32_t first = t > 0 ? ends[j - half] : 0;
-      uint32_t last = j + half < s - 1 ? ends[j + half] : count;
-      // The first key after the splitter: upper bound.
-      const Sample<Key> splitter = splitters[j];
-      while (first < last) {
-        const uint32_t mid = first + (last - first) / 2;
-        if (before(splitter, Sample<Key>{keys[mid], lo + mid})) last = mid;
-        else first = mid + 1;
-      }
-      ends[j] = first;
-    }
-    __syncthreads();
-  }
+  };
+  if (in_shared) search_tree(s_keys);
+  else search_tree(sorted + lo);
   for (uint32_t j = threadIdx.x; j < s; j += blockDim.x) {
     const uint32_t end = j + 1 < s ? ends[j] : count, begin = j > 0 ? ends[j - 1] : 0;
     counts[uint64_t(j) * m + i] = end - begin;
@@ -366,18 +398,35 @@ __global__ void __launch_bounds__(kLocateThreads)
 // [offsets[j * m + i], offsets[j * m + i + 1]).
 constexpr int kRelocateThreads = 256;
 constexpr int kRelocatePartsPerThread = (sample_det::kMaxSamples + kRelocateThreads - 1) / kRelocateThreads;
-constexpr int kRelocateBatch = 16;  // a default sublist's keys in one batch
-constexpr uint32_t kRelocateChunk = kRelocateBatch * kRelocateThreads;
+constexpr int kRelocateBatch = 16;  // positions a thread finds the parts of, and keys it stores, a chunk
+constexpr uint32_t kRelocateChunk = kRelocateBatch * kRelocateThreads;  // a default sublist
 
 template <typename Key, typename Value>
 __global__ void __launch_bounds__(kRelocateThreads)
     relocate_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
                     uint32_t len, uint32_t s, const uint32_t* offsets) {
+  using V = merge::device::ValueSlot<Value>;
   __shared__ uint32_t part_begin[sample_det::kMaxSamples];  // in the sublist
   __shared__ uint32_t destination[sample_det::kMaxSamples];
   __shared__ sortscope::device::BlockScanStorage<kRelocateThreads> scan;
+  // The part holding each position of a chunk of the sublist, padded as the merge sort's tiles are
+  // (a thread writes a row of kRelocateBatch positions, and rows would meet in a few banks).
+  __shared__ uint32_t part_of[merge::device::padded<uint32_t, kRelocateBatch>(kRelocateChunk)];
+  auto slot = [](uint32_t q) { return merge::device::padded<uint32_t, kRelocateBatch>(q); };
+  // A chunk of the sublist's keys (and values), which come by asynchronous copies: all of a
+  // thread's are in flight at once, while the parts are found.
+  extern __shared__ __align__(16) unsigned char shared[];
+  Key* s_keys = reinterpret_cast<Key*>(shared);
+  V* s_values = reinterpret_cast<V*>(shared + kRelocateChunk * sizeof(Key));
   const uint32_t i = blockIdx.x, m = gridDim.x;
   const uint32_t lo = i * len, count = min(len, n - lo);
+  auto copy_chunk = [&](uint32_t base) {
+    const uint32_t chunk = min(kRelocateChunk, count - base);
+    copy_to_shared_async(keys_in + lo + base, chunk, s_keys);
+    if constexpr (kHasValues<Value>) copy_to_shared_async(values_in + lo + base, chunk, s_values);
+  };
+  copy_chunk(0);
+
   uint32_t sizes[kRelocatePartsPerThread], sum = 0;
 #pragma unroll
   for (int e = 0; e < kRelocatePartsPerThread; ++e) {
@@ -398,25 +447,14 @@ __global__ void __launch_bounds__(kRelocateThreads)
     running += sizes[e];
   }
   __syncthreads();
-  // The part holding each position of a chunk of the sublist, padded as the merge sort's tiles are
-  // (a thread writes a row of kRelocateBatch positions, and rows would meet in a few banks).
-  __shared__ uint32_t part_of[merge::device::padded<uint32_t, kRelocateBatch>(kRelocateChunk)];
-  auto slot = [](uint32_t q) { return merge::device::padded<uint32_t, kRelocateBatch>(q); };
-  // kRelocateBatch keys (and values) a thread loaded before any is stored: a store waits for its
-  // load, and one at a time a block would wait for memory once for every kRelocateThreads keys.
   for (uint32_t base = 0; base < count; base += kRelocateChunk) {
-    Key key[kRelocateBatch];
-    merge::device::ValueSlot<Value> value[kRelocateBatch];
-#pragma unroll
-    for (int e = 0; e < kRelocateBatch; ++e) {
-      const uint32_t p = base + e * kRelocateThreads + threadIdx.x;
-      if (p < count) key[e] = keys_in[lo + p];
-      if constexpr (kHasValues<Value>)
-        if (p < count) value[e] = values_in[lo + p];
+    if (base > 0) {
+      __syncthreads();  // every key of the last chunk was stored
+      copy_chunk(base);
     }
     // Each thread finds the parts of a row of positions: the first by binary search (the last part
     // starting at or before it; an empty part starts where the next does), the rest by walking on
-    // from it, since a part seldom ends inside a row. The keys, loaded a chunk's stride apart for
+    // from it, since a part seldom ends inside a row. The keys, stored a chunk's stride apart for
     // coalescing, then take their part with one load each instead of a search each.
     if (const uint32_t row = base + threadIdx.x * kRelocateBatch; row < count) {
       uint32_t first = 0, last = s;
@@ -430,18 +468,25 @@ __global__ void __launch_bounds__(kRelocateThreads)
         part_of[slot(p - base)] = first;
       }
     }
+    __pipeline_wait_prior(0);
     __syncthreads();
+    const uint32_t chunk = min(kRelocateChunk, count - base);
 #pragma unroll
     for (int e = 0; e < kRelocateBatch; ++e) {
-      const uint32_t p = base + e * kRelocateThreads + threadIdx.x;
-      if (p >= count) break;
-      const uint32_t part = part_of[slot(p - base)];
-      const uint32_t to = destination[part] + (p - part_begin[part]);
-      keys_out[to] = key[e];
-      if constexpr (kHasValues<Value>) values_out[to] = value[e];
+      const uint32_t q = e * kRelocateThreads + threadIdx.x;
+      if (q >= chunk) break;
+      const uint32_t part = part_of[slot(q)];
+      const uint32_t to = destination[part] + (base + q - part_begin[part]);
+      keys_out[to] = s_keys[q];
+      if constexpr (kHasValues<Value>) values_out[to] = s_values[q];
     }
-    __syncthreads();  // every key took its part before the next chunk's rows overwrite them
   }
+}
+
+// The relocation's shared memory beside its own: a chunk of keys and values.
+template <typename Key, typename Value>
+constexpr size_t relocate_shared_bytes() {
+  return kRelocateChunk * (sizeof(Key) + (kHasValues<Value> ? sizeof(merge::device::ValueSlot<Value>) : 0));
 }
 
 // --- randomized sample sort (GPU Sample Sort) ---

@@ -417,7 +417,7 @@ cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
   // Steps 6-8: locate, the bucket-major scan, relocation.
   {
     cuda::ScopedKernelTimer timer(recorder, "locate", table * sizeof(uint32_t), 2, stream);
-    const size_t shared = uint64_t(len) * sizeof(Key) <= device::kLocateSharedBytes ? len * sizeof(Key) : 0;
+    const size_t shared = device::locate_shared_bytes<Key>(len, s);
     if (m) device::locate_kernel<<<m, device::kLocateThreads, shared, stream>>>(keys_out, n, len, s, splitters, counts, less);
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
@@ -428,9 +428,12 @@ cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
   }
   {
     cuda::ScopedKernelTimer timer(recorder, "relocation", moved, 2, stream);
+    constexpr auto relocate = device::relocate_kernel<Key, Value>;
+    constexpr size_t shared = device::relocate_shared_bytes<Key, Value>();
+    SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<relocate>(int(shared)));
     if (m)
-      device::relocate_kernel<<<m, device::kRelocateThreads, 0, stream>>>(keys_out, values_out, spare.keys, spare.values,
-                                                                          n, len, s, counts);
+      relocate<<<m, device::kRelocateThreads, shared, stream>>>(keys_out, values_out, spare.keys, spare.values, n, len,
+                                                                s, counts);
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
   SORTSCOPE_CUDA_TRY(buckets.sizes(&section.sizes, stream));
