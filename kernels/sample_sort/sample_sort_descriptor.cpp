@@ -92,8 +92,8 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
       {"Bucket sort (step 9)",
        "Each bucket is sorted on its own, and the buckets are already in order, so the whole array is sorted. "
        "The bound on the buckets' size is what makes the time independent of the input's distribution. The CUDA "
-       "backend merge-sorts all buckets at once, each launch covering every bucket, with as many merge rounds as "
-       "the largest bucket needs; the bound promises that one is at most 2n/s keys.",
+       "backend merge-sorts all buckets at once, each launch covering every bucket; a bucket takes the merge "
+       "rounds its own size needs, and the bound promises that none holds more than 2n/s keys.",
        buckets, "Dehne & Zaboli 2012, Algorithm 1 step 9", PhaseView::keys},
   };
 }

@@ -443,7 +443,7 @@ cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
     trace.stage("locate, scan and relocate (steps 6-8)", section);
   }
 
-  // Step 9: every bucket sorted, as many merge rounds as the largest bucket needs.
+  // Step 9: every bucket sorted, each in the merge rounds its own size needs.
   {
     cuda::ScopedKernelTimer timer(recorder, "bucket sort", moved, 3, stream);
     SORTSCOPE_CUDA_TRY(buckets.sort(section.sizes, spare.keys, spare.values, keys_out, values_out, spare, less, stream));
