@@ -20,19 +20,26 @@ constexpr bool kHasValues = !std::is_same_v<Value, NoValues>;
 template <typename Value>
 using ValueSlot = std::conditional_t<kHasValues<Value>, Value, char>;
 
-// The kernels' shapes (merge_policy.hpp's TileShape); MERGE_THREADS > 0 gives a round's blocks
-// that many threads instead.
-template <typename Key, typename Value, int MERGE_THREADS = 0>
-struct Policy {
-  static constexpr TileShape kDefaultShape = tile_shape(int(sizeof(Key)), kHasValues<Value> ? int(sizeof(Value)) : 0);
-  static constexpr TileShape kShape =
-      MERGE_THREADS > 0 ? with_merge_threads(kDefaultShape, MERGE_THREADS) : kDefaultShape;
+// A tile shape (merge_policy.hpp's TileShape) as the kernels' constants.
+template <TileShape SHAPE>
+struct ShapePolicy {
+  static constexpr TileShape kShape = SHAPE;
   static constexpr int kThreads = kShape.threads;
   static constexpr int kItems = kShape.items;
   static constexpr uint32_t kTile = uint32_t(kShape.tile());
   static constexpr int kMergeThreads = kShape.merge_threads;
   static constexpr uint32_t kMergeTile = uint32_t(kShape.merge_tile());
 };
+
+// The merge sort's shape for a key and value; MERGE_THREADS > 0 gives a round's blocks that many
+// threads instead.
+template <typename Key, typename Value, int MERGE_THREADS = 0>
+constexpr TileShape merge_sort_shape() {
+  const TileShape shape = tile_shape(int(sizeof(Key)), kHasValues<Value> ? int(sizeof(Value)) : 0);
+  return MERGE_THREADS > 0 ? with_merge_threads(shape, MERGE_THREADS) : shape;
+}
+template <typename Key, typename Value, int MERGE_THREADS = 0>
+using Policy = ShapePolicy<merge_sort_shape<Key, Value, MERGE_THREADS>()>;
 
 // A warp storing its threads' runs of ITEMS keys to shared memory (a stride of ITEMS slots) meets
 // every bank once when ITEMS is odd. An even ITEMS skips one slot every 128 bytes to the same end.

@@ -132,15 +132,8 @@ constexpr merge::TileShape bucket_shape(int key_bytes, int value_bytes) {
   return shape;
 }
 template <typename Key, typename Value>
-struct RoundPolicy {
-  static constexpr merge::TileShape kShape =
-      bucket_shape(int(sizeof(Key)), kHasValues<Value> ? int(sizeof(merge::device::ValueSlot<Value>)) : 0);
-  static constexpr int kThreads = kShape.threads;
-  static constexpr int kItems = kShape.items;
-  static constexpr uint32_t kTile = uint32_t(kShape.tile());
-  static constexpr int kMergeThreads = kShape.merge_threads;
-  static constexpr uint32_t kMergeTile = uint32_t(kShape.merge_tile());
-};
+using RoundPolicy =
+    merge::device::ShapePolicy<bucket_shape(int(sizeof(Key)), kHasValues<Value> ? int(sizeof(Value)) : 0)>;
 
 // The two buffers a sort's rounds alternate between. (Picked by a select, not an index: a kernel
 // parameter indexed at run time would be copied to local memory.)
