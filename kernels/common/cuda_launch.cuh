@@ -25,6 +25,16 @@ cudaError_t allow_shared_bytes(int bytes) {
   return result;
 }
 
+// Asks that an SM running the kernel give shared memory all of its L1 that it can, once per kernel
+// and process: for kernels whose blocks an SM would otherwise hold fewer of than its registers
+// and threads allow (the driver's own choice kept 7 of the sample sort's 8 local-sort blocks).
+template <auto Kernel>
+cudaError_t prefer_shared_memory() {
+  static const cudaError_t result =
+      cudaFuncSetAttribute(Kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+  return result;
+}
+
 // Lifts a kernel's dynamic shared-memory limit to all that one block may have beside the kernel's
 // own static shared memory, once per kernel and process: for launches whose need varies at run
 // time. (A fixed guess at the static part fails the whole call when the compiler lays it out

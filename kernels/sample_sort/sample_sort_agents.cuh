@@ -182,7 +182,8 @@ __device__ __forceinline__ merge::device::TileEnds<Key> segment_ends(merge::devi
 }
 
 template <typename Key, typename Value, typename Less, typename Segments>
-__global__ void __launch_bounds__(RoundPolicy<Key, Value>::kThreads)
+__global__ void __launch_bounds__(RoundPolicy<Key, Value>::kThreads,
+                                  (merge::device::all_slots_blocks<Key, Value>(RoundPolicy<Key, Value>::kThreads)))
     segmented_tile_sort_kernel(const Key* keys_in, const Value* values_in, Buffers<Key, Value> out, Segments segments,
                                int stages, merge::device::TileEnds<Key> ends, Less less) {
   using P = RoundPolicy<Key, Value>;
@@ -218,7 +219,8 @@ __global__ void segmented_partition_kernel(Buffers<Key, Value> buffers, uint64_t
 }
 
 template <typename Key, typename Value, typename Less, typename Segments>
-__global__ void __launch_bounds__(RoundPolicy<Key, Value>::kMergeThreads)
+__global__ void __launch_bounds__(RoundPolicy<Key, Value>::kMergeThreads,
+                                  (merge::device::all_slots_blocks<Key, Value>(RoundPolicy<Key, Value>::kMergeThreads)))
     segmented_merge_kernel(Buffers<Key, Value> buffers, uint64_t run, Segments segments, const uint32_t* a_offsets,
                            RoundTurn turn, merge::device::TileEnds<Key> ends, Less less) {
   const SegmentBlock b = segments.at(blockIdx.x);
@@ -277,7 +279,8 @@ struct LocalPolicy {
 };
 
 template <typename Key, typename Value, typename Less>
-__global__ void __launch_bounds__(LocalPolicy<Key, Value>::kThreads)
+__global__ void __launch_bounds__(LocalPolicy<Key, Value>::kThreads,
+                                  (merge::device::all_slots_blocks<Key, Value>(LocalPolicy<Key, Value>::kThreads)))
     local_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
                       int stages, Less less) {
   merge::device::sort_any_tile<Key, Value, Less, false, LocalPolicy<Key, Value>, !kHasValues<Value>>(

@@ -174,6 +174,10 @@ cudaError_t sort_sublists(const Key* in, const Value* values_in, Key* out, Value
   constexpr auto tile_sort = device::local_sort_kernel<Key, Value, Less>;
   const size_t shared = merge::device::shared_bytes<Key, Value, L::kItems>(L::kTile);
   SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<tile_sort>(int(shared)));
+  // Keys alone of 4 bytes fill every thread slot (all_slots_blocks) only beside a larger share of
+  // shared memory than the driver gives by itself.
+  if constexpr (merge::device::all_slots_blocks<Key, Value>(L::kThreads) > 0)
+    SORTSCOPE_CUDA_TRY(sortscope::device::prefer_shared_memory<tile_sort>());
   const uint32_t tiles = (n + L::kTile - 1) / L::kTile;
   if (tiles == 0) return cudaSuccess;
   tile_sort<<<tiles, L::kThreads, shared, stream>>>(in, values_in, buffers.keys_at(at), buffers.values_at(at), n,
