@@ -42,11 +42,12 @@ template <typename Key, typename Value, int MERGE_THREADS = 0>
 using Policy = ShapePolicy<merge_sort_shape<Key, Value, MERGE_THREADS>()>;
 
 // The blocks of `threads` threads an SM must hold (a launch bound; 0: none) for keys alone of 4
-// bytes: all its 2048 thread slots. Left to itself the compiler gives their tile sorts and rounds
-// 40-47 registers, which keep 5 of 8 round blocks (a round of 2^26 keys: 0.162 against 0.146 ms
-// with every slot, on an H200). In 32 registers raw keys do not spill, and keys compared through
-// a KeyOrder spill a few bytes yet still gain in the sample sorts (f32, i32 and descending keys
-// 3-5%, H200). Wider items would spill more.
+// bytes: all 2048 thread slots of a Hopper SM (GPUs of 1536 get the same 32 registers). Left to
+// itself the compiler gives their tile sorts and rounds 40-47 registers, which keep 5 of 8 round
+// blocks (a round of 2^26 keys: 0.162 against 0.146 ms with every slot, on an H200). In 32
+// registers raw keys do not spill, and keys compared through a KeyOrder spill a few bytes yet
+// still gain in the sample sorts (f32, i32 and descending keys 3-5%, H200). Wider items would
+// spill more.
 template <typename Key, typename Value>
 constexpr int all_slots_blocks(int threads) {
   return sizeof(Key) == 4 && !kHasValues<Value> ? 2048 / threads : 0;
@@ -337,7 +338,8 @@ __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, con
       const uint32_t a = (threadIdx.x & ~((1u << stage) - 1)) * ITEMS;
       const uint32_t a_len = min(run, valid - a), b = a + a_len, b_len = min(2 * run, valid - a) - a_len;
       const uint32_t diagonal = first - a;
-      const uint32_t i = co_rank<uint32_t>(diagonal, a_len, b_len, SharedRun<Key, ITEMS>{s_keys, a}, SharedRun<Key, ITEMS>{s_keys, b}, less);
+      const uint32_t i = co_rank<uint32_t>(diagonal, a_len, b_len, SharedRun<Key, ITEMS>{s_keys, a},
+                                           SharedRun<Key, ITEMS>{s_keys, b}, less);
       if constexpr (TRACE)
         if (tile == 0) trace.co_ranks[(stage - 1) * P::kThreads + threadIdx.x] = i;
       uint32_t src[ITEMS];
