@@ -96,13 +96,16 @@ constexpr bool pairs_move_packed(int key_bytes, int value_bytes) { return key_by
 // 256 x 20 at 3 blocks/SM tied or lost by up to 6% on both.
 constexpr KernelShape packed_pairs_shape() { return {384, 20, 2, kValuesBeforeScatter, 4}; }
 
-// The small-n path's tiles. 8192 32-bit keys, but up to 2^18 keys 4096: twice the blocks share
-// the ranking and the table reads (H200, 2^16 keys: 39.5 -> 32.0 us; 2^17 40.0 -> 32.6; 2^18
-// 42.3 -> 36.8; at 2^19 8192 is faster again, 43.3 against 44.9 us). 8-byte keys or values: 4096.
+// The small-n path's tiles. 8192 keys, but up to 2^18 keys 4096: twice the blocks share the
+// ranking and the table reads (H200, 2^16 32-bit keys: 39.5 -> 32.0 us; 2^17 40.0 -> 32.6; 2^18
+// 42.3 -> 36.8; at 2^19 8192 is faster again, 43.3 against 44.9 us). 64-bit keys the same, and
+// 8192-key tiles carry the path to 2^20, where it beats the pass kernels (bench, CUB in the same
+// process, old and new binary on one machine): 2^20 u64 keys 1.14x -> 1.37x CUB (H100) and
+// 1.14x -> 1.36x (H200), with 32-bit values 1.08x -> 1.38x and 1.14x -> 1.41x; 2^19 keys 1.26x ->
+// 1.39x and 1.31x -> 1.39x, pairs unchanged. 8-byte values (not raced at 8192) keep 4096.
 constexpr uint64_t kShortSmallTilesUpTo = uint64_t(1) << 18;
 constexpr KernelShape small_shape(int key_bytes, int value_bytes, uint64_t n) {
-  const bool eight_byte = key_bytes == 8 || value_bytes == 8;
-  return eight_byte || n <= kShortSmallTilesUpTo ? KernelShape{512, 8} : KernelShape{512, 16};
+  return value_bytes == 8 || n <= kShortSmallTilesUpTo ? KernelShape{512, 8} : KernelShape{512, 16};
 }
 
 // The smallest sorts of keys alone: one block holds every key and sorts them in shared memory
@@ -147,8 +150,9 @@ constexpr Policy policy_for(int key_bytes, int value_bytes, uint64_t n = 0) {
 
 // The small-n path: below this many tiles the per-pass launches and the look-back chain cost more
 // than moving the keys, so one cooperative launch runs every pass, each block holding one tile
-// across grid-wide barriers (2^20 32-bit keys: 128 tiles of 8192; 16384-key tiles measured slower
-// at 2^16..2^20 and faster only at 2^21). All its blocks must be resident
+// across grid-wide barriers (2^20 keys: 128 tiles of 8192; 16384-key tiles of 32-bit keys measured
+// slower at 2^16..2^20 and faster only at 2^21; 256 tiles of 4096 64-bit keys do not all stay
+// resident with 32-bit values, and lose by 1.4x without). All its blocks must be resident
 // at once, which every GPU with 128 or more block slots allows; smaller GPUs use the pass kernels.
 constexpr uint64_t kSmallPathMaxTiles = 128;
 constexpr uint64_t small_path_limit(int key_bytes, int value_bytes) {

@@ -40,18 +40,28 @@ struct Bench : tune::Race<Key, Value> {
     c.temp_storage_bytes = bytes;
     return c;
   }
+  // The same with the race's values, where it has them.
+  detail::RadixSortCall race_call(size_t* bytes) const {
+    detail::RadixSortCall c = keys_alone_call(bytes);
+    if constexpr (!std::is_void_v<Value>) {
+      c.args.values_in = vin;
+      c.args.values_out = vout;
+      c.args.value_bytes = sizeof(Value);
+    }
+    return c;
+  }
   static Twiddle<Bits> ascending_twiddle() {
     return make_twiddle<Bits>(KeyTraits<Key>::is_signed, KeyTraits<Key>::is_float, false);
   }
 
-  // The small-n path at another tile shape.
+  // The small-n path at another tile shape (keys alone or pairs, as the race has them).
   template <int THREADS, int ITEMS>
   void small() {
     size_t bytes = 0;
-    detail::RadixSortCall c = keys_alone_call(&bytes);
+    detail::RadixSortCall c = race_call(&bytes);
+    using V = std::conditional_t<std::is_void_v<Value>, onesweep::device::KeysOnly, Value>;
     auto try_sort = [&] {
-      return onesweep::instances::sort_small<Bits, onesweep::device::KeysOnly, kFold, false, THREADS, ITEMS>(
-          c, kPasses, ascending_twiddle());
+      return onesweep::instances::sort_small<Bits, V, kFold, false, THREADS, ITEMS>(c, kPasses, ascending_twiddle());
     };
     auto sort = [&] { CHECK(try_sort()); };
     if (try_sort() == cudaErrorNotSupported) {
@@ -64,9 +74,11 @@ struct Bench : tune::Race<Key, Value> {
     const bool same = this->matches_cub();
     // The policy's tile for n: keys of up to 4 bytes take the one-block path up to its largest tile,
     // 8-byte keys this path's one-block tiles cut to n, then its tiles for n.
-    onesweep::KernelShape policy = onesweep::policy_for(sizeof(Key), 0, n).small;
-    const bool policy_here = n > onesweep::one_block_limit(sizeof(Key));
-    if constexpr (sizeof(Key) > 4) {
+    constexpr int kValueBytes = std::is_void_v<Value> ? 0 : int(sizeof(V));
+    onesweep::KernelShape policy = onesweep::policy_for(sizeof(Key), kValueBytes, n).small;
+    const bool policy_here = n <= onesweep::small_path_limit(sizeof(Key), kValueBytes) &&
+                             (kValueBytes > 0 || n > onesweep::one_block_limit(sizeof(Key)));
+    if constexpr (sizeof(Key) > 4 && std::is_void_v<Value>) {
       for (const onesweep::KernelShape& shape : onesweep::kWideKeyOneBlockShapes)
         if (n <= shape.tile_items()) {
           policy = shape;
@@ -218,6 +230,16 @@ void run(uint64_t n) {
       b.template small<256, 4>();
     }
     return;
+  }
+  // 8-byte keys: the one-launch path's tiles beside the pass kernels, up to twice its limit.
+  if constexpr (sizeof(Key) == 8) {
+    if (n <= 2 * onesweep::small_path_limit(sizeof(Key), kValueBytes)) {
+      b.template small<512, 8>();
+      b.template small<512, 12>();
+      b.template small<512, 16>();
+      b.template small<256, 16>();
+      b.template small<1024, 8>();
+    }
   }
   // "wN": the look-back reads N earlier tiles' words at once.
   if constexpr (sizeof(Key) <= 2) {
