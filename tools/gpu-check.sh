@@ -2,7 +2,7 @@
 # One device-tool call's worth of GPU checks: run from the repository root on the GPU machine with
 # the binaries in .gpu/ (see README "On the GPU machine"). Results go to $OUT (or ./gpu-out).
 #   tools/gpu-check.sh [tests] [sanitize] [bench] [targets] [sweeps] [shots] [views] [frames] [nvtx]
-#   [ladder] [ladder-counters] [profile] [tune] [tune-mg]
+#   [ladder] [ladder-counters] [profile] [tune] [tune-mg] [samples]
 #   (default: tests sanitize bench targets sweeps shots; TESTS=gtest filter, SANITIZE="args;args",
 #   VIEWS="names" of the views step)
 set -uo pipefail
@@ -106,6 +106,27 @@ for step in $steps; do
       } 2>&1 | tee "$out/tune_mg.txt" ;;
     sweeps)
       b --algorithm onesweep,cub-radix,thrust --sweep n=2^10..2^28 --repeat 30 --format csv 2>&1 | tee "$out/sweep_n.csv" ;;
+    samples)
+      # The sample sorts' targets against CUB's merge sort in one process, then sample-det across
+      # the literature's distributions at 2^26 keys (the spread) and its steps' times on random
+      # and all-equal keys.
+      {
+        s() { b --algorithm sample-det,sample-rand,merge,cub-merge "$@"; }
+        s --n 2^24
+        s --n 2^26
+        s --n 2^26 --keys u64 --repeat 10
+        s --n 2^26 --pairs --repeat 10
+        s --n 2^28 --repeat 5
+        s --n 2^28 --keys u64 --repeat 5
+      } 2>&1 | tee "$out/samples.txt"
+      {
+        dists=uniform,gaussian,zipf,bucket,staggered,det-dup,rand-dup,zero
+        b --algorithm sample-det --n 2^26 --sweep dist=$dists --repeat 10
+        b --algorithm sample-det --n 2^26 --keys u64 --sweep dist=$dists --repeat 5
+        for dist in uniform zero; do
+          b --algorithm sample-det --n 2^26 --keys u64 --dist $dist --repeat 5 --kernels
+        done
+      } 2>&1 | tee "$out/samples_spread.txt" ;;
     shots)
       .gpu/sortscope --headless --frames 30 --n 2^24 --stage 2 --screenshot "$out/gpu_2e24.png" 2>&1 | tail -n 3
       .gpu/sortscope --headless --frames 30 --n 2^20 --screenshot "$out/gpu_default.png" 2>&1 | tail -n 3 ;;
