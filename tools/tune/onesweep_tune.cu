@@ -219,16 +219,15 @@ void run(uint64_t n) {
       b.template one_block<128, 32, 6>();
       b.template one_block<256, 32, 6>();
     }
-    if constexpr (sizeof(Key) <= 8 && std::is_void_v<Value>) {
-      b.template small<512, 16>();
-      b.template small<1024, 8>();
-      b.template small<256, 32>();
-      b.template small<512, 8>();
-      b.template small<256, 16>();
-      b.template small<1024, 4>();
-      b.template small<256, 8>();
-      b.template small<256, 4>();
-    }
+    // The one-launch path's tiles, keys alone and pairs.
+    b.template small<512, 16>();
+    b.template small<1024, 8>();
+    b.template small<256, 32>();
+    b.template small<512, 8>();
+    b.template small<256, 16>();
+    b.template small<1024, 4>();
+    b.template small<256, 8>();
+    b.template small<256, 4>();
     return;
   }
   // 8-byte keys: the one-launch path's tiles beside the pass kernels, up to twice its limit.
