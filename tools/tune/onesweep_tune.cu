@@ -29,6 +29,8 @@ struct Bench : tune::Race<Key, Value> {
   static constexpr int kFold =
       std::is_floating_point_v<Key> ? onesweep::device::kFloat : onesweep::device::kOrderedAlready;
   static constexpr int kPasses = sizeof(Key) * 8 / onesweep::kRadixBits;
+  // The value type the kernels take: KeysOnly for a race of keys alone.
+  using SortValue = std::conditional_t<std::is_void_v<Value>, onesweep::device::KeysOnly, Value>;
 
   // A sort of the keys alone, ascending, answering its temp-storage query into *bytes.
   detail::RadixSortCall keys_alone_call(size_t* bytes) const {
@@ -59,7 +61,7 @@ struct Bench : tune::Race<Key, Value> {
   void small() {
     size_t bytes = 0;
     detail::RadixSortCall c = race_call(&bytes);
-    using V = std::conditional_t<std::is_void_v<Value>, onesweep::device::KeysOnly, Value>;
+    using V = SortValue;
     auto try_sort = [&] {
       return onesweep::instances::sort_small<Bits, V, kFold, false, THREADS, ITEMS>(c, kPasses, ascending_twiddle());
     };
@@ -124,19 +126,9 @@ struct Bench : tune::Race<Key, Value> {
   template <int THREADS, int ITEMS, int MIN_BLOCKS, int VALUE_LOAD = onesweep::kValuesDuringLookback,
             int RADIX_BITS = onesweep::kRadixBits, int WINDOW = 1, bool PACKED = false>
   void ours() {
-    detail::RadixSortCall c;
-    c.args.key_type = key_type_of<Key>();
-    c.args.keys_in = in;
-    c.args.keys_out = out;
-    if constexpr (!std::is_void_v<Value>) {
-      c.args.values_in = vin;
-      c.args.values_out = vout;
-      c.args.value_bytes = sizeof(Value);
-    }
-    c.args.n = n;
     size_t bytes = 0;
-    c.temp_storage_bytes = &bytes;
-    using V = std::conditional_t<std::is_void_v<Value>, onesweep::device::KeysOnly, Value>;
+    detail::RadixSortCall c = race_call(&bytes);
+    using V = SortValue;
     auto sort = onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS, VALUE_LOAD,
                                                  RADIX_BITS, WINDOW, PACKED>;
     CHECK(sort(c));
