@@ -122,7 +122,7 @@ for step in $steps; do
       {
         dists=uniform,gaussian,zipf,bucket,staggered,det-dup,rand-dup,zero
         b --algorithm sample-det --n 2^26 --sweep dist=$dists --repeat 10
-        b --algorithm sample-det --n 2^26 --keys u64 --sweep dist=$dists --repeat 5
+        b --algorithm sample-det --n 2^26 --keys u64 --sweep dist=$dists --repeat 10
         for dist in uniform zero; do
           b --algorithm sample-det --n 2^26 --keys u64 --dist $dist --repeat 5 --kernels
         done
