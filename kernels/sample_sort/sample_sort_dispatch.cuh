@@ -191,6 +191,28 @@ cudaError_t sort_sublists(const Key* in, const Value* values_in, Key* out, Value
   return cudaSuccess;
 }
 
+// A page-locked buffer for the bucket sizes and an event marking its copy, one of each per host
+// thread (sorts on different threads each have their own). A copy into page-locked memory returns
+// at once, where a copy into ordinary memory waits for all the stream holds before it.
+struct SizesStaging {
+  static constexpr uint32_t kMostBuckets = uint32_t(std::max(sample_det::kMaxSamples, sample_rand::kMaxBuckets));
+  uint32_t* host = nullptr;  // kMostBuckets + 1 starts
+  cudaEvent_t copied = nullptr;
+  ~SizesStaging() {
+    if (copied) cudaEventDestroy(copied);
+    if (host) cudaFreeHost(host);
+  }
+  static SizesStaging& mine() {
+    thread_local SizesStaging staging;
+    return staging;
+  }
+  cudaError_t ready() {
+    if (!host) SORTSCOPE_CUDA_TRY(cudaMallocHost(&host, (kMostBuckets + 1) * sizeof(uint32_t)));
+    if (!copied) SORTSCOPE_CUDA_TRY(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
+    return cudaSuccess;
+  }
+};
+
 // The buckets both sample sorts end with: where each starts (from the bucket-major scan of a
 // buckets x rows count table), and their sort, every bucket in each launch.
 template <typename Key, typename Value>
@@ -222,14 +244,21 @@ struct BucketTable {
                                                                          starts, first_tile, first_merge);
     return cudaPeekAtLastError();
   }
-  // The buckets' sizes, downloaded (the stream is synchronised): for a trace, and for sort() when
-  // no bound on the largest is known (random samples promise none).
-  cudaError_t sizes(std::vector<uint64_t>* out, cudaStream_t stream) const {
-    std::vector<uint32_t> host(buckets + 1);
-    SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(host.data(), starts, host.size() * 4, cudaMemcpyDeviceToHost, stream));
-    SORTSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
+  // The buckets' sizes, for a trace and for sort() where no bound on the largest is known
+  // (random samples promise none): download_sizes() enqueues their copy to the host once fill()
+  // has run, and the host may go on launching; sizes() then waits for that copy alone.
+  cudaError_t download_sizes(cudaStream_t stream) const {
+    SizesStaging& staging = SizesStaging::mine();
+    SORTSCOPE_CUDA_TRY(staging.ready());
+    SORTSCOPE_CUDA_TRY(
+        cudaMemcpyAsync(staging.host, starts, (buckets + 1) * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+    return cudaEventRecord(staging.copied, stream);
+  }
+  cudaError_t sizes(std::vector<uint64_t>* out) const {
+    const SizesStaging& staging = SizesStaging::mine();
+    SORTSCOPE_CUDA_TRY(cudaEventSynchronize(staging.copied));
     out->resize(buckets);
-    for (uint32_t j = 0; j < buckets; ++j) (*out)[j] = host[j + 1] - host[j];
+    for (uint32_t j = 0; j < buckets; ++j) (*out)[j] = staging.host[j + 1] - staging.host[j];
     return cudaSuccess;
   }
   // Sorts buckets of `sizes` keys from `from` into `out`, through `spare` (which may be `from`).
@@ -458,7 +487,8 @@ cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
   if (recorder) {
-    SORTSCOPE_CUDA_TRY(buckets.sizes(&section.sizes, stream));
+    SORTSCOPE_CUDA_TRY(buckets.download_sizes(stream));
+    SORTSCOPE_CUDA_TRY(buckets.sizes(&section.sizes));
     SORTSCOPE_CUDA_TRY(keep_count_table(counts, m, "sublist", &section, stream));
     SORTSCOPE_CUDA_TRY(trace.keep(2, spare.keys));
     trace.stage("locate, scan and relocate (steps 6-8)", section);
@@ -553,6 +583,9 @@ cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) 
       SORTSCOPE_CUDA_TRY(scan_counts(counts, table, partials, stream));
       SORTSCOPE_CUDA_TRY(buckets.fill(counts, tiles, stream));
     }
+    // The bucket sort is launched for the largest bucket: its size reaches the host while the
+    // scatter runs.
+    SORTSCOPE_CUDA_TRY(buckets.download_sizes(stream));
     {
       cuda::ScopedKernelTimer timer(recorder, "scatter", moved + uint64_t(n) * 4, 1, stream);
       constexpr auto scatter = device::scatter_kernel<Key, Value>;
@@ -562,7 +595,7 @@ cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) 
                                                                              n, places, k, counts, tile_starts);
       SORTSCOPE_CUDA_LAUNCH_CHECK();
     }
-    SORTSCOPE_CUDA_TRY(buckets.sizes(&section.sizes, stream));
+    SORTSCOPE_CUDA_TRY(buckets.sizes(&section.sizes));
     if (recorder) SORTSCOPE_CUDA_TRY(keep_count_table(counts, tiles, "tile", &section, stream));
   } else {
     section.sizes = {n};
