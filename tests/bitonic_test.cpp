@@ -173,8 +173,10 @@ TEST(BitonicCpu, DescriptorCountsItsPasses) {
   EXPECT_EQ(b.model_bytes(shape), 8 * shape.n) << "one launch reads and writes the keys once";
   EXPECT_EQ(b.stage_count(shape), 13 * 14 / 2);
   shape.n = uint64_t(1) << 20;
-  // Tiles of 2^13: one sorting launch, 7 more levels each with one shared launch, 1 + ... + 7 global steps.
-  EXPECT_EQ(b.model_bytes(shape), 8 * shape.n * (1 + 7 + 28));
+  // Tiles of 2^13: one sorting launch, 7 more levels each with one shared launch, 1 + ... + 7 global
+  // steps; a shared launch reads and writes the keys, a global step reads them and writes the half
+  // that swap on random keys.
+  EXPECT_EQ(b.model_bytes(shape), 4 * shape.n * (4 * (1 + 7) + 3 * 28) / 2);
   EXPECT_EQ(b.stage_count(shape), 20 * 21 / 2);
   const std::vector<ExplainPhase> phases = b.explain(nullptr, nullptr);
   ASSERT_EQ(phases.size(), 3u);

@@ -175,6 +175,23 @@ TEST(SampleRandCpu, SortsWithAnyBucketsOversamplingAndThreshold) {
 // Random splitters promise no bound, but with 30 samples a bucket every bucket of these inputs,
 // duplicates and all-equal keys included, stays under twice the mean; the samples are a fixed
 // stream, so this is the same on every run.
+// The byte models count the merge rounds that sort the buckets on the GPU, at the mean bucket's
+// size: 2^26 u32 keys, s = 64, buckets of 2^20 keys in tiles of 17408 keys take 6 rounds.
+TEST(SampleSortModels, CountTheBucketSortsRounds) {
+  SortShape shape;
+  shape.key_type = KeyType::u32;
+  shape.n = uint64_t(1) << 26;
+  shape.end_bit = 32;
+  ASSERT_TRUE(resolve_params(*sample_det(), {}, &shape.params).ok());
+  EXPECT_EQ(sample_sort::merge_passes(uint64_t(1) << 20, sample_sort::bucket_shape(4, 0)), 7u);
+  // Local sort 8, locate 4, relocation 8, bucket sort 7 x 8, and the m x s table three times.
+  const uint64_t table = (shape.n / 4096) * 64 * 4;
+  EXPECT_EQ(sample_det()->model_bytes(shape), shape.n * (8 + 4 + 8 + 56) + 3 * table);
+  // sample-rand: classify 4 + 4, scatter 8 + 4, buckets of 2^19 keys in 6 passes of 8.
+  ASSERT_TRUE(resolve_params(*sample_rand(), {}, &shape.params).ok());
+  EXPECT_EQ(sample_rand()->model_bytes(shape), shape.n * (8 + 12 + 48));
+}
+
 TEST(SampleRandCpu, BucketsStayNearTheMean) {
   for (const char* dist : {"uniform", "gaussian", "zipf", "det-dup", "zero", "sorted"}) {
     SortConfig config;

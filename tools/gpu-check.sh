@@ -2,7 +2,7 @@
 # One device-tool call's worth of GPU checks: run from the repository root on the GPU machine with
 # the binaries in .gpu/ (see README "On the GPU machine"). Results go to $OUT (or ./gpu-out).
 #   tools/gpu-check.sh [tests] [sanitize] [bench] [targets] [sweeps] [shots] [views] [frames] [nvtx]
-#   [ladder] [ladder-counters] [profile] [tune] [tune-mg] [samples]
+#   [ladder] [ladder-counters] [profile] [tune] [tune-mg] [samples] [bytes]
 #   (default: tests sanitize bench targets sweeps shots; TESTS=gtest filter, SANITIZE="args;args",
 #   VIEWS="names" of the views step)
 set -uo pipefail
@@ -154,6 +154,34 @@ for step in $steps; do
           timeout 90 .gpu/sortscope --headless --frames 120 --n $n --algorithm $a --frame-times 2>&1 | grep -E "frame time|rror"
         done
       done | tee "$out/frames.txt" ;;
+    bytes)
+      # Each algorithm's byte model against the DRAM bytes Nsight Compute counts over one timed sort
+      # (bench profiles the first timed sort of a row: --profile-from-start off), at sizes far past
+      # the L2 cache; the table is tools/dram_bytes.py's.
+      raw=${BYTES_RAW:-$(mktemp -d)}; mkdir -p "$raw"
+      m() {
+        name=$1; shift
+        timeout 300 ncu --profile-from-start off --cache-control none --clock-control none --csv \
+          --metrics dram__bytes_read.sum,dram__bytes_write.sum --log-file "$raw/$name.csv" \
+          .gpu/sortscope bench --backend cuda --repeat 1 --warmup 0 --format json "$@" > "$raw/$name.json" 2> /dev/null
+      }
+      big=${BYTES_N:-2^26}
+      for a in onesweep pmpp-radix-naive pmpp-radix-coalesced pmpp-radix-multibit pmpp-radix-coarsened counting-radix \
+               split-radix merge bitonic sample-det sample-rand cub-radix cub-merge thrust; do
+        m "$a-u32" --algorithm $a --n $big
+      done
+      m mg-radix-4bit-u32 --algorithm mg-radix --param radix-bits=4 --n $big
+      m mg-radix-8bit-u32 --algorithm mg-radix --param radix-bits=8 --n $big
+      m odd-even-u32-2e16 --algorithm odd-even --n 2^16
+      for a in onesweep merge sample-det sample-rand cub-radix cub-merge; do
+        m "$a-u32-pairs" --algorithm $a --n $big --pairs
+        m "$a-u64" --algorithm $a --n $big --keys u64
+      done
+      for a in sample-det cub-merge merge; do
+        m "$a-f32-desc-33554467" --algorithm $a --n 33554467 --keys f32 --descending
+      done
+      python3 tools/dram_bytes.py "$raw" | tee "$out/bytes.md"
+      tar -C "$raw" -czf "$out/bytes-raw.tar.gz" . ;;
     nvtx)
       # The NVTX ranges as Nsight Systems records them.
       if command -v nsys > /dev/null; then

@@ -36,16 +36,21 @@ int cuda_entry(const detail::RadixSortCall& call) { return sort_cuda(call, kSamp
 
 int stages(const SortShape&) { return kStageCount; }
 
-// One distribution step reads every key twice (classify, scatter) and writes it once, with each
-// key's 4-byte place (bucket and rank) written by classify and read by scatter; the bucket sort
-// reads and writes every key once; a step deeper for every factor of k beyond M keys.
+// What the CUDA kernels move: one distribution step (classify reads every key and writes its 4-byte
+// place, bucket and rank; scatter reads the key, its value and its place and writes them), then a
+// merge sort of every bucket, taken at the n/k keys of the mean bucket. (The CPU twin distributes
+// buckets above M keys again instead, as the paper does.) 2^26 u32 keys on an H200: 68 B/key
+// modelled, 73 measured by Nsight Compute.
 uint64_t model_bytes(const SortShape& s) {
-  const uint64_t item = uint64_t(info(s.key_type).bytes) + (s.pairs ? 4 : 0);
-  const Shape shape = shape_of(s.params);
   if (s.n < 2) return 0;
-  int steps = 0;
-  for (uint64_t size = s.n; size > uint64_t(shape.bucket_keys); size /= uint64_t(shape.buckets)) ++steps;
-  return uint64_t(steps) * (3 * s.n * item + 8 * s.n) + 2 * s.n * item;
+  const int key = info(s.key_type).bytes, value = s.pairs ? 4 : 0;
+  const uint64_t item = uint64_t(key + value);
+  const Shape shape = shape_of(s.params);
+  const merge::TileShape buckets = sample_sort::bucket_shape(key, value);
+  if (s.n <= uint64_t(shape.bucket_keys)) return 2 * s.n * item * sample_sort::merge_passes(s.n, buckets);
+  const uint64_t mean_bucket = (s.n + uint64_t(shape.buckets) - 1) / uint64_t(shape.buckets);
+  const uint64_t classify = uint64_t(key) + 4, scatter = 2 * item + 4;
+  return s.n * (classify + scatter + 2 * item * sample_sort::merge_passes(mean_bucket, buckets));
 }
 
 std::string number(uint64_t v) { return std::to_string(v); }

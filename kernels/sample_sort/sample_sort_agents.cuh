@@ -121,19 +121,9 @@ static __global__ void block_table_kernel(ListedSegments segments, uint32_t bloc
   if (g < blocks) table[g] = segments.at(g);
 }
 
-// The merge sort's tile sort and rounds, with rounds of 256-thread blocks for every key width: with
-// the merge sort's 128-thread rounds for 4-byte keys both sample sorts measured 1-2% slower at
-// 2^26 u32 keys (H200). 4-byte keys alone sort tiles of 1024 threads (17408 keys), twice the merge
-// sort's: a bucket of n/s keys then takes one global round fewer, for one more merge in shared
-// memory.
-constexpr merge::TileShape bucket_shape(int key_bytes, int value_bytes) {
-  merge::TileShape shape = merge::with_merge_threads(merge::tile_shape(key_bytes, value_bytes), 256);
-  if (key_bytes + value_bytes <= 4) shape.threads = 1024;
-  return shape;
-}
 template <typename Key, typename Value>
 using RoundPolicy =
-    merge::device::ShapePolicy<bucket_shape(int(sizeof(Key)), kHasValues<Value> ? int(sizeof(Value)) : 0)>;
+    merge::device::ShapePolicy<sample_sort::bucket_shape(int(sizeof(Key)), kHasValues<Value> ? int(sizeof(Value)) : 0)>;
 
 // The two buffers a sort's rounds alternate between. (Picked by a select, not an index: a kernel
 // parameter indexed at run time would be copied to local memory.)
@@ -276,6 +266,7 @@ struct LocalPolicy {
   static constexpr int kThreads = kWide ? 512 : 256;
   static constexpr int kItems = kWide ? 8 : 16;
   static constexpr uint32_t kTile = uint32_t(kThreads) * kItems;
+  static_assert(kTile == sample_det::kLocalTileKeys, "the byte model counts the local sort's rounds in these tiles");
 };
 
 template <typename Key, typename Value, typename Less>

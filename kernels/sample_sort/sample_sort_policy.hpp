@@ -6,7 +6,29 @@
 #include <cstdint>
 
 #include "generate/distributions.hpp"
+#include "merge/merge_policy.hpp"
 #include "sortscope/host_device.hpp"
+
+namespace sortscope::sample_sort {
+
+// Both sample sorts sort their buckets with the merge sort's tile sort and rounds, with rounds of
+// 256-thread blocks for every key width: with the merge sort's 128-thread rounds for 4-byte keys
+// both measured 1-2% slower at 2^26 u32 keys (H200). 4-byte keys alone sort tiles of 1024 threads
+// (17408 keys), twice the merge sort's: a bucket of n/s keys then takes one global round fewer,
+// for one more merge in shared memory.
+constexpr merge::TileShape bucket_shape(int key_bytes, int value_bytes) {
+  merge::TileShape shape = merge::with_merge_threads(merge::tile_shape(key_bytes, value_bytes), 256);
+  if (key_bytes + value_bytes <= 4) shape.threads = 1024;
+  return shape;
+}
+
+// How many times a merge sort of `size` keys in this shape reads and writes them: its tile sort,
+// then one global round per doubling past a tile.
+constexpr uint64_t merge_passes(uint64_t size, merge::TileShape shape) {
+  return size < 2 ? 0 : 1 + uint64_t(merge::global_rounds(size, shape));
+}
+
+}  // namespace sortscope::sample_sort
 
 namespace sortscope::sample_det {
 
@@ -14,6 +36,8 @@ constexpr int kDefaultSamples = 64;
 constexpr int kMinSamples = 2;  // powers of two
 constexpr int kMaxSamples = 1024;
 constexpr int kDefaultSublistKeys = 4096;
+// Steps 1-2's tile sort sorts tiles of this many keys; longer sublists take merge rounds.
+constexpr uint32_t kLocalTileKeys = 4096;
 constexpr int kMinSublistKeys = 16;
 constexpr int kMaxSublistKeys = 1 << 16;
 

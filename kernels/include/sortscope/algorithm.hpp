@@ -94,8 +94,12 @@ struct AlgorithmDescriptor {
   unsigned key_widths = kWordKeyWidths;  // the key widths it sorts (catalogue.hpp's key_width_bit)
   int cuda_variants = 1;     // timed variants of the CUDA entry (CUB: 32- and 64-bit num_items); the fastest counts
   bool reference = false;    // the baseline bench's ratios are taken against
-  // Bytes the algorithm moves through memory for a run of this shape: what GB/s is computed from.
+  // Bytes the algorithm moves through DRAM for a run of this shape, past the GPU's L2 cache: what
+  // GB/s is computed from, checked against Nsight Compute's count (tools/dram_bytes.py).
   uint64_t (*model_bytes)(const SortShape& shape) = nullptr;
+  // The model counts only the bytes every run must move (its input read, its output written), less
+  // than the algorithm really moves through caches the model cannot see: GB/s is then "at least".
+  bool model_is_lower_bound = false;
   // Stages a traced run records (0 when untraced); sizes the snapshot budget before the run.
   int (*stage_count)(const SortShape& shape) = nullptr;
   // Largest n the algorithm takes (0: no limit of its own), and why, for the UI.
