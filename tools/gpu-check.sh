@@ -7,8 +7,8 @@
 #   (default: tests sanitize bench targets sweeps shots; TESTS=gtest filter, SANITIZE="args;args",
 #   VIEWS="names" of the views step)
 # all-targets re-measures every row of docs/performance.md's checklist with its table's command, one line a row
-# (about five minutes on an H100). ladder and all-targets write the key-range map's input with numpy; profile,
-# ladder-counters and bytes need Nsight Compute (ncu) on PATH, sanitize compute-sanitizer.
+# (47 bench processes, most at 2^26 to 2^28 keys). ladder and all-targets write the key-range map's input with
+# numpy; profile, ladder-counters and bytes need Nsight Compute (ncu) on PATH, sanitize compute-sanitizer.
 # SORTSCOPE_GPU_PRELUDE names a script to source first, for machines where the binaries need an EGL or GL
 # loader, or library paths, set up before they start (the headless steps render through EGL).
 set -uo pipefail
