@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# One device-tool call's worth of GPU checks: run from the repository root on the GPU machine with
-# the binaries in .gpu/ (see README "On the GPU machine"). Results go to $OUT (or ./gpu-out).
-#   tools/gpu-check.sh [tests] [sanitize] [bench] [targets] [sweeps] [shots] [views] [frames] [nvtx]
-#   [ladder] [ladder-counters] [profile] [tune] [tune-mg] [samples] [bytes]
+# GPU checks and measurements: run from the repository root on a machine with an NVIDIA GPU, with the
+# binaries that tools/pack-gpu.sh packed into .gpu/ (built on any machine with the CUDA toolkit).
+# Tables and pictures go to $OUT (or ./gpu-out).
+#   tools/gpu-check.sh [tests] [sanitize] [bench] [targets] [all-targets] [sweeps] [shots] [views] [frames]
+#   [nvtx] [ladder] [ladder-counters] [profile] [tune] [tune-mg] [samples] [bytes]
 #   (default: tests sanitize bench targets sweeps shots; TESTS=gtest filter, SANITIZE="args;args",
 #   VIEWS="names" of the views step)
+# all-targets re-measures every row of docs/performance.md's checklist with its table's command, one line a row
+# (47 bench processes, most at 2^26 to 2^28 keys). ladder and all-targets write the key-range map's input with
+# numpy; profile, ladder-counters and bytes need Nsight Compute (ncu) on PATH, sanitize compute-sanitizer.
+# SORTSCOPE_GPU_PRELUDE names a script to source first, for machines where the binaries need an EGL or GL
+# loader, or library paths, set up before they start (the headless steps render through EGL).
 set -uo pipefail
 out=${OUT:-gpu-out}
 mkdir -p "$out"
 steps=${*:-tests sanitize bench targets sweeps shots}
 b() { .gpu/sortscope bench --backend cuda --repeat 20 --warmup 3 "$@"; }
-source .device/prelude.sh
+# Keys in [a, a + 2^16) for the key-range map: one file, so that the map's runs with and without it sort the same keys.
+range16() {
+  python3 -c "import numpy as np; r = np.random.default_rng(7)
+(np.uint32(0x9E3779B9) + r.integers(0, 65536, 2**26, dtype=np.uint32)).astype('<u4').tofile('/tmp/range16.bin')"
+}
+if [ -n "${SORTSCOPE_GPU_PRELUDE:-}" ]; then source "$SORTSCOPE_GPU_PRELUDE"; fi
 if [ -f .gpu/bins.tar.xz ]; then tar -C .gpu -xJf .gpu/bins.tar.xz; fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
 
@@ -42,7 +53,7 @@ for step in $steps; do
       .gpu/sortscope bench --backend cuda --algorithm mg-radix,cub-radix --n 2^26 --sweep radix-bits=1..8 \
         --repeat 10 --warmup 2 2>&1 | tee "$out/bench_bits.txt" ;;
     targets)
-      # The performance issue's targets: onesweep against CUB in one process on one input.
+      # onesweep against CUB at 2^28 (keys, pairs, u64), f32 2^26, 2^16 and 2^20, and mg-radix's digit widths.
       {
         b --algorithm onesweep,cub-radix --n 2^28
         b --algorithm onesweep,cub-radix --n 2^28 --pairs
@@ -52,13 +63,89 @@ for step in $steps; do
         b --algorithm onesweep,cub-radix --n 2^20 --repeat 100
         b --algorithm mg-radix,cub-radix --n 2^28 --sweep radix-bits=1..8 --repeat 10
       } 2>&1 | tee "$out/targets.txt" ;;
+    all-targets)
+      # Every row of docs/performance.md's checklist, in its order, with the commands of its tables: one
+      # line a row (ours, the baseline, the ratio against the threshold). The bench runs' JSON goes to
+      # $out/all-targets.tar.gz.
+      raw=$(mktemp -d)
+      j() { name=$1; shift; b --format json "$@" > "$raw/$name.json"; }
+      r() { python3 tools/target_rows.py ratio "$raw/$1.json" "${@:2}"; }
+      range16
+      {
+        b --algorithm cub-radix --n 2^20 --repeat 1 --warmup 0 | head -n 1
+        # o FILE LABEL THRESHOLD ARGS: onesweep against cub-radix.
+        o() { j "$1" --algorithm onesweep,cub-radix "${@:4}"; r "$1" "onesweep, $2" "$3" onesweep cub-radix; }
+        o onesweep-u32-2e28 "u32 keys 2^28" 1.00 --n 2^28
+        o onesweep-u32-pairs-2e28 "u32 pairs 2^28" 1.00 --n 2^28 --pairs
+        o onesweep-u64-2e28 "u64 keys 2^28" 1.00 --n 2^28 --keys u64
+        o onesweep-f32-gaussian-descending "f32 keys descending gaussian, n = 67108087" 1.00 \
+          --n 67108087 --keys f32 --dist gaussian --descending
+        for run in 1 2 3; do
+          o onesweep-u64-u32-pairs-2e27-$run "u64 keys + u32 values 2^27 (run $run)" 1.00 --n 2^27 --keys u64 --pairs
+        done
+        o onesweep-i64-pairs-2e22 "i64 pairs 2^22" 1.00 --n 2^22 --keys i64 --pairs
+        o onesweep-i64-pairs-2e26 "i64 pairs 2^26" 1.00 --n 2^26 --keys i64 --pairs
+        o onesweep-i64-pairs-zipf-descending "i64 pairs descending zipf, n = 5000011" 1.00 \
+          --n 5000011 --keys i64 --pairs --dist zipf --descending
+        for n in 10 11 12; do o onesweep-u32-2e$n "u32 keys 2^$n" 1.00 --n 2^$n --repeat 300 --warmup 20; done
+        for n in 13 16; do o onesweep-u32-2e$n "u32 keys 2^$n" 1.50 --n 2^$n --repeat 300 --warmup 20; done
+        o onesweep-u32-2e20 "u32 keys 2^20" 1.50 --n 2^20 --repeat 100 --warmup 10
+        for k in u8 i8 u16 i16 f16 bf16; do
+          j onesweep-$k-2e28 --algorithm onesweep,mg-radix,cub-radix --keys $k --n 2^28 --repeat 10 --warmup 2
+          r onesweep-$k-2e28 "onesweep, $k keys 2^28" 1.00 onesweep cub-radix
+          o onesweep-$k-pairs-2e26 "$k pairs 2^26" 1.00 --keys $k --n 2^26 --pairs --repeat 10 --warmup 2
+        done
+        j mg-radix-2e28 --algorithm mg-radix,cub-radix --n 2^28 --sweep radix-bits=1..8 --repeat 10
+        r mg-radix-2e28 "mg-radix, u32 keys 2^28, its best digit width" 0.65 best:mg-radix cub-radix
+        j ladder --ladder --n 2^26
+        r ladder "ladder, 2^26 u32 keys: coalesced against naive" 1.00 pmpp-radix-coalesced pmpp-radix-naive
+        r ladder "ladder: multibit against coalesced" 1.00 pmpp-radix-multibit pmpp-radix-coalesced
+        r ladder "ladder: coarsened against multibit" 1.00 pmpp-radix-coarsened pmpp-radix-multibit
+        j split-radix --algorithm split-radix,mg-radix,cub-radix --n 2^26
+        r split-radix "ladder: split-radix against mg-radix at its best width" 0.80 split-radix best:mg-radix
+        j range-map --algorithm split-radix,cub-radix --dist file:/tmp/range16.bin --keys u32 --sweep range-map=0..1
+        r range-map "ladder: split-radix's key-range map" 1.40 split-radix:range-map=1 split-radix:range-map=0
+        # The sample sorts' runs hold merge and cub-merge too, as the tables do.
+        s() { j "$1" --algorithm sample-det,sample-rand,merge,cub-merge "${@:2}"; }
+        s samples-u32-2e24 --n 2^24
+        s samples-u32-2e26 --n 2^26 --repeat 10
+        s samples-u64-2e26 --n 2^26 --keys u64 --repeat 10
+        s samples-u32-pairs-2e26 --n 2^26 --pairs --repeat 10
+        s samples-u32-2e28 --n 2^28 --repeat 5
+        s samples-u64-2e28 --n 2^28 --keys u64 --repeat 5
+        j merge-u64-2e24 --algorithm merge,cub-merge,cub-radix --keys u64 --n 2^24
+        r samples-u32-2e24 "merge, u32 keys 2^24" 1.00 merge cub-merge
+        r samples-u32-2e26 "merge, u32 keys 2^26" 1.00 merge cub-merge
+        r samples-u32-2e28 "merge, u32 keys 2^28" 1.00 merge cub-merge
+        r merge-u64-2e24 "merge, u64 keys 2^24" 1.00 merge cub-merge
+        r samples-u64-2e26 "merge, u64 keys 2^26" 1.00 merge cub-merge
+        r samples-u64-2e28 "merge, u64 keys 2^28" 1.00 merge cub-merge
+        r samples-u32-pairs-2e26 "merge, u32 pairs 2^26" 1.00 merge cub-merge
+        for n in 10 12 13; do
+          j bitonic-2e$n --algorithm bitonic,onesweep,cub-radix,cub-merge --n 2^$n --repeat 300 --warmup 20
+          r bitonic-2e$n "bitonic, u32 keys 2^$n" 1.00 bitonic cub-radix,cub-merge
+        done
+        for c in u32 u64 u32-pairs; do r samples-$c-2e26 "sample-det, $c 2^26" 1.00 sample-det cub-merge; done
+        for c in u32 u64 u32-pairs; do
+          r samples-$c-2e26 "sample-rand against sample-det, $c 2^26" 1.00 sample-rand sample-det
+        done
+        for k in u32 u64; do
+          j spread-$k --algorithm sample-det --n 2^26 --keys $k --repeat 10 \
+            --sweep dist=uniform,gaussian,zipf,bucket,staggered,det-dup,rand-dup,zero
+          python3 tools/target_rows.py spread "$raw/spread-$k.json" "sample-det, spread over eight inputs, $k 2^26" 10 sample-det
+        done
+        for dist in uniform gaussian; do
+          echo "sample-det, largest bucket, $dist 2^26: $(b --algorithm sample-det --n 2^26 --dist $dist --repeat 1 \
+            --warmup 0 --kernels 2>&1 > /dev/null | grep -o 'the largest.*')"
+        done
+      } 2>&1 | tee "$out/all_targets.txt"
+      tar -C "$raw" -czf "$out/all-targets.tar.gz" . ;;
     ladder)
       # The radix ladder's targets, u32 keys at 2^26: the ladder in one process, each rung's
       # parameter sweeps, split-radix against mg-radix at its best width, and the key-range map on
       # keys in [a, a + 2^16) against the same file without it.
       n=${LADDER_N:-2^26}
-      python3 -c "import numpy as np; r = np.random.default_rng(7)
-(np.uint32(0x9E3779B9) + r.integers(0, 65536, 2**26, dtype=np.uint32)).astype('<u4').tofile('/tmp/range16.bin')"
+      range16
       {
         b --ladder --n $n
         b --algorithm pmpp-radix-multibit --n $n --sweep radix-bits=1..8 --repeat 10

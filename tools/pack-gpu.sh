@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Packs the binaries a GPU-machine run needs into .gpu/bins.tar.xz (a GPU-machine call carries at
-# most 64 MiB; the statically linked binaries compress about 4:1). tools/gpu-check.sh unpacks it.
+# Packs the binaries to copy to a GPU machine into .gpu/bins.tar.xz: sortscope, the tests with a GPU case
+# and, when built, the tuning tools (the statically linked binaries compress about 4:1). Build with the
+# CUDA toolkit on any machine, pack, copy the repository with .gpu/ to the GPU machine and run
+# tools/gpu-check.sh there, which unpacks it.
 #   tools/pack-gpu.sh [BUILD_DIR] [TEST...]   (default: build, and every test with a GPU case)
 set -euo pipefail
 build=${1:-build}
@@ -9,7 +11,7 @@ rm -rf .gpu && mkdir -p .gpu/stage
 cp "$build/app/sortscope" .gpu/stage/
 if (($#)); then tests=("${@/#/$build/tests/}"); else tests=("$build"/tests/*_test); fi
 for t in "${tests[@]}"; do
-  # Tests with no GPU case stay behind: each binary carries every kernel (~9 MB packed).
+  # Tests with no GPU case stay behind: each binary holds every kernel (~9 MB packed).
   case $(basename "$t") in cli_test|gui_test|session_test|trace_test|registry_test) ;; *) cp "$t" .gpu/stage/ ;; esac
 done
 for tuner in onesweep_tune mg_radix_tune; do

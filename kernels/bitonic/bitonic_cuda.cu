@@ -559,8 +559,8 @@ cudaError_t launch_unrolled(const device::NetworkArgs<Bits, device::KeysOnly>& a
 
 // A timed sort of keys alone over whole keys, 2^10 to 2^13 wires: the unrolled network. Up to 2^11
 // wires one block of 4 keys a thread; above, a cluster of 4 blocks of 2 keys a thread, which
-// spreads a step's latency over four SMs (H100, 2^12 keys: 13.8 us against 24.4 us for one block,
-// kernels/PERFORMANCE.md). cudaErrorNotReady: not this path.
+// spreads a step's latency over four SMs (H100, 2^12 keys: 13.8 us against 24.4 us for one block;
+// docs/performance.md). cudaErrorNotReady: not this path.
 template <typename Bits, bool WHOLE>
 cudaError_t launch_small_network(const device::NetworkArgs<Bits, device::KeysOnly>& a, const RadixSortArgs& args,
                                  cudaStream_t stream) {

@@ -35,11 +35,11 @@ struct Policy {
   constexpr uint32_t tile_items() const { return static_cast<uint32_t>(downsweep.tile_items()); }
 };
 
-// Downsweep shapes raced against CUB on both GPUs (tools/tune/mg_radix_tune; tables in
-// kernels/PERFORMANCE.md). More threads with fewer keys each won on both GPUs, against the
-// 256 x 30 that one-sweep's pass kernel prefers. Our reading, not profiled: a downsweep block walks
-// its tiles one after another with no loads in flight across them, so more warps per tile keep
-// more loads in flight. Rates at 2^28 keys, 8-bit digits, CUB in the same process:
+// Downsweep shapes raced against CUB on both GPUs (tools/tune/mg_radix_tune; the bench's rates at
+// each digit width in docs/performance.md). More threads with fewer keys each won on both GPUs,
+// against the 256 x 30 that one-sweep's pass kernel prefers. Our reading, not profiled: a downsweep
+// block walks its tiles one after another with no loads in flight across them, so more warps per
+// tile keep more loads in flight. Rates at 2^28 keys, 8-bit digits, CUB in the same process:
 //   u32 keys     512 x 16, 2 blocks/SM: H100 34.5 Gkeys/s (0.711x CUB; 256 x 30: 30.9),
 //                H200 40.4 (0.822x; 256 x 30: 39.4); the best shape at 4 and 7 bits too
 //   u32 pairs    512 x 16, 1 block/SM: H100 18.8 (0.613x; 256 x 16: 13.9), H200 21.6 (0.600x;

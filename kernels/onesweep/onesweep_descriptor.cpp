@@ -75,7 +75,7 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
                  "them by counters each thread keeps for itself, on 6-bit digits; these pictures show the 8-bit "
                  "passes that every size shares.",
              "prefix[t][d] = sum over t' < t of count[t'][d], read directly from the table (" + n.table + ")",
-             "SortScope's small-n path, measured against CUB's single-tile sort (kernels/PERFORMANCE.md)",
+             "SortScope's small-n path, measured against CUB's single-tile sort (docs/performance.md)",
              PhaseView::scan_table},
             scatter, radix_result_phase(n)};
   }

@@ -42,7 +42,7 @@ struct Policy {
   KernelShape small;      // the small-n path: one cooperative launch, each block keeping one tile
 };
 
-// Pass-kernel shapes raced against CUB (tools/tune/onesweep_tune; tables in kernels/PERFORMANCE.md).
+// Pass-kernel shapes raced against CUB (tools/tune/onesweep_tune; the bench's rates in docs/performance.md).
 // Occupancy decides first: the register cap of MIN_BLOCKS resident blocks per SM matters more than
 // tile length. Then the look-back: reading several earlier tiles' words at once took 8-10% off
 // every 8-bit pass. Rates on the H200 at 2^28 keys, CUB in the same process:

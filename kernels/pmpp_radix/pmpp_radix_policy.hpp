@@ -45,10 +45,10 @@ constexpr int kScanItems = 8;
 constexpr uint32_t kScanTile = uint32_t(kThreads) * kScanItems;
 constexpr int kSpineThreads = 1024;
 
-// Defaults: the fastest shape of each rung for 2^26 uniform u32 keys on the H200 (kernels/
-// PERFORMANCE.md, the ladder's sweeps). multibit: r = 6 17.8 ms (r = 4 18.5, r = 8 20.9);
-// coarsened: r = 8 with 16 keys a thread 5.38 ms (8 keys 6.30, r = 6 5.89); counting-radix: r = 8,
-// flat from 9 to 16 keys a thread (6.07-6.19 ms; 4 keys 7.23).
+// Defaults: the fastest shape of each rung for 2^26 uniform u32 keys on the H200 (the ladder's
+// sweeps in docs/performance.md). multibit: r = 6 17.3 ms (r = 4 18.1, r = 8 19.6); coarsened:
+// r = 8 with 16 keys a thread 5.01 ms (8 keys 5.92; r = 6 with 16 keys 5.89); counting-radix: r = 8,
+// flat from 9 to 16 keys a thread (6.07-6.19 ms).
 constexpr int kDefaultMultibitBits = 6;
 constexpr int kDefaultCoarsenedBits = 8;
 constexpr int kDefaultCoarsenedItems = 16;
