@@ -118,7 +118,6 @@ std::string array_notes(const RunRecord& run, const RadixSection* pass) {
 
 // Up to this many keys the array view writes every key out, in decimal and in binary.
 constexpr uint64_t kWrittenKeys = 64;
-constexpr ImU32 kKeyValueColor = IM_COL32(255, 219, 140, 255);  // a key's value, on the plot and in its card
 constexpr ImU32 kDigitTextColor = IM_COL32(16, 18, 24, 255);    // the viewed digit's bits, on their digit's colour
 
 // How a key's bits are written in its card: every shown bit, four to a hex character, or not at all.
