@@ -549,22 +549,35 @@ TEST(Gui, TheHistogramDrawsItsScanOnlyOnceThePassHasScanned) {
   EXPECT_GT(near_white_below_captions(scanned), 1500) << "no scan line once the pass has scanned";
 }
 
-// The scan table's arrows, one down each column's gutter: the runs of picture columns that hold a
-// long vertical stroke of the arrows' grey.
-int scan_arrows(const Picture& p) {
-  int arrows = 0;
-  bool in_arrow = false;
+// The runs of neighbouring picture columns x for which on(x) holds: how many runs, and how many
+// columns they hold in all.
+struct Runs {
+  int count = 0, columns = 0;
+};
+template <typename On>
+Runs runs_across(const Picture& p, On on) {
+  Runs r;
+  bool in_run = false;
   for (int x = 0; x < p.w; ++x) {
-    int grey = 0;
-    for (int y = 0; y < p.h; ++y) {
-      const unsigned char* c = p.at(x, y);
-      grey += std::abs(c[0] - c[1]) <= 6 && std::abs(c[1] - c[2]) <= 6 && c[0] >= 150 && c[0] <= 205;
-    }
-    const bool stroke = grey > p.h / 3;
-    arrows += stroke && !in_arrow;
-    in_arrow = stroke;
+    const bool now = on(x);
+    r.count += now && !in_run;
+    r.columns += now;
+    in_run = now;
   }
-  return arrows;
+  return r;
+}
+
+// The scan table's arrows, one down each column's gutter: runs of picture columns that hold a long
+// vertical stroke of the arrows' grey.
+int scan_arrows(const Picture& p) {
+  return runs_across(p, [&](int x) {
+           int grey = 0;
+           for (int y = 0; y < p.h; ++y) {
+             const unsigned char* c = p.at(x, y);
+             grey += std::abs(c[0] - c[1]) <= 6 && std::abs(c[1] - c[2]) <= 6 && c[0] >= 150 && c[0] <= 205;
+           }
+           return grey > p.h / 3;
+         }).count;
 }
 
 TEST(Gui, TheScanTableShowsItsWalkBesideTheNumbersInEitherDigitBase) {
@@ -581,19 +594,14 @@ TEST(Gui, TheScatterWritesEachKeyAtBothEndsOfAThickLine) {
   EXPECT_GT(count_colour(p, PanelRect{0, 0, float(p.w), float(p.h)}, 255, 219, 140), 400) << "no key labels";
   // Across the plot's upper part, where the eight lines do not yet cross, every line is many pixels
   // wide (a 1-pixel line at these slopes crosses the row in two or three).
-  int pixels = 0, runs = 0;
-  bool in_line = false;
   const int y = p.h * 30 / 100;
-  for (int x = 0; x < p.w; ++x) {
+  const Runs lines = runs_across(p, [&](int x) {
     const unsigned char* c = p.at(x, y);
     const int hi = std::max({c[0], c[1], c[2]}), lo = std::min({c[0], c[1], c[2]});
-    const bool line = hi > 80 && hi - lo > 60;
-    pixels += line;
-    runs += line && !in_line;
-    in_line = line;
-  }
-  ASSERT_GE(runs, 6) << "the eight lines do not cross the row";
-  EXPECT_GE(double(pixels) / runs, 8.0) << "lines too thin to see from the back row";
+    return hi > 80 && hi - lo > 60;
+  });
+  ASSERT_GE(lines.count, 6) << "the eight lines do not cross the row";
+  EXPECT_GE(double(lines.columns) / lines.count, 8.0) << "lines too thin to see from the back row";
 }
 
 TEST(Gui, SampleSortDrawsItsBucketsUnderTheBound) {

@@ -156,6 +156,10 @@ std::string bits_text(uint64_t bits, int low, int high, BitsShown how) {
   return text;
 }
 
+// The width of one decimal digit's column on a card: a digit with room on either side, so that
+// the digits read as the textbook's columns and the marked one stands apart.
+float decimal_column_width() { return ImGui::CalcTextSize("0").x * 1.5f; }
+
 // "0045": key i's value written with `digits` decimal digits (a decimal sort's keys are unsigned).
 std::string padded_decimal(KeyType type, const std::vector<std::byte>& keys, uint64_t i, int digits) {
   const std::string value = std::to_string(ordered_bits(type, keys, i));
@@ -186,9 +190,7 @@ bool plan_cards(const RunRecord& run, const RadixSection* pass, const std::vecto
     for (uint64_t i = 0; i < n; ++i) largest = std::max(largest, ordered_bits(run.key_type, keys, i));
     // As many digits as the sort has passes, so that every pass's digit is written.
     c.decimal_digits = std::max(decimal_digit_count(largest), pass->place + 1);
-    for (uint64_t i = 0; i < n; ++i)
-      c.card_w = std::max(c.card_w, ImGui::CalcTextSize((std::to_string(i) + ": " + padded_decimal(run.key_type, keys, i, c.decimal_digits)).c_str()).x);
-    c.card_w += 2 * pad + 2;
+    c.card_w = ImGui::CalcTextSize((std::to_string(n - 1) + ": ").c_str()).x + float(c.decimal_digits) * decimal_column_width() + 2 * pad;
     c.card_h = line + 2 + 2 * pad;
     if (!fit_cards(n, width, max_height, pad, &c)) return false;
     *out = c;
@@ -236,19 +238,19 @@ bool plan_cards(const RunRecord& run, const RadixSection* pass, const std::vecto
 void draw_decimal_value(const RadixSection& pass, const std::string& digits, ImU32 digit_colour, ImVec2 at) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeight();
+  const float column = decimal_column_width();
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const size_t first_significant = std::min(digits.find_first_not_of('0'), digits.size() - 1);
-  float x = at.x;
   for (size_t k = 0; k < digits.size(); ++k) {
     const char text[2] = {digits[k], 0};
-    const float w = ImGui::CalcTextSize(text).x;
+    const float x = at.x + float(k) * column, w = ImGui::CalcTextSize(text).x;
+    const ImVec2 text_at(x + (column - w) / 2, at.y);
     if (int(digits.size() - 1 - k) == pass.place) {
-      dl->AddRectFilled(ImVec2(x, at.y - 1), ImVec2(x + w + 2, at.y + line + 1), digit_colour, 2.0f);
-      dl->AddText(ImVec2(x + 1, at.y), kDigitTextColor, text);
+      dl->AddRectFilled(ImVec2(x + 1, at.y - 1), ImVec2(x + column - 1, at.y + line + 1), digit_colour, 2.0f);
+      dl->AddText(text_at, kDigitTextColor, text);
     } else {
-      dl->AddText(ImVec2(x + 1, at.y), k < first_significant ? dim : kKeyValueColor, text);
+      dl->AddText(text_at, k < first_significant ? dim : kKeyValueColor, text);
     }
-    x += w;
   }
 }
 

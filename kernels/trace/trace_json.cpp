@@ -33,7 +33,8 @@ void to_json(nlohmann::json& j, const RadixSection& p) {
   j = {{"pass", p.pass},         {"shift", p.shift},   {"bits", p.bits},       {"skipped", p.skipped},
        {"histogram", p.histogram}, {"rows", p.rows},     {"scan_order", "digit-major"},
        {"counts", p.counts},     {"offsets", p.offsets}, {"scatter", p.scatter}};
-  // Decimal passes only: a binary pass's digit is its bits, as traces have always said.
+  // Written for decimal passes only: a binary pass's digit is its bits, and a reader takes base 2
+  // where no base is written.
   if (p.decimal()) {
     j["base"] = p.base;
     j["place"] = p.place;
