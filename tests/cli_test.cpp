@@ -418,6 +418,11 @@ std::vector<BadInput> bad_inputs() {
       {"parameter value that is a word", {"bench", cpu, c, "--param", "radix-bits=abc"}, "--param"},
       {"parameter value past int", {"bench", cpu, c, "--param", "radix-bits=99999999999"}, "--param"},
       {"unknown parameter", {"bench", cpu, c, "--param", "tile=3"}, "--param tile"},
+      {"digit base neither 2 nor 10", {"bench", cpu, c, "--param", "digit-base=5"}, "--param digit-base=5"},
+      {"decimal digits of signed keys", {"bench", cpu, c, "--keys", "i32", "--param", "digit-base=10"}, "digit-base=10"},
+      {"decimal digits of float keys", {"bench", cpu, c, "--keys", "f32", "--param", "digit-base=10"}, "digit-base=10"},
+      {"decimal digits in descending order", {"bench", cpu, c, "--descending", "--param", "digit-base=10"}, "digit-base=10"},
+      {"decimal digits of a bit range", {"bench", cpu, c, "--end-bit", "16", "--param", "digit-base=10"}, "digit-base=10"},
       // bench
       {"no timed runs", {"bench", cpu, c, "--repeat", "0"}, "--repeat"},
       {"negative warm-up", {"bench", cpu, c, "--warmup", "-1"}, "--warmup"},

@@ -521,6 +521,89 @@ TEST(Gui, ExportedPicturesGetNamesThatSayWhatTheyShow) {
   EXPECT_TRUE(second.ends_with("-2.png")) << second;
 }
 
+// --- The textbook's eight keys, panel by panel, at a projector's scale ---
+
+// A picture of one panel showing the eight keys in tiles of two, at 1920x1080 and UI scale 2.
+bool textbook_panel(const std::string& panel, const std::string& args, const std::string& name, Picture* p) {
+  const std::string png = testing::TempDir() + "/sortscope_gui_textbook_" + name + ".png";
+  std::remove(png.c_str());
+  return run_sortscope("--headless --frames 4 --backend cpu --keys-list 170,45,75,90,802,24,2,66 --param tile-keys=2 "
+                       "--width 1920 --height 1080 --ui-scale 2 --panel " + panel + " " + args + " --screenshot " + png) == 0 &&
+         load(png, p);
+}
+
+// Pixels at least this bright in every channel, below the panel's caption lines.
+int near_white_below_captions(const Picture& p) {
+  int count = 0;
+  for (int y = p.h / 4; y < p.h; ++y)
+    for (int x = 0; x < p.w; ++x) count += std::min({p.at(x, y)[0], p.at(x, y)[1], p.at(x, y)[2]}) >= 215;
+  return count;
+}
+
+TEST(Gui, TheHistogramDrawsItsScanOnlyOnceThePassHasScanned) {
+  Picture counted, scanned;
+  ASSERT_TRUE(textbook_panel("histogram", "--stage 1 --phase 1", "histogram_counted", &counted));
+  ASSERT_TRUE(textbook_panel("histogram", "--stage 1 --phase 2", "histogram_scanned", &scanned));
+  // The white scan line and the buckets' starts written under the digits.
+  EXPECT_LT(near_white_below_captions(counted), 50) << "the scan shows while the pass is still counting";
+  EXPECT_GT(near_white_below_captions(scanned), 1500) << "no scan line once the pass has scanned";
+}
+
+// The runs of neighbouring picture columns x for which on(x) holds: how many runs, and how many
+// columns they hold in all.
+struct Runs {
+  int count = 0, columns = 0;
+};
+template <typename On>
+Runs runs_across(const Picture& p, On on) {
+  Runs r;
+  bool in_run = false;
+  for (int x = 0; x < p.w; ++x) {
+    const bool now = on(x);
+    r.count += now && !in_run;
+    r.columns += now;
+    in_run = now;
+  }
+  return r;
+}
+
+// The scan table's arrows, one down each column's gutter: runs of picture columns that hold a long
+// vertical stroke of the arrows' grey.
+int scan_arrows(const Picture& p) {
+  return runs_across(p, [&](int x) {
+           int grey = 0;
+           for (int y = 0; y < p.h; ++y) {
+             const unsigned char* c = p.at(x, y);
+             grey += std::abs(c[0] - c[1]) <= 6 && std::abs(c[1] - c[2]) <= 6 && c[0] >= 150 && c[0] <= 205;
+           }
+           return grey > p.h / 3;
+         }).count;
+}
+
+TEST(Gui, TheScanTableShowsItsWalkBesideTheNumbersInEitherDigitBase) {
+  Picture binary, decimal;
+  ASSERT_TRUE(textbook_panel("scan-table", "--stage 1 --focus scan", "scan_binary", &binary));
+  ASSERT_TRUE(textbook_panel("scan-table", "--stage 1 --focus scan --param digit-base=10", "scan_decimal", &decimal));
+  EXPECT_EQ(scan_arrows(binary), 16) << "4 blocks x 16 digits: an arrow down each digit's column";
+  EXPECT_EQ(scan_arrows(decimal), 10) << "4 blocks x 10 decimal digits";
+}
+
+TEST(Gui, TheScatterWritesEachKeyAtBothEndsOfAThickLine) {
+  Picture p;
+  ASSERT_TRUE(textbook_panel("scatter", "--stage 1", "scatter", &p));
+  EXPECT_GT(count_colour(p, PanelRect{0, 0, float(p.w), float(p.h)}, 255, 219, 140), 400) << "no key labels";
+  // Across the plot's upper part, where the eight lines do not yet cross, every line is many pixels
+  // wide (a 1-pixel line at these slopes crosses the row in two or three).
+  const int y = p.h * 30 / 100;
+  const Runs lines = runs_across(p, [&](int x) {
+    const unsigned char* c = p.at(x, y);
+    const int hi = std::max({c[0], c[1], c[2]}), lo = std::min({c[0], c[1], c[2]});
+    return hi > 80 && hi - lo > 60;
+  });
+  ASSERT_GE(lines.count, 6) << "the eight lines do not cross the row";
+  EXPECT_GE(double(lines.columns) / lines.count, 8.0) << "lines too thin to see from the back row";
+}
+
 TEST(Gui, SampleSortDrawsItsBucketsUnderTheBound) {
   const std::string png = testing::TempDir() + "/sortscope_gui_buckets.png";
   const std::string log = testing::TempDir() + "/sortscope_gui_buckets.txt";

@@ -1,6 +1,8 @@
 // mg-radix on both backends against std::stable_sort; CPU and GPU traces of one input are equal.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "generate/distributions.hpp"
 #include "mg_radix/mg_radix_policy.hpp"
 #include "radix_matrix.hpp"
@@ -200,6 +202,134 @@ TEST(MgRadixCpu, RejectsBadArguments) {
   EXPECT_EQ(s.code(), StatusCode::invalid_argument) << s.message();
 }
 
+// The textbook's eight keys, traced in tiles of two (four blocks), with `digit_base`.
+RunResult textbook_run(Backend& backend, int digit_base) {
+  RunResult r;
+  EXPECT_TRUE(backend.set_data(DataSpec{*parse_distribution("list:170,45,75,90,802,24,2,66"), 8, 1, KeyType::u32}).ok());
+  SortConfig config;
+  set_param(&config, "tile-keys", 2);
+  set_param(&config, "digit-base", digit_base);
+  RunOptions options;
+  options.trace = true;
+  options.snapshot_budget = kSnapshotBudgetBytes;
+  const Status s = backend.run(config, options, &r);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return r;
+}
+
+// The keys after view stage `stage` (0: the input).
+std::vector<uint32_t> keys_after(const RunResult& r, int stage) {
+  const auto* keys = static_cast<const uint32_t*>(r.snapshots->keys(stage));
+  return std::vector<uint32_t>(keys, keys + r.snapshots->size());
+}
+
+// The exclusive scan of `digit`'s column of a pass's count table, block by block.
+std::vector<uint64_t> scan_of_digit(const RadixSection& p, uint32_t digit) {
+  return std::vector<uint64_t>(p.offsets.begin() + digit * p.rows, p.offsets.begin() + (digit + 1) * p.rows);
+}
+
+TEST(MgRadixCpu, TheTextbooksKeysInBinaryDigits) {
+  auto backend = make_cpu_backend();
+  const RunResult r = textbook_run(*backend, 2);
+  ASSERT_TRUE(r.trace && r.snapshots);
+  EXPECT_TRUE(r.verified) << r.verify_detail;
+  const RadixSection& p = *r.trace->stages[0].radix;
+  EXPECT_EQ(p.base, 2);
+  EXPECT_EQ(r.trace->stages[0].name, "pass 1: bits 0-3");
+  EXPECT_EQ(keys_after(r, 1), (std::vector<uint32_t>{802, 2, 66, 24, 170, 90, 75, 45}));
+  EXPECT_EQ(scan_of_digit(p, 10), (std::vector<uint64_t>{4, 5, 6, 6}));
+}
+
+TEST(MgRadixCpu, DecimalDigitsSortTheTextbooksKeysOnesTensHundreds) {
+  auto backend = make_cpu_backend();
+  const RunResult r = textbook_run(*backend, 10);
+  ASSERT_TRUE(r.trace && r.snapshots);
+  EXPECT_TRUE(r.verified) << r.verify_detail;
+  EXPECT_EQ(check_invariants(*r.trace), "");
+  // 802 has three digits: three passes, the textbook's d.
+  ASSERT_EQ(r.trace->stages.size(), 3u);
+  EXPECT_EQ(r.trace->radix_bits, 0) << "decimal passes have no binary digit width";
+  const std::vector<uint32_t> expected[] = {{170, 90, 802, 2, 24, 45, 75, 66},
+                                            {802, 2, 24, 45, 66, 170, 75, 90},
+                                            {2, 24, 45, 66, 75, 90, 170, 802}};
+  const char* names[] = {"pass 1: ones digit", "pass 2: tens digit", "pass 3: hundreds digit"};
+  for (int pass = 0; pass < 3; ++pass) {
+    SCOPED_TRACE("pass " + std::to_string(pass + 1));
+    const RadixSection& p = *r.trace->stages[size_t(pass)].radix;
+    EXPECT_EQ(r.trace->stages[size_t(pass)].name, names[pass]);
+    EXPECT_TRUE(p.decimal());
+    EXPECT_EQ(p.place, pass);
+    EXPECT_EQ(p.digits(), 10u);
+    EXPECT_EQ(p.histogram.size(), 10u);
+    EXPECT_EQ(p.rows, 4u);
+    EXPECT_FALSE(p.skipped);
+    EXPECT_EQ(keys_after(r, pass + 1), expected[pass]);
+    // Every key's sample names its decimal digit and the place it went; the places are a permutation.
+    const std::vector<uint32_t> before = keys_after(r, pass), after = keys_after(r, pass + 1);
+    std::vector<bool> hit(8, false);
+    ASSERT_EQ(p.scatter.size(), 8u);
+    for (const ScatterSample& sample : p.scatter) {
+      EXPECT_EQ(sample.digit, before[sample.src] / decimal_place_value(pass) % 10);
+      EXPECT_EQ(before[sample.src], after[sample.dst]);
+      EXPECT_FALSE(hit[sample.dst]) << "two keys went to " << sample.dst;
+      hit[sample.dst] = true;
+    }
+  }
+  // Pass 1 by blocks (170 45 | 75 90 | 802 24 | 2 66): ones digit 0 in blocks 0 and 1, so its
+  // bucket starts at 0 and 1; digit 2's keys (802, 2) follow at 2 and 3.
+  const RadixSection& ones = *r.trace->stages[0].radix;
+  EXPECT_EQ(ones.histogram, (std::vector<uint64_t>{2, 0, 2, 0, 1, 2, 1, 0, 0, 0}));
+  EXPECT_EQ(scan_of_digit(ones, 0), (std::vector<uint64_t>{0, 1, 2, 2}));
+  EXPECT_EQ(scan_of_digit(ones, 2), (std::vector<uint64_t>{2, 2, 2, 3}));
+}
+
+TEST(MgRadixCpu, DecimalDigitsSortEveryUnsignedWidthAndHoldTheInvariants) {
+  auto backend = make_cpu_backend();
+  for (KeyType k : {KeyType::u8, KeyType::u16, KeyType::u32, KeyType::u64})
+    for (const char* dist : {"uniform", "zero", "sorted", "rand-dup"})
+      for (uint64_t n : {uint64_t(1), uint64_t(1000), uint64_t(65537)})
+        for (bool pairs : {false, true}) {
+          SCOPED_TRACE(std::string(info(k).name) + " " + dist + " n=" + std::to_string(n) + (pairs ? " pairs" : ""));
+          ASSERT_OK(backend->set_data(DataSpec{*parse_distribution(dist), n, 9, k}));
+          SortConfig config;
+          config.pairs = pairs;
+          set_param(&config, "digit-base", 10);
+          RunOptions options;
+          options.trace = true;
+          RunResult r;
+          ASSERT_OK(backend->run(config, options, &r));
+          EXPECT_TRUE(r.verified) << r.verify_detail;
+          ASSERT_TRUE(r.trace.has_value());
+          EXPECT_EQ(check_invariants(*r.trace), "");
+          for (const StageTrace& stage : r.trace->stages) {
+            EXPECT_TRUE(stage.radix->decimal());
+            EXPECT_EQ(stage.radix->place, stage.radix->pass);
+          }
+        }
+}
+
+TEST(MgRadixCpu, DecimalDigitsTakeUnsignedWholeKeysAscendingOnly) {
+  auto backend = make_cpu_backend();
+  auto error = [&](KeyType k, auto&& adjust) {
+    EXPECT_TRUE(backend->set_data(DataSpec{*parse_distribution("uniform"), 100, 1, k}).ok());
+    SortConfig config;
+    set_param(&config, "digit-base", 10);
+    adjust(config);
+    RunResult r;
+    const Status s = backend->run(config, RunOptions{}, &r);
+    EXPECT_EQ(s.code(), StatusCode::invalid_argument);
+    EXPECT_EQ(std::count(s.message().begin(), s.message().end(), '\n'), 0) << s.message();
+    return s.message();
+  };
+  const auto none = [](SortConfig&) {};
+  EXPECT_NE(error(KeyType::i32, none).find("digit-base=10 sorts unsigned integer keys"), std::string::npos);
+  EXPECT_NE(error(KeyType::f32, none).find("not f32 keys"), std::string::npos);
+  EXPECT_NE(error(KeyType::u32, [](SortConfig& c) { c.descending = true; }).find("ascending order only"), std::string::npos);
+  EXPECT_NE(error(KeyType::u32, [](SortConfig& c) { c.begin_bit = 4; }).find("whole keys"), std::string::npos);
+  EXPECT_NE(error(KeyType::u32, [](SortConfig& c) { set_param(&c, "digit-base", 5); }).find("digit-base must be 2 or 10, not 5"),
+            std::string::npos);
+}
+
 // ------------------------------------------------------------------------------------------------
 // GPU: the same matrix, traces equal to the CPU's, and the CUB-shaped API called directly.
 // ------------------------------------------------------------------------------------------------
@@ -219,6 +349,19 @@ TEST(MgRadixGpu, EveryKeyTypeOrderBitRangeAndSpecialFloat) {
 TEST(MgRadixGpu, MatchesStableSortAtLargeSizes) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
   run_large(*gpu, (uint64_t(1) << 22) + 12345);
+}
+
+TEST(MgRadixGpu, DecimalDigitsAreATeachingSettingOfTheCpuBackend) {
+  SORTSCOPE_REQUIRE_CUDA(gpu);
+  ASSERT_OK(gpu->set_data(DataSpec{*parse_distribution("list:170,45,75,90,802,24,2,66"), 8, 1, KeyType::u32}));
+  SortConfig config;
+  set_param(&config, "digit-base", 10);
+  RunResult r;
+  const Status s = gpu->run(config, RunOptions{}, &r);
+  EXPECT_EQ(s.code(), StatusCode::invalid_argument);
+  EXPECT_NE(s.message().find("mg-radix's digit-base = 10 is a teaching setting of the CPU backend"), std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("--backend cpu, or leave digit-base at 2"), std::string::npos) << s.message();
 }
 
 TEST(MgRadixGpu, TraceEqualsCpuTrace) {

@@ -27,6 +27,8 @@ TEST(Registry, EveryAlgorithmDescribesItselfCompletely) {
       EXPECT_LE(p.min, p.default_value) << p.name;
       EXPECT_LE(p.default_value, p.max) << p.name;
       EXPECT_FALSE(p.help.empty()) << p.name;
+      EXPECT_TRUE(p.takes(p.default_value)) << p.name << ": the default is one of its choices";
+      for (int choice : p.choices) EXPECT_TRUE(p.min <= choice && choice <= p.max) << p.name;
       if (p.fastest_on_gpu) {
         EXPECT_TRUE(p.min <= p.fastest_on_gpu && p.fastest_on_gpu <= p.max) << p.name;
         EXPECT_NE(p.fastest_on_gpu, p.default_value) << p.name << ": a fastest value is for a teaching default";
@@ -70,6 +72,11 @@ TEST(Registry, ParametersParseAndResolve) {
   const Status bad = resolve_params(mg, std::vector{nine}, &values);
   EXPECT_FALSE(bad.ok());
   EXPECT_NE(bad.message().find("1..8"), std::string::npos) << bad.message();
+  // A parameter with a few choices takes those alone, though others lie in its range.
+  const Status between = resolve_params(mg, std::vector{ParamSetting{"digit-base", 5}}, &values);
+  EXPECT_EQ(between.message(), "mg-radix's digit-base must be 2 or 10, not 5");
+  ASSERT_OK(resolve_params(mg, std::vector{ParamSetting{"digit-base", 10}}, &values));
+  EXPECT_EQ(values[size_t(mg.param_index("digit-base"))], 10);
 
   SortConfig config;
   config.algorithm = &mg;

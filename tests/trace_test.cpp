@@ -62,6 +62,31 @@ TEST(Trace, JsonRoundTrip) {
   EXPECT_FALSE(load_trace(testing::TempDir() + "/does_not_exist.json", &c).ok());
 }
 
+TEST(Trace, DecimalPassesSayTheirPlaceAndRoundTrip) {
+  SortConfig config;
+  set_param(&config, "digit-base", 10);
+  const SortTrace a = test::cpu_trace("uniform", 5000, 3, config);
+  ASSERT_EQ(a.stages.size(), 10u) << "uniform u32 keys reach 10 decimal digits";
+  EXPECT_EQ(check_invariants(a), "");
+  EXPECT_EQ(a.stages[4].name, "pass 5: 10^4s digit");
+  const std::string file = testing::TempDir() + "/sortscope_decimal_trace.json";
+  ASSERT_OK(save_trace(a, file));
+  SortTrace b;
+  ASSERT_OK(load_trace(file, &b));
+  EXPECT_EQ(first_difference(a, b), "");
+  EXPECT_EQ(b.stages[2].radix->base, 10);
+  EXPECT_EQ(b.stages[2].radix->place, 2);
+  // A binary pass read back as decimal, or a base that is neither, is caught.
+  b.stages[2].radix->base = 2;
+  EXPECT_EQ(first_difference(a, b), "stage 2: base: 10 vs 2");
+  SortTrace c = a;
+  c.stages[1].radix->base = 7;
+  EXPECT_NE(check_invariants(c).find("digits of base 7"), std::string::npos) << check_invariants(c);
+  c = a;
+  c.stages[1].radix->shift = 4;
+  EXPECT_NE(check_invariants(c).find("a decimal pass names no bits"), std::string::npos) << check_invariants(c);
+}
+
 TEST(Trace, NetworkDirectionsAndTheirJson) {
   NetworkSection net;
   net.distance = 2;

@@ -101,7 +101,9 @@ Status parse_sweep(const std::string& text, const std::vector<RunRequest>& reque
   // A parameter that takes powers of two doubles from A: s=16..256 is 16, 32, 64, 128, 256.
   if (spec->powers_of_two && (lo & (lo - 1)) != 0)
     return InvalidArgument("--sweep " + text + ": " + name + " takes powers of two, and " + a + " is not one");
-  for (int v = lo; v <= hi; v = spec->powers_of_two ? 2 * v : v + 1) sweeps->values.push_back(v);
+  // A parameter with a few choices takes those in the range: digit-base=2..10 is 2 and 10.
+  for (int v = lo; v <= hi; v = spec->powers_of_two ? 2 * v : v + 1)
+    if (spec->takes(v)) sweeps->values.push_back(v);
   return Status::Ok();
 }
 
@@ -339,6 +341,9 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
       return fail(InvalidArgument(size_source + ": " + std::string(a.name) + " sorts at most " + std::to_string(a.max_n) +
                                   " keys (" + std::string(a.max_n_reason) + ")"),
                   1);
+    // A parameter that narrows the keys, order or bit range an algorithm takes fails here, before any row.
+    SortShape shape;
+    if (Status s = sort_shape(r.sort, backend->key_type(), largest, &shape); !s.ok()) return fail(s, 1);
   }
   double copy_gbps = 0;
   if (Status s = backend->measure_copy_bandwidth(&copy_gbps); !s.ok()) return fail(s, 1);

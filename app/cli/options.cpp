@@ -29,8 +29,10 @@ std::string catalogue_text() {
     out << (cuda && cpu ? "cuda, cpu" : cuda ? "cuda" : "cpu") << "]\n";
     for (const ParamSpec& p : a->params) {
       if (p.min == p.max) continue;
-      out << std::string(24, ' ') << "--param " << p.name << "=" << p.min << ".." << p.max << " (default "
-          << p.default_value << "): " << p.help << "\n";
+      out << std::string(24, ' ') << "--param " << p.name << "=";
+      if (p.choices.empty()) out << p.min << ".." << p.max;
+      for (size_t c = 0; c < p.choices.size(); ++c) out << (c ? "|" : "") << p.choices[c];
+      out << " (default " << p.default_value << "): " << p.help << "\n";
     }
     if (a->max_n) out << std::string(24, ' ') << "at most " << a->max_n << " keys: " << a->max_n_reason << "\n";
   }

@@ -17,6 +17,7 @@ struct DensityMap {
   uint32_t columns, rows;
   Twiddle<Bits> ascending;
   int digit_shift, digit_bits;
+  uint64_t decimal_place;
   // The value axis (DensityRequest::data_range): ordered bits lo..hi, or float values lo..hi.
   bool data_range;
   Bits lo, hi;
@@ -71,6 +72,7 @@ struct DensityMap {
     }
   }
   SORTSCOPE_HD uint32_t digit(Bits raw) const {
+    if (decimal_place) return static_cast<uint32_t>(static_cast<uint64_t>(ascending.in(raw)) / decimal_place % 10);
     return digit_bits ? extract_digit(ascending.in(raw), digit_shift, digit_bits) : 0;
   }
 };
@@ -79,7 +81,7 @@ template <typename Bits>
 DensityMap<Bits> make_density_map(const DensityRequest& r) {
   const KeyTypeInfo& k = info(r.key_type);
   const Twiddle<Bits> ascending = make_twiddle<Bits>(k.is_signed, k.is_float, false);
-  DensityMap<Bits> m{r.n, r.columns, r.rows, ascending, r.digit_shift, r.digit_bits,
+  DensityMap<Bits> m{r.n, r.columns, r.rows, ascending, r.digit_shift, r.digit_bits, r.decimal_place,
                      r.data_range, Bits(r.range_lo), Bits(r.range_hi), false, 0, 0, k.mantissa_bits};
   if (r.data_range && k.is_float) {
     // Floats by value, so a bell curve looks like one; ordered bits grow with the exponent (about

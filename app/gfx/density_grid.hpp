@@ -17,6 +17,9 @@ struct DensityRequest {
   uint32_t rows = 1;
   int digit_shift = 0;  // digit whose values colour the cells
   int digit_bits = 0;   // 0: no digit (the digit sums stay 0)
+  // Non-zero: the colouring digit is decimal, (key / decimal_place) % 10 of unsigned keys, and the
+  // two above are unused.
+  uint64_t decimal_place = 0;
   // The value axis: with data_range, rows span the keys' own range [range_lo, range_hi] (ordered
   // bits, sortscope::Twiddle), linear in value (floats by their value when both ends are finite);
   // without it, the key type's whole range.

@@ -236,7 +236,9 @@ void DensityView::shade(const DensityRequest& request) {
   glUseProgram(program_.id());
   glUniform2i(program_.uniform("u_grid"), GLint(columns_), GLint(rows_));
   glUniform1f(program_.uniform("u_full_count"), float(double(request.n) / columns_));
-  glUniform1f(program_.uniform("u_digits"), request.digit_bits ? float(1u << request.digit_bits) : 0.0f);
+  glUniform1f(program_.uniform("u_digits"), request.decimal_place ? 10.0f
+                                            : request.digit_bits  ? float(1u << request.digit_bits)
+                                                                  : 0.0f);
   // Sparse keys (fewer than a quarter of the columns) grow into blobs a projector can show.
   const int radius = request.n * 4 <= columns_ ? 2 : (request.n <= columns_ ? 1 : 0);
   glUniform1i(program_.uniform("u_radius"), radius);

@@ -118,7 +118,6 @@ std::string array_notes(const RunRecord& run, const RadixSection* pass) {
 
 // Up to this many keys the array view writes every key out, in decimal and in binary.
 constexpr uint64_t kWrittenKeys = 64;
-constexpr ImU32 kKeyValueColor = IM_COL32(255, 219, 140, 255);  // a key's value, on the plot and in its card
 constexpr ImU32 kDigitTextColor = IM_COL32(16, 18, 24, 255);    // the viewed digit's bits, on their digit's colour
 
 // How a key's bits are written in its card: every shown bit, four to a hex character, or not at all.
@@ -129,6 +128,9 @@ struct KeyCards {
   BitsShown bits = BitsShown::none;
   int low_bit = 0, high_bit = 0;  // the bits written, [low_bit, high_bit)
   int digit_width = 1;            // bits between the gaps (the sort's digit width)
+  // A sort by decimal digits writes each value with this many digits (zeros in front dimmed), the
+  // viewed pass's digit marked, and no bits; 0 for binary digits.
+  int decimal_digits = 0;
   int columns = 1, rows = 1;
   float card_w = 0, card_h = 0, gap = 0;
   float height() const { return rows * card_h + (rows - 1) * gap; }
@@ -154,11 +156,46 @@ std::string bits_text(uint64_t bits, int low, int high, BitsShown how) {
   return text;
 }
 
-// Lays the cards out in `width` x `max_height`: binary if it fits, else hex, else values alone;
-// false when not even the values fit (then nothing is written, rather than text over text).
+// The width of one decimal digit's column on a card: a digit with room on either side, so that
+// the digits read as the textbook's columns and the marked one stands apart.
+float decimal_column_width() { return ImGui::CalcTextSize("0").x * 1.5f; }
+
+// "0045": key i's value written with `digits` decimal digits (a decimal sort's keys are unsigned).
+std::string padded_decimal(KeyType type, const std::vector<std::byte>& keys, uint64_t i, int digits) {
+  const std::string value = std::to_string(ordered_bits(type, keys, i));
+  return std::string(size_t(std::max(0, digits - int(value.size()))), '0') + value;
+}
+
+// Lays out `n` cards of card_w x card_h with `pad` between them, as many a row as fit `width`;
+// false when they do not fit `max_height`.
+bool fit_cards(uint64_t n, float width, float max_height, float pad, KeyCards* c) {
+  c->gap = pad;
+  c->columns = int(std::min<uint64_t>(n, uint64_t(std::max(0.0f, (width + c->gap) / (c->card_w + c->gap)))));
+  if (c->columns < 1) return false;
+  c->rows = int((n + uint64_t(c->columns) - 1) / uint64_t(c->columns));
+  return c->height() <= max_height;
+}
+
+// Lays the cards out in `width` x `max_height`: binary if it fits, else hex, else values alone
+// (decimal digits: the values, padded, alone); false when not even the values fit (then nothing is
+// written, rather than text over text).
 bool plan_cards(const RunRecord& run, const RadixSection* pass, const std::vector<std::byte>& keys, float width,
                 float max_height, KeyCards* out) {
   const uint64_t n = run.n;
+  const float line = ImGui::GetTextLineHeight();
+  const float pad = ImGui::GetStyle().FramePadding.x;
+  if (pass && pass->decimal()) {
+    KeyCards c;
+    uint64_t largest = 0;
+    for (uint64_t i = 0; i < n; ++i) largest = std::max(largest, ordered_bits(run.key_type, keys, i));
+    // As many digits as the sort has passes, so that every pass's digit is written.
+    c.decimal_digits = std::max(decimal_digit_count(largest), pass->place + 1);
+    c.card_w = ImGui::CalcTextSize((std::to_string(n - 1) + ": ").c_str()).x + float(c.decimal_digits) * decimal_column_width() + 2 * pad;
+    c.card_h = line + 2 + 2 * pad;
+    if (!fit_cards(n, width, max_height, pad, &c)) return false;
+    *out = c;
+    return true;
+  }
   const int key_width = key_bits(run.key_type);
   // Bits every key has alike above the highest that differs from zero are not written; the
   // viewed digit always is. Edges fall on the sort's digit boundaries.
@@ -172,8 +209,6 @@ bool plan_cards(const RunRecord& run, const RadixSection* pass, const std::vecto
   high = std::min(key_width, begin + (std::max(0, high - begin) + digit_width - 1) / digit_width * digit_width);
   const int low = std::min(begin, high);
 
-  const float line = ImGui::GetTextLineHeight();
-  const float pad = ImGui::GetStyle().FramePadding.x;
   const float digit_w = ImGui::CalcTextSize("0").x;
   float value_w = 0;
   for (uint64_t i = 0; i < n; ++i)
@@ -190,16 +225,33 @@ bool plan_cards(const RunRecord& run, const RadixSection* pass, const std::vecto
                                                   : 0.0f;
     c.card_w = std::max(value_w, bits_w) + 2 * pad;
     c.card_h = (how == BitsShown::none ? line : 2 * line + 2) + 2 * pad;
-    c.gap = pad;
-    c.columns = int(std::min<uint64_t>(n, uint64_t(std::max(0.0f, (width + c.gap) / (c.card_w + c.gap)))));
-    if (c.columns < 1) continue;
-    c.rows = int((n + uint64_t(c.columns) - 1) / uint64_t(c.columns));
-    if (c.height() <= max_height) {
+    if (fit_cards(n, width, max_height, pad, &c)) {
       *out = c;
       return true;
     }
   }
   return false;
+}
+
+// A decimal card's value from its first digit: zeros in front dimmed, the viewed pass's digit on
+// that digit's colour.
+void draw_decimal_value(const RadixSection& pass, const std::string& digits, ImU32 digit_colour, ImVec2 at) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float line = ImGui::GetTextLineHeight();
+  const float column = decimal_column_width();
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const size_t first_significant = std::min(digits.find_first_not_of('0'), digits.size() - 1);
+  for (size_t k = 0; k < digits.size(); ++k) {
+    const char text[2] = {digits[k], 0};
+    const float x = at.x + float(k) * column, w = ImGui::CalcTextSize(text).x;
+    const ImVec2 text_at(x + (column - w) / 2, at.y);
+    if (int(digits.size() - 1 - k) == pass.place) {
+      dl->AddRectFilled(ImVec2(x + 1, at.y - 1), ImVec2(x + column - 1, at.y + line + 1), digit_colour, 2.0f);
+      dl->AddText(text_at, kDigitTextColor, text);
+    } else {
+      dl->AddText(text_at, k < first_significant ? dim : kKeyValueColor, text);
+    }
+  }
 }
 
 // One card per key, in index order: "i: value", then its bits with the viewed pass's digit on
@@ -215,11 +267,15 @@ void draw_cards(const gfx::Palette& palette, const RunRecord& run, const RadixSe
   for (uint64_t i = 0; i < run.n; ++i) {
     const ImVec2 p0(at.x + float(i % uint64_t(c.columns)) * (c.card_w + c.gap), at.y + float(i / uint64_t(c.columns)) * (c.card_h + c.gap));
     const uint64_t bits = ordered_bits(run.key_type, keys, i);
-    const uint32_t digit = pass ? uint32_t((bits >> pass->shift) & ((uint64_t(1) << pass->bits) - 1)) : 0;
-    const ImU32 digit_colour = pass ? digit_color(palette, digit, pass->digits()) : frame;
+    const ImU32 digit_colour = pass ? digit_color(palette, pass->digit_of(bits), pass->digits()) : frame;
     dl->AddRect(p0, ImVec2(p0.x + c.card_w, p0.y + c.card_h), digit_colour, 3.0f, 0, 2.0f);
     const std::string index = std::to_string(i) + ": ";
     dl->AddText(ImVec2(p0.x + pad, p0.y + pad), dim, index.c_str());
+    if (c.decimal_digits && pass) {
+      draw_decimal_value(*pass, padded_decimal(run.key_type, keys, i, c.decimal_digits), digit_colour,
+                         ImVec2(p0.x + pad + ImGui::CalcTextSize(index.c_str()).x, p0.y + pad + 1));
+      continue;
+    }
     dl->AddText(ImVec2(p0.x + pad + ImGui::CalcTextSize(index.c_str()).x, p0.y + pad), kKeyValueColor,
                 format_key(run.key_type, keys.data(), i).c_str());
     if (c.bits == BitsShown::none) continue;
@@ -271,8 +327,7 @@ void mark_points(const gfx::Palette& palette, const RunRecord& run, const RadixS
     const auto [row, column] = cell_of(i);
     const ImVec2 point(plot_origin.x + float(column) + 0.5f, plot_origin.y + float(request.rows - 1 - row) + 0.5f);
     const uint64_t bits = ordered_bits(run.key_type, keys, i);
-    const ImU32 colour = pass ? digit_color(palette, uint32_t((bits >> pass->shift) & ((uint64_t(1) << pass->bits) - 1)), pass->digits())
-                              : IM_COL32(220, 230, 255, 255);
+    const ImU32 colour = pass ? digit_color(palette, pass->digit_of(bits), pass->digits()) : IM_COL32(220, 230, 255, 255);
     dl->AddCircleFilled(point, radius, colour);
     if (!with_values) continue;
     const float y = point.y - radius - line >= plot_origin.y ? point.y - radius - line : point.y + radius;
@@ -325,8 +380,13 @@ void draw_array_panel(UiFrame& f, bool* open) {
   ImGui::TextWrapped("%s keys, %s", format_count(run.n).c_str(), stage_name(run, stage).c_str());
   if (pass) {
     char colour[128];
-    std::snprintf(colour, sizeof colour, "- colour: digit of pass %d, bits [%d, %d)%s", pass->pass + 1, pass->shift,
-                  pass->shift + pass->bits, pass->skipped ? " (pass skipped: one digit)" : "");
+    if (pass->decimal())
+      std::snprintf(colour, sizeof colour, "- colour: digit of pass %d, (key / %llu) %% 10%s", pass->pass + 1,
+                    static_cast<unsigned long long>(decimal_place_value(pass->place)),
+                    pass->skipped ? " (pass skipped: one digit)" : "");
+    else
+      std::snprintf(colour, sizeof colour, "- colour: digit of pass %d, bits [%d, %d)%s", pass->pass + 1, pass->shift,
+                    pass->shift + pass->bits, pass->skipped ? " (pass skipped: one digit)" : "");
     same_line_if_fits(ImGui::CalcTextSize(colour).x);
     disabled_text_wrapped("%s", colour);
   }
@@ -378,6 +438,7 @@ void draw_array_panel(UiFrame& f, bool* open) {
   if (pass) {
     request.digit_shift = pass->shift;
     request.digit_bits = pass->bits;
+    if (pass->decimal()) request.decimal_place = decimal_place_value(pass->place);
   }
   if (run.snapshots->stage_of(snapshot) + 1 != stage) {
     const std::string kept = "(keys of the last kept stage, " + stage_name(run, run.snapshots->stage_of(snapshot) + 1) + ")";

@@ -146,7 +146,18 @@ bool sort_controls(RunRequest& d) {
   for (const ParamSpec& p : d.sort.algorithm->params) {
     if (p.min == p.max) continue;
     int value = param_value(d.sort, p);
-    if (p.powers_of_two) {
+    if (!p.choices.empty()) {
+      // A few choices (a digit base): one button each, then the name as a slider would show it.
+      for (int choice : p.choices) {
+        if (ImGui::RadioButton((std::to_string(choice) + "##" + std::string(p.name)).c_str(), value == choice) &&
+            value != choice) {
+          set_param(&d.sort, p.name, choice);
+          changed = true;
+        }
+        ImGui::SameLine();
+      }
+      ImGui::TextUnformatted(std::string(p.name).c_str());
+    } else if (p.powers_of_two) {
       // The slider moves the exponent; it shows the value.
       int log = std::countr_zero(unsigned(value));
       const std::string shown = std::to_string(value);

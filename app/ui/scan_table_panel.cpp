@@ -1,9 +1,10 @@
-// Scan table: a count table as a heatmap. A radix pass's is blocks (or tile rows) x digits; a
-// sample sort's is sublists (or tiles) x buckets. Either way the top-level scan walks it
-// bucket-major: down column 0, then column 1; a cell's exclusive scan is where that row's keys of
-// that column go.
+// Scan table: a count table as a heatmap under row and column headers. A radix pass's is blocks
+// (or tile rows) x digits; a sample sort's is sublists (or tiles) x buckets. Either way the
+// top-level scan walks it bucket-major, as its arrows show: down column 0, then column 1; a cell's
+// exclusive scan is where that row's keys of that column go.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -155,15 +156,106 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
   } else if (ImGui::RadioButton("exclusive scan", offsets)) {
     show_offsets = true;
   }
-  disabled_text_wrapped(("scan order (arrow): down each " + p.column_noun + "'s column, then the next " + p.column_noun).c_str());
+  disabled_text_wrapped(("scan order (arrows): down each " + p.column_noun + "'s column, then the next " + p.column_noun).c_str());
+
+  // Geometry: column headers above the cells, row headers on their left, the cells in between.
+  // Numbered cells get a gutter on each one's left, where the scan's arrows run, clear of the numbers.
+  const float line = ImGui::GetTextLineHeight();
+  const int group = r.scan_table_row_group;
+  const uint32_t texture_rows = (p.rows + uint32_t(group) - 1) / uint32_t(group);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImVec2 size(avail.x, std::max(20.0f, avail.y - ImGui::GetTextLineHeightWithSpacing()));
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(r.scan_table.id())), size);
-  if (ImGui::IsItemHovered()) {
+  const std::string last_row = p.row_noun + " " + std::to_string(p.rows - 1);
+  const float header_w = std::max(ImGui::CalcTextSize(last_row.c_str()).x, ImGui::CalcTextSize(p.column_noun.c_str()).x) + line * 0.5f;
+  const float header_h = line + 4;
+  const ImVec2 cells0(origin.x + header_w, origin.y + header_h);
+  const ImVec2 size(std::max(20.0f, avail.x - header_w),
+                    std::max(20.0f, avail.y - header_h - ImGui::GetTextLineHeightWithSpacing()));
+  const float pitch = size.x / float(p.columns), row_h = size.y / float(texture_rows);
+  const float gutter = std::max(4.0f, line * 0.45f);
+  // Every cell's number (count or exclusive scan) when each fits its cell and a cell is one row.
+  const float widest = ImGui::CalcTextSize(std::to_string(offsets ? run->n : *std::max_element(p.counts->begin(), p.counts->end())).c_str()).x;
+  const bool numbered = group == 1 && row_h >= line + 2 && widest + 4 <= pitch - gutter;
+  const float gap = numbered ? gutter : 0.0f, cell_w = pitch - gap;
+  const auto cell_x = [&](uint32_t column) { return cells0.x + float(column) * pitch + gap; };
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGui::SetCursorScreenPos(cells0);
+  if (numbered) {
+    // Few cells: each drawn in its colour, its number on it (dark on the ramp's bright end, light
+    // on its dark end and on empty cells).
+    ImGui::InvisibleButton("table", size);
+    for (uint32_t d = 0; d < p.columns; ++d)
+      for (uint32_t b = 0; b < p.rows; ++b) {
+        const size_t i = size_t(d) * p.rows + b;
+        const ImVec2 c0(cell_x(d), cells0.y + float(b) * row_h);
+        const uint32_t colour = cell_colour(*run, p, offsets, i);
+        dl->AddRectFilled(c0, ImVec2(c0.x + cell_w, c0.y + row_h), colour);
+        const std::string text = std::to_string(offsets ? p.offset(i) : uint64_t(p.count(i)));
+        const ImVec2 text_size = ImGui::CalcTextSize(text.c_str());
+        const ImVec4 cell = ImGui::ColorConvertU32ToFloat4(colour);
+        const bool bright = 0.3f * cell.x + 0.59f * cell.y + 0.11f * cell.z > 0.5f;
+        dl->AddText(ImVec2(c0.x + (cell_w - text_size.x) / 2, c0.y + (row_h - text_size.y) / 2),
+                    bright ? IM_COL32(16, 18, 24, 255) : IM_COL32(240, 240, 240, 255), text.c_str());
+      }
+  } else {
+    ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(r.scan_table.id())), size);
+    if (pitch >= 6) {
+      for (uint32_t d = 1; d < p.columns; ++d)
+        dl->AddLine(ImVec2(cells0.x + d * pitch, cells0.y), ImVec2(cells0.x + d * pitch, cells0.y + size.y), IM_COL32(0, 0, 0, 90));
+    }
+  }
+  const bool hovered = ImGui::IsItemHovered();
+
+  // Headers: the column noun in the corner above the row headers, then every column's number that
+  // fits; each row's noun and number where rows are tall enough (else every k-th, its first row's).
+  const ImU32 header_colour = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  dl->AddText(ImVec2(origin.x, origin.y), header_colour, p.column_noun.c_str());
+  // Every k-th header, k a power of two: digits 0, 16, 32 ... of a 256-digit table.
+  const uint32_t column_every = std::bit_ceil(std::max<uint32_t>(1, uint32_t(std::ceil((ImGui::CalcTextSize(std::to_string(p.columns - 1).c_str()).x + line * 0.5f) / pitch))));
+  for (uint32_t d = 0; d < p.columns; d += column_every) {
+    const std::string label = std::to_string(d);
+    dl->AddText(ImVec2(cell_x(d) + (cell_w - ImGui::CalcTextSize(label.c_str()).x) / 2, origin.y), header_colour, label.c_str());
+  }
+  const uint32_t row_every = std::bit_ceil(std::max<uint32_t>(1, uint32_t(std::ceil(line * 1.2f / row_h))));
+  for (uint32_t tr = 0; tr < texture_rows; tr += row_every) {
+    const std::string label = p.row_noun + " " + std::to_string(tr * uint32_t(group));
+    const float y = cells0.y + float(tr) * row_h + (row_every == 1 ? (row_h - line) / 2 : 0.0f);
+    if (y + line <= cells0.y + size.y) dl->AddText(ImVec2(origin.x, y), header_colour, label.c_str());
+  }
+
+  // The scan's walk. Numbered: an arrow down each column's gutter, and a small arrowhead between
+  // column headers, pointing on to the next column. Else drawn over the first columns (their
+  // cells hold no numbers to cover): down, then over to the next column.
+  const ImU32 arrow = IM_COL32(255, 255, 255, 170);
+  if (numbered) {
+    const float thick = std::max(1.5f, gap * 0.18f), head = gap * 0.45f;
+    // The arrowheads between column headers, where the headers leave room for them.
+    const float header_room = (pitch - ImGui::CalcTextSize(std::to_string(p.columns - 1).c_str()).x) / 2;
+    const bool header_arrows = column_every == 1 && header_room >= head * 2.5f;
+    for (uint32_t d = 0; d < p.columns; ++d) {
+      const float x = cells0.x + float(d) * pitch + gap / 2;
+      const float y0 = cells0.y + 2, y1 = cells0.y + size.y - 1;
+      dl->AddLine(ImVec2(x, y0), ImVec2(x, y1 - head), arrow, thick);
+      dl->AddTriangleFilled(ImVec2(x - head, y1 - head * 1.6f), ImVec2(x + head, y1 - head * 1.6f), ImVec2(x, y1), arrow);
+      if (d == 0 || !header_arrows) continue;
+      const float hy = origin.y + line / 2;
+      dl->AddTriangleFilled(ImVec2(x - head * 0.8f, hy - head), ImVec2(x - head * 0.8f, hy + head), ImVec2(x + head * 0.9f, hy), arrow);
+    }
+  } else {
+    // At least a line's width, so that the arrow shows over a table of narrow columns too.
+    const float x0 = cells0.x + std::max(pitch * 0.5f, line * 0.6f), x1 = x0 + std::max(pitch, line * 1.2f);
+    const float thick = std::max(2.0f, line * 0.1f), head = line * 0.3f;
+    const float top = cells0.y + head, bottom = cells0.y + size.y - 2;
+    dl->AddLine(ImVec2(x0, top), ImVec2(x0, bottom - head), arrow, thick);
+    dl->AddTriangleFilled(ImVec2(x0 - head, bottom - head * 1.6f), ImVec2(x0 + head, bottom - head * 1.6f), ImVec2(x0, bottom), arrow);
+    dl->AddLine(ImVec2(x0, bottom), ImVec2(x1, top), arrow, thick * 0.5f);
+  }
+
+  if (hovered) {
     const ImVec2 m = ImGui::GetIO().MousePos;
-    const uint32_t d = std::min(p.columns - 1, uint32_t((m.x - origin.x) / size.x * p.columns));
-    const uint32_t b = std::min(p.rows - 1, uint32_t((m.y - origin.y) / size.y * p.rows));
+    const uint32_t d = std::min(p.columns - 1, uint32_t(std::max(0.0f, m.x - cells0.x) / pitch));
+    const uint32_t b = std::min(p.rows - 1, uint32_t(std::max(0.0f, m.y - cells0.y) / size.y * float(p.rows)));
     const size_t i = size_t(d) * p.rows + b;
     if (scanned)
       ImGui::SetTooltip("%s %u, %s %u\ncount %u\nexclusive scan (global offset) %llu", row_noun, b, p.column_noun.c_str(), d,
@@ -171,43 +263,8 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
     else
       ImGui::SetTooltip("%s %u, %s %u\ncount %u", row_noun, b, p.column_noun.c_str(), d, p.count(i));
     // Outline the cell (its texture row, which may group several table rows).
-    const float cell_w = size.x / p.columns, row_h = size.y / float((p.rows + r.scan_table_row_group - 1) / r.scan_table_row_group);
-    const float y = origin.y + float(b / r.scan_table_row_group) * row_h;
-    ImGui::GetWindowDrawList()->AddRect(ImVec2(origin.x + d * cell_w, y), ImVec2(origin.x + (d + 1) * cell_w, y + row_h),
-                                        IM_COL32(255, 255, 255, 255), 0, 0, 2);
-  }
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float cw = size.x / p.columns;
-  if (cw >= 6) {
-    for (uint32_t d = 1; d < p.columns; ++d)
-      dl->AddLine(ImVec2(origin.x + d * cw, origin.y), ImVec2(origin.x + d * cw, origin.y + size.y), IM_COL32(0, 0, 0, 90));
-  }
-  // Every cell's number (count or exclusive scan) when each fits its cell and a cell is one block;
-  // the numbers then show the scan's walk themselves, so the arrow is left out.
-  const float row_h = size.y / float((p.rows + r.scan_table_row_group - 1) / r.scan_table_row_group);
-  const bool numbered = r.scan_table_row_group == 1 && row_h >= ImGui::GetTextLineHeight() + 2 &&
-                        ImGui::CalcTextSize(std::to_string(offsets ? run->n : *std::max_element(p.counts->begin(), p.counts->end())).c_str()).x + 4 <= cw;
-  if (numbered) {
-    for (uint32_t d = 0; d < p.columns; ++d)
-      for (uint32_t b = 0; b < p.rows; ++b) {
-        const size_t i = size_t(d) * p.rows + b;
-        const std::string text = std::to_string(offsets ? p.offset(i) : uint64_t(p.count(i)));
-        const ImVec2 text_size = ImGui::CalcTextSize(text.c_str());
-        // Dark text on the ramp's bright end, light on its dark end and on empty cells.
-        const ImVec4 cell = ImGui::ColorConvertU32ToFloat4(cell_colour(*run, p, offsets, i));
-        const bool bright = 0.3f * cell.x + 0.59f * cell.y + 0.11f * cell.z > 0.5f;
-        dl->AddText(ImVec2(origin.x + (d + 0.5f) * cw - text_size.x / 2, origin.y + (b + 0.5f) * row_h - text_size.y / 2),
-                    bright ? IM_COL32(16, 18, 24, 255) : IM_COL32(240, 240, 240, 255), text.c_str());
-      }
-  }
-  // The scan's walk, drawn over the first two columns: down, then over to the next column.
-  if (cw >= 8 && !numbered) {
-    const ImU32 c = IM_COL32(255, 255, 255, 200);
-    const float x0 = origin.x + cw * 0.5f, x1 = origin.x + cw * 1.5f;
-    dl->AddLine(ImVec2(x0, origin.y + 4), ImVec2(x0, origin.y + size.y - 6), c, 2);
-    dl->AddLine(ImVec2(x0, origin.y + size.y - 6), ImVec2(x1, origin.y + 4), c, 1);
-    dl->AddTriangleFilled(ImVec2(x0 - 5, origin.y + size.y - 14), ImVec2(x0 + 5, origin.y + size.y - 14),
-                          ImVec2(x0, origin.y + size.y - 4), c);
+    const float y = cells0.y + float(b / uint32_t(group)) * row_h;
+    dl->AddRect(ImVec2(cell_x(d), y), ImVec2(cell_x(d) + cell_w, y + row_h), IM_COL32(255, 255, 255, 255), 0, 0, 2);
   }
   const SortTrace& t = *run->trace;
   if (stage->radix && t.table_rows == TableRows::tiles)

@@ -1,11 +1,12 @@
 // Scatter: where the sampled keys of the viewed pass went (a line from input position to output
-// position, coloured by digit), and the coalescing meter: how many 128-byte segments a warp's
+// position, coloured by digit, a small run's keys written at both ends), and the coalescing meter: how many 128-byte segments a warp's
 // store touched on average, with the shared-memory exchange (as the kernels run) and without it.
 // Digits that no sample stands for are drawn as bands from the scan table, so every digit shows.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "session/scatter_spans.hpp"
 #include "ui/panel_flags.hpp"
@@ -16,13 +17,45 @@ namespace sortscope::app::ui {
 namespace {
 
 constexpr size_t kMaxLines = 1500;  // more only darkens the picture
+constexpr size_t kThickLines = 64;   // up to this many lines, each is drawn thick, with its ends marked
 
-// Input positions along the top edge, output positions along the bottom.
-void draw_scatter_lines(const gfx::Palette& palette, const RadixSection& p, const std::vector<DigitSpan>& spans, uint64_t n, ImVec2 p0, ImVec2 p1) {
+// Where the plot's ends are: input positions along the top edge, output positions along the bottom,
+// each position at the middle of its slot.
+struct ScatterPlot {
+  ImVec2 p0, p1;
+  uint64_t n = 1;
+  float x(uint64_t position) const { return p0.x + float((double(position) + 0.5) * double(p1.x - p0.x) / double(n)); }
+};
+
+// The keys before the pass, when a run this small kept them: each line's ends are labelled with
+// its key. Empty otherwise.
+std::vector<std::byte> keys_before_pass(UiFrame& f, const RunRecord& run, int pass_stage) {
+  std::vector<std::byte> keys;
+  if (!run.snapshots || run.n > kThickLines) return keys;
+  const int snapshot = snapshot_for(run, pass_stage);
+  const bool exact = snapshot == 0 ? pass_stage == 0 : run.snapshots->stage_of(snapshot) + 1 == pass_stage;
+  if (!exact || !f.resources.array_view.small_keys(run.snapshots, snapshot, kThickLines, &keys)) keys.clear();
+  return keys;
+}
+
+// Whether every key's value fits the width of its slot.
+bool labels_fit(KeyType type, const std::vector<std::byte>& keys, const ScatterPlot& plot) {
+  if (keys.empty()) return false;
+  const uint64_t n = keys.size() / size_t(info(type).bytes);
+  float widest = 0;
+  for (uint64_t i = 0; i < n; ++i) widest = std::max(widest, ImGui::CalcTextSize(format_key(type, keys.data(), i).c_str()).x);
+  return widest + ImGui::GetFontSize() * 0.3f <= (plot.p1.x - plot.p0.x) / float(plot.n);
+}
+
+// The sampled lines, over bands for digits no sample stands for; with `keys`, each line's key is
+// written above its input position and below its output position.
+void draw_scatter_lines(const gfx::Palette& palette, const RadixSection& p, const std::vector<DigitSpan>& spans,
+                        const ScatterPlot& plot, KeyType key_type, const std::vector<std::byte>& keys) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  const float w = p1.x - p0.x;
-  const double scale = double(w) / double(std::max<uint64_t>(n, 1));
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 p0 = plot.p0, p1 = plot.p1;
+  const double scale = double(p1.x - p0.x) / double(std::max<uint64_t>(plot.n, 1));
   // Unsampled digits first, translucent, so the sampled lines stay readable on top.
   for (const DigitSpan& s : spans) {
     const ImVec2 a(p0.x + float(s.src_begin * scale), p0.y), b(p0.x + float(s.src_end * scale), p0.y);
@@ -30,19 +63,39 @@ void draw_scatter_lines(const gfx::Palette& palette, const RadixSection& p, cons
     dl->AddQuadFilled(a, b, c, d, digit_color(palette, s.digit, p.digits(), 0.22f));
     dl->AddLine(d, ImVec2(c.x + 1, c.y), digit_color(palette, s.digit, p.digits(), 1.0f), 3.0f);
   }
+  // A few lines are drawn thick enough for the back of a lecture hall, their ends dotted; many
+  // thinner and fainter, so that they do not merge into one colour. Both grow with the UI scale.
   const size_t step = std::max<size_t>(1, (p.scatter.size() + kMaxLines - 1) / kMaxLines);
-  const float alpha = p.scatter.size() / step > 600 ? 0.35f : 0.7f;
+  const size_t drawn = (p.scatter.size() + step - 1) / step;
+  const bool thick = drawn <= kThickLines;
+  const float width = thick ? std::max(2.0f, line * 0.16f) : std::max(1.0f, line / 16.0f);
+  const float alpha = thick ? 0.95f : drawn > 600 ? 0.35f : 0.7f;
   for (size_t i = 0; i < p.scatter.size(); i += step) {
     const ScatterSample& s = p.scatter[i];
-    dl->AddLine(ImVec2(p0.x + float(s.src * scale), p0.y), ImVec2(p0.x + float(s.dst * scale), p1.y),
-                digit_color(palette, s.digit, p.digits(), alpha), 1.0f);
+    const ImU32 colour = digit_color(palette, s.digit, p.digits(), alpha);
+    const ImVec2 from(plot.x(s.src), p0.y), to(plot.x(s.dst), p1.y);
+    dl->AddLine(from, to, colour, width);
+    if (!thick) continue;
+    dl->AddCircleFilled(from, width * 1.4f, colour);
+    dl->AddCircleFilled(to, width * 1.4f, colour);
   }
   dl->AddLine(p0, ImVec2(p1.x, p0.y), ImGui::GetColorU32(ImGuiCol_Border), 2);
   dl->AddLine(ImVec2(p0.x, p1.y), p1, ImGui::GetColorU32(ImGuiCol_Border), 2);
-  dl->AddText(ImVec2(p0.x, p0.y - ImGui::GetTextLineHeight() - 2), text, "input position");
-  dl->AddText(ImVec2(p0.x, p1.y + 2), text, "output position");
+  // With labels, the captions sit a row further out, beyond the keys.
+  const bool labelled = labels_fit(key_type, keys, plot);
+  const float caption_gap = labelled ? line + 2 : 0.0f;
+  if (labelled) {
+    for (const ScatterSample& s : p.scatter) {
+      const std::string value = format_key(key_type, keys.data(), s.src);
+      const float half = ImGui::CalcTextSize(value.c_str()).x / 2;
+      dl->AddText(ImVec2(plot.x(s.src) - half, p0.y - line - 4), kKeyValueColor, value.c_str());
+      dl->AddText(ImVec2(plot.x(s.dst) - half, p1.y + 4), kKeyValueColor, value.c_str());
+    }
+  }
+  dl->AddText(ImVec2(p0.x, p0.y - line - 4 - caption_gap), text, "input position");
+  dl->AddText(ImVec2(p0.x, p1.y + 4 + caption_gap), text, "output position");
   const char* n_label = "n";
-  dl->AddText(ImVec2(p1.x - ImGui::CalcTextSize(n_label).x, p1.y + 2), text, n_label);
+  dl->AddText(ImVec2(p1.x - ImGui::CalcTextSize(n_label).x, p1.y + 4 + caption_gap), text, n_label);
 }
 
 // One row of the meter: a bar on a 1..32 segments scale with the ideal marked.
@@ -167,15 +220,23 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
   const float meter_h = meter_height(p, t.scatter_store, avail.x);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float plot_h = std::max(40.0f, avail.y - meter_h);
-  const ImVec2 p0(origin.x + 4, origin.y + line), p1(origin.x + avail.x - 4, origin.y + plot_h - line);
+  // A small run's lines are labelled with their keys: a row for them at either end.
+  const int pass_stage = int(stage - t.stages.data());
+  const std::vector<std::byte> keys = keys_before_pass(f, *run, pass_stage);
+  ScatterPlot plot{ImVec2(origin.x + 4, origin.y + line + 4), ImVec2(origin.x + avail.x - 4, origin.y + plot_h - line - 4),
+                   std::max<uint64_t>(t.n, 1)};
+  if (labels_fit(run->key_type, keys, plot)) {
+    plot.p0.y += line;
+    plot.p1.y -= line;
+  }
   if (p.skipped) {
     ImGui::Dummy(ImVec2(avail.x, plot_h));
   } else {
-    draw_scatter_lines(*f.palette, p, spans, t.n, p0, p1);
+    draw_scatter_lines(*f.palette, p, spans, plot, run->key_type, keys);
     ImGui::InvisibleButton("scatter", ImVec2(avail.x, plot_h));
     if (ImGui::IsItemHovered() && !p.scatter.empty()) {
       // The sample whose source is nearest the mouse.
-      const double at = double(ImGui::GetIO().MousePos.x - p0.x) / double(p1.x - p0.x) * double(t.n);
+      const double at = double(ImGui::GetIO().MousePos.x - plot.p0.x) / double(plot.p1.x - plot.p0.x) * double(t.n) - 0.5;
       const auto it = std::min_element(p.scatter.begin(), p.scatter.end(), [&](const ScatterSample& a, const ScatterSample& b) {
         return std::abs(double(a.src) - at) < std::abs(double(b.src) - at);
       });

@@ -23,6 +23,9 @@ std::string format_key(KeyType type, const void* keys, uint64_t i);
 // A key given as ordered bits (sortscope::Twiddle, ascending), as its value.
 std::string format_ordered_key(KeyType type, uint64_t ordered);
 
+// A key's value wherever it is written (the array view's points and cards, the scatter's ends).
+constexpr ImU32 kKeyValueColor = IM_COL32(255, 219, 140, 255);
+
 // The palette's colour of digit value t in [0, 1], as the array view's shader colours it.
 ImU32 digit_color(const gfx::Palette& palette, float t, float alpha = 1.0f);
 ImU32 digit_color(const gfx::Palette& palette, uint32_t digit, uint32_t digits, float alpha = 1.0f);

@@ -32,7 +32,9 @@ Status sort_shape(const SortConfig& config, KeyType key_type, uint64_t n, SortSh
   shape->pairs = config.pairs;
   shape->begin_bit = config.begin_bit;
   shape->end_bit = config.end_bit < 0 ? key_bits(key_type) : config.end_bit;
-  return resolve_params(*config.algorithm, config.params, &shape->params);
+  shape->descending = config.descending;
+  SORTSCOPE_RETURN_IF_ERROR(resolve_params(*config.algorithm, config.params, &shape->params));
+  return config.algorithm->check_shape ? config.algorithm->check_shape(*shape) : Status::Ok();
 }
 
 Status copy_host_keys(const StageSnapshots& snapshots, int snapshot, uint64_t stride, uint64_t count, void* host) {

@@ -197,8 +197,8 @@ class CudaBackend final : public Backend {
       if (algo.params[i].cpu_only && shape.params[i] != algo.params[i].default_value)
         return InvalidArgument(std::string(algo.name) + "'s " + std::string(algo.params[i].name) + " = " +
                                std::to_string(shape.params[i]) +
-                               " runs on the CPU backend only: the GPU kernels' tiles are compiled in (--backend cpu, "
-                               "or leave " + std::string(algo.params[i].name) + " at " +
+                               " is a teaching setting of the CPU backend: the GPU kernels have theirs compiled in "
+                               "(--backend cpu, or leave " + std::string(algo.params[i].name) + " at " +
                                std::to_string(algo.params[i].default_value) + ")");
     if (algo.max_n && n_ > algo.max_n)
       return InvalidArgument(std::string(algo.name) + " sorts at most " + std::to_string(algo.max_n) + " keys (" +

@@ -28,8 +28,14 @@ inline RadixPassNumbers radix_pass_numbers(const SortTrace* trace, const StageTr
   RadixPassNumbers n;
   if (!trace || !stage || !stage->radix) return n;
   const RadixSection& pass = *stage->radix;
-  n.digit = explain_format("digit(k) = (k >> %d) & %u", pass.shift, pass.digits() - 1);
   n.table = explain_format("%u digits x %u %s", pass.digits(), pass.rows, row_name);
+  if (pass.decimal()) {
+    n.digit = explain_format("digit(k) = (k / %llu) %% 10", static_cast<unsigned long long>(decimal_place_value(pass.place)));
+    n.sorted_by = explain_format("after pass %d the keys are ordered by their last %d decimal digit%s", pass.pass + 1,
+                                 pass.place + 1, pass.place == 0 ? "" : "s");
+    return n;
+  }
+  n.digit = explain_format("digit(k) = (k >> %d) & %u", pass.shift, pass.digits() - 1);
   n.sorted_by = explain_format("after pass %d the keys are ordered by bits [%d, %d)", pass.pass + 1, trace->begin_bit,
                                pass.shift + pass.bits);
   return n;

@@ -1,4 +1,5 @@
 // mg-radix on the CPU: the CUDA kernels' three phases, block for block, with the same trace.
+#include <algorithm>
 #include <chrono>
 #include <type_traits>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "common/parallel_for.hpp"
 #include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "mg_radix/mg_radix_decimal.hpp"
 #include "mg_radix/mg_radix_policy.hpp"
 #include "sortscope/cpu.hpp"
 #include "sortscope/key_traits.hpp"
@@ -26,7 +28,13 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
   const KeyTypeInfo& k = info(a.key_type);
   const int bits = a.radix_bits ? a.radix_bits : mg_radix::kDefaultRadixBits;
   const int end_bit = a.resolved_end_bit();
-  const int passes = radix_pass_count(a.begin_bit, end_bit, bits);
+  const Bits* src = static_cast<const Bits*>(a.keys_in);
+  // Decimal digits (unsigned keys): as many passes as the largest key has digits, the textbook's d.
+  const bool decimal = a.digit_base == 10;
+  Bits largest = 0;
+  if (decimal)
+    for (uint64_t i = 0; i < a.n; ++i) largest = std::max(largest, src[i]);
+  const int passes = decimal ? decimal_digit_count(largest) : radix_pass_count(a.begin_bit, end_bit, bits);
   const mg_radix::Policy policy = mg_radix::policy_for_bits(bits, sizeof(Bits), int(kValueBytes));
   // A teaching tile replaces the kernels' own: with a few keys, several blocks and scan-table rows.
   const uint32_t tile_items = a.tile_items ? a.tile_items : policy.tile_items();
@@ -44,7 +52,7 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
     trace->n = n;
     trace->pairs = kPairs;
     trace->descending = a.descending;
-    trace->radix_bits = bits;
+    trace->radix_bits = decimal ? 0 : bits;  // decimal passes have no binary digit width
     trace->begin_bit = a.begin_bit;
     trace->end_bit = end_bit;
     trace->tile_items = tile_items;
@@ -59,15 +67,17 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
     value_buf[0].resize(n);
     value_buf[1].resize(n);
   }
-  const Bits* src = static_cast<const Bits*>(a.keys_in);
   const Value* src_values = nullptr;
   if constexpr (kPairs) src_values = static_cast<const Value*>(a.values_in);
   int next = 0;
 
   for (int p = 0; p < passes; ++p) {
-    const RadixPass rp = radix_pass(a.begin_bit, end_bit, bits, p);
-    const uint32_t digits = 1u << rp.bits;
-    auto digit_of = [&](Bits raw) { return extract_digit(twiddle.in(raw), rp.shift, rp.bits); };
+    const RadixPass rp = decimal ? RadixPass{0, 0} : radix_pass(a.begin_bit, end_bit, bits, p);
+    const uint32_t digits = decimal ? 10u : 1u << rp.bits;
+    const uint64_t place_value = decimal_place_value(decimal ? p : 0);
+    auto digit_of = [&](Bits raw) -> uint32_t {
+      return decimal ? uint32_t(uint64_t(raw) / place_value % 10) : extract_digit(twiddle.in(raw), rp.shift, rp.bits);
+    };
 
     // Upsweep: each block counts the digits of its share; the table is stored digit-major.
     PhaseClock upsweep_clock;
@@ -141,6 +151,10 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
       pt.pass = p;
       pt.shift = rp.shift;
       pt.bits = rp.bits;
+      if (decimal) {
+        pt.base = 10;
+        pt.place = p;
+      }
       pt.skipped = skipped;
       pt.histogram = std::move(histogram);
       pt.rows = grid;
@@ -168,6 +182,10 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
 
 Status mg_radix_sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
   SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, mg_radix::kMinRadixBits, mg_radix::kMaxRadixBits, true, kAllKeyWidths));
+  if (a.digit_base != 2 && a.digit_base != 10)
+    return InvalidArgument("mg-radix's digit-base must be 2 or 10, not " + std::to_string(a.digit_base));
+  if (a.digit_base == 10)
+    SORTSCOPE_RETURN_IF_ERROR(mg_radix::check_decimal_digits(a.key_type, a.descending, a.begin_bit, a.end_bit));
   return cpu_twin::by_width<kAllKeyWidths>(
       a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, trace, observer); });
 }

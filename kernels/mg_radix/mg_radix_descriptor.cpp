@@ -1,6 +1,9 @@
 // mg-radix as the rest of the program sees it: parameters, entry points, byte model and Explain.
+#include <algorithm>
+
 #include "common/radix_explain.hpp"
 #include "common/radix_passes.hpp"
+#include "mg_radix/mg_radix_decimal.hpp"
 #include "mg_radix/mg_radix_policy.hpp"
 #include "sortscope/cpu.hpp"
 
@@ -12,7 +15,9 @@ namespace sortscope::mg_radix {
 
 namespace {
 
-enum Param { kRadixBitsParam, kTileKeysParam };
+enum Param { kRadixBitsParam, kTileKeysParam, kDigitBaseParam };
+
+constexpr int kDigitBases[] = {2, 10};
 
 constexpr ParamSpec kParams[] = {
     {.name = "radix-bits", .min = kMinRadixBits, .max = kMaxRadixBits, .default_value = kDefaultRadixBits,
@@ -22,6 +27,14 @@ constexpr ParamSpec kParams[] = {
      "keys per tile for teaching (0: the kernels' own tile): small tiles give a few keys several blocks, each "
      "a row of the scan table; CPU backend only",
      true},
+    {.name = "digit-base",
+     .min = 2,
+     .max = 10,
+     .default_value = 2,
+     .help = "2: binary digits radix-bits wide, as the kernels sort; 10: decimal digits, ones first, as textbooks "
+             "teach it (for teaching: unsigned keys, ascending, whole keys; CPU backend only)",
+     .cpu_only = true,
+     .choices = kDigitBases},
 };
 
 Status cpu_entry(const RadixSortArgs& args, const ParamValues& params, SortTrace* trace,
@@ -29,6 +42,7 @@ Status cpu_entry(const RadixSortArgs& args, const ParamValues& params, SortTrace
   RadixSortArgs a = args;
   a.radix_bits = params[kRadixBitsParam];
   a.tile_items = uint32_t(params[kTileKeysParam]);
+  a.digit_base = params[kDigitBaseParam];
   return cpu::mg_radix_sort(a, trace, observer);
 }
 
@@ -40,13 +54,31 @@ int cuda_entry(const detail::RadixSortCall& call) {
 }
 #endif
 
-int passes(const SortShape& s) { return radix_pass_count(s.begin_bit, s.end_bit, s.params[kRadixBitsParam]); }
+bool decimal(const SortShape& s) { return s.params[kDigitBaseParam] == 10; }
+
+// Decimal digits: one pass per digit of the largest key (of the largest the key type holds when the
+// keys are not known), as the CPU twin runs them.
+int passes(const SortShape& s) {
+  if (decimal(s)) {
+    const int bits = key_bits(s.key_type);
+    const uint64_t type_max = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    return decimal_digit_count(std::min(s.largest_key, type_max));
+  }
+  return radix_pass_count(s.begin_bit, s.end_bit, s.params[kRadixBitsParam]);
+}
+
+Status check_shape(const SortShape& s) {
+  return decimal(s) ? check_decimal_digits(s.key_type, s.descending, s.begin_bit, s.end_bit) : Status::Ok();
+}
 
 // Every pass's upsweep reads the keys; the downsweep of a pass that moves keys reads and writes
 // keys and values (an early exit skips the others). When skipped passes leave the keys in the
 // scratch buffer, or in the input when none moved, a final copy takes them to the output.
+// Which decimal passes find every key with one digit depends on the keys' values, not on the bits
+// they differ in, so every decimal pass is counted as moving: an upper bound.
 uint64_t model_bytes(const SortShape& s) {
-  const int all = passes(s), moving = radix_passes_that_move(s, s.params[kRadixBitsParam]);
+  const int all = passes(s);
+  const int moving = decimal(s) ? (s.n ? all : 0) : radix_passes_that_move(s, s.params[kRadixBitsParam]);
   const bool final_copy = moving == 0 || (all - moving) % 2 == 1;
   return uint64_t(all) * s.n * info(s.key_type).bytes + uint64_t(moving + (final_copy ? 1 : 0)) * radix_pass_bytes(s);
 }
@@ -94,6 +126,7 @@ const AlgorithmDescriptor descriptor{
     .key_widths = kAllKeyWidths,
     .model_bytes = model_bytes,
     .stage_count = passes,
+    .check_shape = check_shape,
     .explain = explain,
 };
 

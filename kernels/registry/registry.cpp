@@ -75,6 +75,13 @@ Status resolve_params(const AlgorithmDescriptor& algorithm, std::span<const Para
       return InvalidArgument(std::string(algorithm.name) + "'s " + std::string(p.name) + " must be in " +
                              std::to_string(p.min) + ".." + std::to_string(p.max) + ", not " +
                              std::to_string(s.value));
+    if (!p.takes(s.value)) {
+      std::string values;
+      for (size_t c = 0; c < p.choices.size(); ++c)
+        values += (c == 0 ? "" : c + 1 == p.choices.size() ? " or " : ", ") + std::to_string(p.choices[c]);
+      return InvalidArgument(std::string(algorithm.name) + "'s " + std::string(p.name) + " must be " + values +
+                             ", not " + std::to_string(s.value));
+    }
     if (p.powers_of_two && (s.value & (s.value - 1)) != 0)
       return InvalidArgument(std::string(algorithm.name) + "'s " + std::string(p.name) + " must be a power of two, not " +
                              std::to_string(s.value));

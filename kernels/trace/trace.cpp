@@ -57,6 +57,8 @@ std::string first_difference(const SortTrace& a, const SortTrace& b) {
     const RadixSection& y = *sy.radix;
     pass_field("shift", x.shift, y.shift);
     pass_field("bits", x.bits, y.bits);
+    pass_field("base", x.base, y.base);
+    pass_field("place", x.place, y.place);
     pass_field("skipped", x.skipped, y.skipped);
     pass_field("rows", x.rows, y.rows);
     if (out.tellp() != 0) return out.str();
@@ -78,6 +80,9 @@ namespace {
 
 std::string check_radix(const SortTrace& t, const RadixSection& p, const std::string& where) {
   const uint32_t digits = p.digits();
+  if (p.base != 2 && p.base != 10) return where + "digits of base " + std::to_string(p.base);
+  if (p.decimal() && (p.shift != 0 || p.bits != 0 || p.place < 0 || p.place > 19))
+    return where + "a decimal pass names no bits and a place of 10^0 .. 10^19";
   if (p.histogram.size() != digits) return where + "histogram has " + std::to_string(p.histogram.size()) + " bins";
   uint64_t total = 0;
   for (uint64_t c : p.histogram) total += c;

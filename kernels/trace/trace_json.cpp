@@ -33,6 +33,12 @@ void to_json(nlohmann::json& j, const RadixSection& p) {
   j = {{"pass", p.pass},         {"shift", p.shift},   {"bits", p.bits},       {"skipped", p.skipped},
        {"histogram", p.histogram}, {"rows", p.rows},     {"scan_order", "digit-major"},
        {"counts", p.counts},     {"offsets", p.offsets}, {"scatter", p.scatter}};
+  // Written for decimal passes only: a binary pass's digit is its bits, and a reader takes base 2
+  // where no base is written.
+  if (p.decimal()) {
+    j["base"] = p.base;
+    j["place"] = p.place;
+  }
   if (!p.lookback.empty()) j["lookback"] = p.lookback;
   j["coalescing"] = {p.coalescing.warp_stores, p.coalescing.segments_exchanged, p.coalescing.segments_direct};
 }
@@ -46,6 +52,8 @@ void from_json(const nlohmann::json& j, RadixSection& p) {
   j.at("counts").get_to(p.counts);
   j.at("offsets").get_to(p.offsets);
   j.at("scatter").get_to(p.scatter);
+  if (j.contains("base")) j.at("base").get_to(p.base);
+  if (j.contains("place")) j.at("place").get_to(p.place);
   if (j.contains("lookback")) j.at("lookback").get_to(p.lookback);
   if (j.contains("coalescing")) {
     const auto& c = j.at("coalescing");

@@ -3,6 +3,7 @@
 // Controls panel and Explain look algorithms up here; nothing else names one.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -40,6 +41,12 @@ struct ParamSpec {
   // on (0: the default is the fastest, or none was measured). bench adds a CUDA row at it when the
   // parameter is left unset.
   int fastest_on_gpu = 0;
+  // Where not empty, the only values it takes (each between min and max): a choice between a few
+  // settings, such as the base of a radix sort's digits, that a slider would step through in vain.
+  std::span<const int> choices;
+  bool takes(int value) const {
+    return value >= min && value <= max && (choices.empty() || std::find(choices.begin(), choices.end(), value) != choices.end());
+  }
 };
 
 // The view that draws a phase's output, so Explain can follow the panel under the mouse.
@@ -60,6 +67,7 @@ struct SortShape {
   KeyType key_type = KeyType::u32;
   uint64_t n = 0;
   bool pairs = false;
+  bool descending = false;
   int begin_bit = 0;
   int end_bit = 0;  // resolved: never -1
   ParamValues params{};
@@ -70,6 +78,8 @@ struct SortShape {
   // that subtracts the smallest key first needs only the digits below this span's top bit. All ones
   // when unknown.
   uint64_t key_span = ~uint64_t(0);
+  // The largest key, as ordered bits of the whole key (an unsigned key's value). All ones when unknown.
+  uint64_t largest_key = ~uint64_t(0);
 };
 
 // The CPU entry point: sorts args (host memory) with `params`; with `trace`, records a SortTrace and
@@ -105,6 +115,9 @@ struct AlgorithmDescriptor {
   // Largest n the algorithm takes (0: no limit of its own), and why, for the UI.
   uint64_t max_n = 0;
   std::string_view max_n_reason;
+  // Ok when its parameters take this run's keys, order and bit range (a teaching setting may
+  // narrow them); else the one line a user reads. Null: no parameter narrows them.
+  Status (*check_shape)(const SortShape& shape) = nullptr;
   // The phases of `stage` (null: none viewed yet) for Explain.
   std::vector<ExplainPhase> (*explain)(const SortTrace* trace, const StageTrace* stage) = nullptr;
 

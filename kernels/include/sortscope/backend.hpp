@@ -153,6 +153,7 @@ class KeyFacts {
   void describe(SortShape* shape) const {
     shape->differing_bits = differing_bits();
     shape->key_span = span();
+    shape->largest_key = largest_;
   }
 
  private:

@@ -29,6 +29,9 @@ struct RadixSortArgs {
   int end_bit = -1;                 // -1: all bits of the key type
   bool descending = false;
   int radix_bits = 0;               // 0: the algorithm's tuned default
+  // 2: binary digits radix_bits wide, as the kernels sort. 10: decimal digits of unsigned keys (ones,
+  // then tens, ...), a teaching option of mg-radix's CPU twin; no GPU kernel takes it.
+  int digit_base = 2;
   uint32_t max_grid = 0;            // 0: the backend's choice (mg-radix: blocks in the scan table)
   uint32_t tile_items = 0;          // 0: the algorithm's tile; else a teaching tile (CPU twins that take one)
   // With no trace, a CPU twin that times its phases appends each one here (an untraced run, timed

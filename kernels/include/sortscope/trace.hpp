@@ -67,6 +67,23 @@ enum class TableRows { blocks, tiles };
 // the keys it loaded). The coalescing meter measures both; this says which one the kernels ran.
 enum class ScatterStore { exchanged, direct };
 
+// 10^place, the value of a decimal digit's place (1 for the ones, 10 for the tens, ...).
+inline uint64_t decimal_place_value(int place) {
+  uint64_t value = 1;
+  for (int i = 0; i < place; ++i) value *= 10;
+  return value;
+}
+
+// How many decimal digits `key` has (1 for 0): the passes a decimal LSD sort of keys up to it makes.
+inline int decimal_digit_count(uint64_t key) {
+  int digits = 1;
+  while (key >= 10) {
+    key /= 10;
+    ++digits;
+  }
+  return digits;
+}
+
 // A radix pass: its digit histogram, the tiles x digits scan table, sampled scatter, coalescing and
 // (one-sweep) look-back.
 struct RadixSection {
@@ -74,6 +91,12 @@ struct RadixSection {
   int shift = 0;          // the digit's lowest bit
   int bits = 0;           // the digit's width
   bool skipped = false;   // every key had the same digit: the pass left the keys in place
+  // The base of the digits. 2: the digit is bits [shift, shift + bits) of the ordered key, 2^bits
+  // buckets, as the kernels sort. 10: the digit is (key / 10^place) % 10 of an unsigned key, ten
+  // buckets, as textbooks show LSD radix sort (a teaching option of the CPU backend); shift and
+  // bits are then 0.
+  int base = 2;
+  int place = 0;  // base 10: the power of ten whose digit this pass sorts by (0: the ones)
 
   std::vector<uint64_t> histogram;  // [digit]: keys with that digit; sums to n
 
@@ -91,14 +114,31 @@ struct RadixSection {
   std::vector<LookbackRow> lookback;  // onesweep: one per row; empty for other algorithms
   CoalescingStats coalescing;         // zero for a skipped pass
 
-  uint32_t digits() const { return 1u << bits; }
+  bool decimal() const { return base == 10; }
+  uint32_t digits() const { return decimal() ? 10u : 1u << bits; }
+  // The digit of a key given as its ordered bits (key_traits.hpp; an unsigned key's own value).
+  uint32_t digit_of(uint64_t ordered) const {
+    if (decimal()) return uint32_t(ordered / decimal_place_value(place) % 10);
+    return uint32_t((ordered >> shift) & (bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1));
+  }
   bool operator==(const RadixSection&) const = default;
 };
 
-// "pass 2: bits 8-15", the name of a radix pass's stage on both backends.
+// "ones", "tens", "hundreds", "thousands", then "10^4s": the name of a decimal place.
+inline std::string decimal_place_name(int place) {
+  static const char* const kNames[] = {"ones", "tens", "hundreds", "thousands"};
+  return place < 4 ? kNames[place] : "10^" + std::to_string(place) + "s";
+}
+
+// What a pass sorts by: "bits 8-15", or "tens digit" in base 10.
+inline std::string radix_digit_name(const RadixSection& r) {
+  if (r.decimal()) return decimal_place_name(r.place) + " digit";
+  return "bits " + std::to_string(r.shift) + "-" + std::to_string(r.shift + r.bits - 1);
+}
+
+// "pass 2: bits 8-15" or "pass 2: tens digit", the name of a radix pass's stage on both backends.
 inline std::string radix_stage_name(const RadixSection& r) {
-  return "pass " + std::to_string(r.pass + 1) + ": bits " + std::to_string(r.shift) + "-" +
-         std::to_string(r.shift + r.bits - 1);
+  return "pass " + std::to_string(r.pass + 1) + ": " + radix_digit_name(r);
 }
 
 // One merger's share of a merge stage, found by co-rank: it writes outputs [out_begin, out_begin +
