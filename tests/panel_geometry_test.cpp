@@ -1,5 +1,5 @@
 // The pictures' plain geometry and words, on real runs' traces: the sorting network's comparator
-// lanes and step columns, and the compact key labels.
+// lanes and step columns, the merge stage's pairs of runs and its grid, and the compact key labels.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +9,7 @@
 
 #include "test_support.hpp"
 #include "ui/key_labels.hpp"
+#include "ui/merge_geometry.hpp"
 #include "ui/network_geometry.hpp"
 
 namespace sortscope::app::ui {
@@ -100,6 +101,55 @@ TEST(NetworkDiagram, TheLitStepWidensForItsKeysAndTheOthersShareTheRest) {
   // Never more than half the width, however many lanes it asks for.
   const std::vector<NetworkColumn> wide = network_columns(21, 15, 0.0f, 1000.0f, 60.0f, 32 * 100.0f);
   EXPECT_LE(wide[15].x1 - wide[15].x0, 500.0f + 1e-3f);
+}
+
+SortTrace merge_trace(uint64_t n) {
+  SortConfig config;
+  config.algorithm = test::algo("merge");
+  return test::cpu_trace("uniform", n, 7, config);
+}
+
+TEST(MergeCaption, SaysTheRunLengthsOfThePairsReallyMerged) {
+  // 40 keys, runs of 17 (u32 keys): stage 3 merges the run of 34 with the 6 left, into 40.
+  const SortTrace t40 = merge_trace(40);
+  ASSERT_EQ(t40.stages.size(), 3u);
+  const MergeSection& last = *t40.stages[2].merge;
+  ASSERT_EQ(last.run_length, 34u);
+  const MergePairs p = merge_pairs(last, 40);
+  EXPECT_EQ(p.count, 1u);
+  EXPECT_EQ(p.first_a, 34u);
+  EXPECT_EQ(p.first_b, 6u);
+  EXPECT_EQ(merge_pairs_caption(last, 40), "runs of 34 and 6 into one of 40");
+  EXPECT_EQ(merge_pairs_caption(last, 40).find("68"), std::string::npos);
+  // Stage 2: one pair of 17 and 17, and the last run of 6 alone.
+  EXPECT_EQ(merge_pairs_caption(*t40.stages[1].merge, 40),
+            "runs of 17 into 34, 2 pairs; the last run, of 6, has no partner and stays as it is");
+
+  const SortTrace t64 = merge_trace(64);
+  ASSERT_EQ(t64.stages.size(), 3u);
+  EXPECT_EQ(merge_pairs_caption(*t64.stages[1].merge, 64), "runs of 17 into 34, 2 pairs; the last: 17 and 13 into 30");
+  EXPECT_EQ(merge_pairs_caption(*t64.stages[2].merge, 64), "runs of 34 and 30 into one of 64");
+  // Pairs that all fill up say nothing of a last one.
+  MergeSection even;
+  even.run_length = 16;
+  EXPECT_EQ(merge_pairs_caption(even, 128), "runs of 16 into 32, 4 pairs");
+  EXPECT_EQ(merge_pairs_caption(even, 32), "runs of 16 and 16 into one of 32");
+}
+
+TEST(MergeGrid, APairOfUnequalRunsGetsCellsWideEnoughForItsKeys) {
+  // 34 x 6 in a panel 1700 x 700: square cells would make a sliver 6 cells of 20 pixels wide.
+  const GridSize sliver = merge_grid_size(34, 6, 1700.0f, 700.0f, 40.0f, 26.0f);
+  EXPECT_LE(sliver.height, 700.0f);
+  EXPECT_GE(sliver.width / 6, 40.0f) << "the columns are narrower than their keys";
+  EXPECT_LE(sliver.width, 1700.0f);
+  // Equal runs keep square cells.
+  const GridSize square = merge_grid_size(17, 17, 1700.0f, 700.0f, 20.0f, 20.0f);
+  EXPECT_FLOAT_EQ(square.width, square.height);
+  EXPECT_FLOAT_EQ(square.height, 700.0f);
+  // Never more than the room, however large the cells asked for.
+  const GridSize tight = merge_grid_size(64, 64, 300.0f, 200.0f, 40.0f, 40.0f);
+  EXPECT_LE(tight.width, 300.0f);
+  EXPECT_LE(tight.height, 200.0f);
 }
 
 TEST(KeyLabels, SmallKeysAreWrittenWhole) {
