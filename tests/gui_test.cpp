@@ -326,6 +326,26 @@ INSTANTIATE_TEST_SUITE_P(
                     "--n 2^16 --stage 2 --theme high-contrast --palette colour-blind",
                     "--n 2^16 --algorithm sample-det --stage 3 --focus buckets"));
 
+// The small-n views a lecture shows, at the sizes of a projector and a laptop: the network with
+// its keys on the wires, the merge grid with its keys along the axes (the short last run of 40 keys
+// too), and the buckets with their samples, splitters and keys.
+TEST(Gui, SmallNetworkMergeAndBucketViewsPassTheLayoutCheck) {
+  const std::string log = testing::TempDir() + "/sortscope_gui_small_views.txt";
+  const WindowAndScale windows[] = {{1920, 1080, "2"}, {1920, 1080, "1.5"}, {1280, 800, "1.5"}};
+  const char* views[] = {"--algorithm bitonic --n 16 --stage 7 --focus network",
+                         "--algorithm merge --n 40 --stage 3 --focus merge", "--algorithm merge --n 64 --focus merge",
+                         "--algorithm sample-det --n 64 --param s=4 --stage 3 --focus buckets",
+                         "--algorithm sample-rand --n 64 --param k=4 --param bucket-keys=16 --stage 2 --focus buckets"};
+  for (const WindowAndScale& window : windows)
+    for (const char* view : views) {
+      std::remove(log.c_str());
+      const std::string args = "--headless --frames 3 --backend cpu --no-live --check-layout --width " +
+                               std::to_string(window.width) + " --height " + std::to_string(window.height) +
+                               " --ui-scale " + window.scale + " " + view;
+      EXPECT_EQ(run_sortscope(args + " 2> " + log), 0) << args << "\n" << read_file(log);
+    }
+}
+
 TEST(Gui, AMaximizedPanelTakesTheWholeWindow) {
   const std::string png = testing::TempDir() + "/sortscope_gui_maximized.png";
   std::remove(png.c_str());
@@ -585,6 +605,31 @@ TEST(Gui, SampleSortDrawsItsBucketsUnderTheBound) {
   EXPECT_GT(stats(p, layout.buckets).saturated, 0.05) << "no bucket bars";
   // The 2n/s line (orange-red) runs across the bars.
   EXPECT_GT(count_colour(p, layout.buckets, 255, 120, 90), int(layout.buckets.w / 2)) << "no bound line";
+}
+
+TEST(Gui, SampleSortDrawsItsSplittersBetweenTheBuckets) {
+  // 64 keys, s = 4: three splitters, each a white line from its value above the bars down to the
+  // bottom of the bars, between the bucket it closes and the next.
+  const std::string png = testing::TempDir() + "/sortscope_gui_splitters.png";
+  std::remove(png.c_str());
+  ASSERT_EQ(run_sortscope("--headless --frames 4 --backend cpu --algorithm sample-det --n 64 --param s=4 --stage 3 "
+                          "--focus buckets --width 1920 --height 1080 --ui-scale 2 --screenshot " + png),
+            0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  // Columns holding a long run of the splitters' white: the three boundaries (2 pixels each).
+  int boundaries = 0;
+  for (int x = 0; x < p.w; ++x) {
+    int run = 0, longest = 0;
+    for (int y = 0; y < p.h; ++y) {
+      const unsigned char* c = p.at(x, y);
+      run = std::abs(c[0] - 235) <= 3 && std::abs(c[1] - 235) <= 3 && std::abs(c[2] - 235) <= 3 ? run + 1 : 0;
+      longest = std::max(longest, run);
+    }
+    boundaries += longest > 150;
+  }
+  EXPECT_GE(boundaries, 3) << "no line for each of the three splitters";
+  EXPECT_LE(boundaries, 9);
 }
 
 }  // namespace
