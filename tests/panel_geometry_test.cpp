@@ -94,6 +94,8 @@ TEST(NetworkDiagram, TheLitStepWidensForItsKeysAndTheOthersShareTheRest) {
   EXPECT_FLOAT_EQ(columns.back().x1, 1000.0f);
   const NetworkColumn& lit = columns[6];
   // The keys' gutters on both sides, then room for eight lanes.
+  EXPECT_FLOAT_EQ(lit.gutter, 60.0f);
+  EXPECT_FLOAT_EQ(columns[5].gutter, 0.0f);
   EXPECT_GE(lit.band0, lit.x0 + 60.0f);
   EXPECT_LE(lit.band1, lit.x1 - 60.0f);
   EXPECT_GE(lit.band1 - lit.band0, 8 * 18.0f * 0.99f);

@@ -22,7 +22,8 @@ const ImU32 kSplitterColor = IM_COL32(235, 235, 235, 255);
 
 // Characters a key may take before it is written in a compact form.
 constexpr size_t kKeyChars = 5;
-// The samples are written out on at most this many lines; beyond, their count says enough.
+// The samples are written out on at most this many lines (fewer in a short panel, whose height
+// the bars need); beyond, their count says enough.
 constexpr int kMaxSampleLines = 3;
 // Each bucket's keys are listed up to this many keys in all; beyond, no class reads them.
 constexpr uint64_t kMaxListedKeys = 256;
@@ -72,10 +73,10 @@ int flow_lines(const std::vector<SampleWord>& words, float width, float space) {
   return lines;
 }
 
-// The sorted samples as words: all of them where they fit on kMaxSampleLines lines, else the few
-// around each splitter (as many as fit), the rest left out between them; none where even the
-// splitters alone do not fit.
-std::vector<SampleWord> sample_words(const BucketSection& b, const PanelKeys& k, float width, float space) {
+// The sorted samples as words: all of them where they fit on `lines` lines, else the few around
+// each splitter (as many as fit), the rest left out between them; none where even the splitters
+// alone do not fit.
+std::vector<SampleWord> sample_words(const BucketSection& b, const PanelKeys& k, float width, float space, int lines) {
   // Splitters are picked from the samples in order: one pass finds each in turn (the first of
   // equal samples, which writes the same).
   std::vector<bool> is_splitter(b.samples.size(), false);
@@ -97,7 +98,7 @@ std::vector<SampleWord> sample_words(const BucketSection& b, const PanelKeys& k,
   };
   for (size_t reach : {b.samples.size(), size_t(3), size_t(2), size_t(1), size_t(0)}) {
     std::vector<SampleWord> words = words_within(reach);
-    if (flow_lines(words, width, space) <= kMaxSampleLines) return words;
+    if (flow_lines(words, width, space) <= lines) return words;
   }
   return {};  // too many splitters to write out
 }
@@ -105,7 +106,9 @@ std::vector<SampleWord> sample_words(const BucketSection& b, const PanelKeys& k,
 void sample_list(const BucketSection& b, const PanelKeys& k) {
   // Indented, so that the first sample's box stays inside the panel.
   const float indent = ImGui::GetFontSize() * 0.25f, space = ImGui::CalcTextSize("  ").x;
-  const std::vector<SampleWord> words = sample_words(b, k, ImGui::GetContentRegionAvail().x - indent, space);
+  const int lines = std::min(kMaxSampleLines, int(ImGui::GetContentRegionAvail().y * 0.2f / ImGui::GetTextLineHeightWithSpacing()));
+  const std::vector<SampleWord> words =
+      lines > 0 ? sample_words(b, k, ImGui::GetContentRegionAvail().x - indent, space, lines) : std::vector<SampleWord>{};
   if (words.empty()) {
     disabled_text_wrapped("%llu samples, sorted; the splitters are picked from them.", (unsigned long long)b.sample_count);
     return;
@@ -222,13 +225,19 @@ void bucket_bars(const gfx::Palette& palette, const BucketSection& b, uint64_t n
     const float tw = ImGui::CalcTextSize(text.c_str()).x;
     dl->AddText(ImVec2(x - tw / 2, origin.y), kSplitterColor, text.c_str());
   }
-  auto level = [&](double keys_at, ImU32 colour, const char* label) {
-    const float y = p1.y - float(keys_at / top) * h;
+  // Each level's name beside its line; where the bound's line is too near the mean's for both,
+  // the bound's name goes above its line and the mean's below its own (the bound is never below).
+  const float mean_y = p1.y - float(double(n) / double(count) / top) * h;
+  const float bound_y = p1.y - float(double(b.bound) / top) * h;
+  const bool crowded = b.bound && mean_y - bound_y < line;
+  // Bars only a few lines tall leave no room for the names: the footer names the bound.
+  const bool named = h >= 3 * line;
+  auto level = [&](float y, ImU32 colour, const char* label, float shift) {
     dl->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), colour, 2.0f);
-    dl->AddText(ImVec2(origin.x, y - ImGui::GetTextLineHeight() / 2), colour, label);
+    if (named) dl->AddText(ImVec2(origin.x, y - line / 2 + shift), colour, label);
   };
-  level(double(n) / double(count), kMeanColor, "mean");
-  if (b.bound) level(double(b.bound), kBoundColor, "2n/s");
+  level(mean_y, kMeanColor, "mean", crowded ? line / 2 : 0.0f);
+  if (b.bound) level(bound_y, kBoundColor, "2n/s", crowded ? -line / 2 : 0.0f);
   ImGui::Dummy(ImVec2(avail.x, splitter_row + h + (listed ? listing : 0.0f)));
   ImGui::TextDisabled("%zu bucket%s", count, count == 1 ? "" : "s");
   ImGui::SameLine();

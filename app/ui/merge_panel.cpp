@@ -111,7 +111,9 @@ void merge_grid(const RunRecord& run, const MergeSection& m, int trace_stage) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float note_h = labelled ? ImGui::CalcTextSize(axes_note(labels, 2, 2).c_str(), nullptr, false, avail.x).y : 0.0f;
   const float footer = ImGui::GetTextLineHeightWithSpacing() * 1.3f + note_h;
-  const float side_w = std::max(avail.x - label_w - 4, 40.0f), side_h = std::max(avail.y - label_h - footer, 40.0f);
+  // The last column's key, centred on its cell, reaches half its width past the grid.
+  const float side_w = std::max(avail.x - label_w - 4 - widest / 2, 40.0f);
+  const float side_h = std::max(avail.y - label_h - footer, 40.0f);
   // Square cells where they fit, and wide and tall enough for the keys where the room allows, so a
   // short run beside a long one is a readable strip, not a sliver.
   const GridSize size = labelled ? merge_grid_size(pair.a_len, pair.b_len, side_w, side_h, (widest + pad) / 2, font)

@@ -50,7 +50,7 @@ std::vector<NetworkColumn> network_columns(int steps, int lit, float left, float
     const float w = is_lit ? lit_width : other;
     const float g = is_lit ? std::min(gutter, w * 0.4f) : 0.0f;
     const float inner = w - 2 * g;
-    columns.push_back({x, x + w, x + g + kBandMargin * inner, x + w - g - kBandMargin * inner});
+    columns.push_back({x, x + w, g, x + g + kBandMargin * inner, x + w - g - kBandMargin * inner});
     x += w;
   }
   return columns;

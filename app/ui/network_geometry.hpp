@@ -25,9 +25,10 @@ struct PlacedStep {
 PlacedStep place_comparators(const NetworkSection& net, uint64_t n);
 
 // One step's column: [x0, x1) is what marks the step; its comparators spread over [band0, band1],
-// inside it, leaving room for the keys on either side of the lit step.
+// inside it, leaving `gutter` on either side for the keys before and after the lit step.
 struct NetworkColumn {
   float x0 = 0, x1 = 0;
+  float gutter = 0;
   float band0 = 0, band1 = 0;
   float lane_x(uint32_t lane, uint32_t lanes) const;
 };

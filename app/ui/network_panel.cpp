@@ -98,29 +98,33 @@ void comparator_diagram(const RunRecord& run, const SortTrace& t, int viewed) {
                                (keys.labels.whole() ? "" : "; hover a wire for its whole keys");
   const float note_h =
       ImGui::CalcTextSize(on_wires.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y + spacing;
-  const bool written = keys.known() && (ImGui::GetContentRegionAvail().y - note_h - line - spacing) / float(n) >= line;
+  const float pad = font * 0.25f, index_w = ImGui::CalcTextSize("00").x + 8;
+  float key_w = 0;
+  if (keys.known())
+    for (uint64_t i = 0; i < n; ++i)
+      key_w = std::max(key_w, ImGui::CalcTextSize(keys.labels.text(keys.before, i).c_str()).x);
+  const float key_gutter =
+      std::max({key_w, ImGui::CalcTextSize("before").x, ImGui::CalcTextSize("after").x}) + 3 * pad;
+  // The lit step may take half the width: its two gutters and a little room for its comparators.
+  const bool wide_enough = 2 * key_gutter + 2 * font <= (ImGui::GetContentRegionAvail().x - index_w) / 2;
+  const bool written = keys.known() && wide_enough &&
+                       (ImGui::GetContentRegionAvail().y - note_h - line - spacing) / float(n) >= line;
   if (written)
     disabled_text_wrapped("%s", on_wires.c_str());
   else if (keys.known())
     disabled_text_wrapped("hover a wire for its keys before and after this step");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float index_w = ImGui::CalcTextSize("00").x + 8;
   const float top = written ? line : 0.0f;
   const float height = std::max(avail.y - top - spacing, 40.0f);
   const float wire_gap = height / float(n);
-  float key_w = 0;
-  if (written)
-    for (uint64_t i = 0; i < n; ++i)
-      key_w = std::max(key_w, ImGui::CalcTextSize(keys.labels.text(keys.before, i).c_str()).x);
-  const float pad = font * 0.25f;
-  const float gutter =
-      written ? std::max({key_w, ImGui::CalcTextSize("before").x, ImGui::CalcTextSize("after").x}) + 3 * pad : 0.0f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float wires_top = origin.y + top;
   const float left = origin.x + index_w, width = std::max(avail.x - index_w, 40.0f);
   const std::vector<NetworkColumn> columns =
-      network_columns(stages, viewed, left, width, gutter, float(lit_step.lanes) * font * 0.7f);
+      network_columns(stages, viewed, left, width, written ? key_gutter : 0.0f,
+                      std::max(float(lit_step.lanes), 3.0f) * font * 0.7f);
   const NetworkColumn& lit = columns[size_t(viewed)];
+  const float gutter = lit.gutter;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   auto wire_y = [&](uint64_t i) { return wires_top + (float(i) + 0.5f) * wire_gap; };
   const ImU32 wire_color = ImGui::GetColorU32(ImGuiCol_TextDisabled);
@@ -135,9 +139,12 @@ void comparator_diagram(const RunRecord& run, const SortTrace& t, int viewed) {
     dl->AddText(ImVec2(lit.x0 + gutter - pad - before_w, origin.y), wire_color, "before");
     dl->AddText(ImVec2(lit.x1 - gutter + pad, origin.y), wire_color, "after");
   }
+  // Every wire is numbered where the numbers fit, else every k-th (k a power of two).
+  uint64_t numbered_every = 1;
+  while (float(numbered_every) * wire_gap < font * 0.8f && numbered_every < n) numbered_every *= 2;
   for (uint64_t i = 0; i < n; ++i) {
     const float y = wire_y(i);
-    if (wire_gap >= font * 0.8f || i % 8 == 0) {
+    if (i % numbered_every == 0) {
       char id[24];
       std::snprintf(id, sizeof id, "%llu", static_cast<unsigned long long>(i));
       dl->AddText(ImVec2(origin.x, y - font / 2), wire_color, id);
@@ -190,10 +197,11 @@ void comparator_diagram(const RunRecord& run, const SortTrace& t, int viewed) {
         else
           dl->AddCircle(ImVec2(x, y), dot, color, 0, 1.5f);
       }
-      // The arrow points at the wire that gets the larger key, sized by the font and kept inside
-      // its lane.
-      const float length = font * 0.45f, half = std::min(font * 0.25f, lane_w * 0.45f);
-      if (yb - ya <= 2 * (length + dot) + 2) continue;
+      // The arrow points at the wire that gets the larger key, sized by the font, kept inside its
+      // lane and short enough to leave the line between the dots visible.
+      const float length = std::min(font * 0.45f, (yb - ya - 2 * dot) * 0.45f);
+      const float half = std::min(font * 0.25f, lane_w * 0.45f);
+      if (length < font * 0.2f) continue;
       const bool down = net.ascending(c.low);
       const float tip = down ? yb - dot : ya + dot, base = down ? tip - length : tip + length;
       dl->AddTriangleFilled(ImVec2(x - half, base), ImVec2(x + half, base), ImVec2(x, tip), color);
