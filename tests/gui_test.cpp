@@ -151,6 +151,54 @@ TEST(Gui, ANetworkShowsItsComparatorsAndNoRadixPanels) {
   EXPECT_GT(stats(p, layout.throughput).drawn, 0.01) << "the throughput panel looks empty";
 }
 
+// The outline drawn in one colour: its sides are the columns holding more than `side` pixels of it,
+// its top and bottom the rows between them that it half fills. Not visible when there is none.
+PanelRect outline_of(const Picture& p, int red, int green, int blue, int side) {
+  auto is = [&](int x, int y) {
+    const unsigned char* c = p.at(x, y);
+    return std::abs(c[0] - red) <= 3 && std::abs(c[1] - green) <= 3 && std::abs(c[2] - blue) <= 3;
+  };
+  int x0 = -1, x1 = -1;
+  for (int x = 0; x < p.w; ++x) {
+    int count = 0;
+    for (int y = 0; y < p.h; ++y) count += is(x, y);
+    if (count <= side) continue;
+    if (x0 < 0) x0 = x;
+    x1 = x;
+  }
+  if (x0 < 0 || x1 - x0 < 4) return {};
+  int y0 = -1, y1 = -1;
+  for (int y = 0; y < p.h; ++y) {
+    int count = 0;
+    for (int x = x0; x <= x1; ++x) count += is(x, y);
+    if (count * 2 <= x1 - x0) continue;
+    if (y0 < 0) y0 = y;
+    y1 = y;
+  }
+  if (y0 < 0) return {};
+  return {float(x0), float(y0), float(x1 - x0 + 1), float(y1 - y0 + 1)};
+}
+
+TEST(Gui, TheViewedNetworkStepIsBoxedAndItsComparatorsKeepTheirColour) {
+  // The distance-8 step of 16 wires, run in shared memory: its comparators are drawn in the
+  // legend's shared-memory blue inside the yellow box that marks the viewed step, and nothing
+  // inside the box is drawn in the box's yellow.
+  const std::string png = testing::TempDir() + "/sortscope_gui_bitonic16.png";
+  std::remove(png.c_str());
+  ASSERT_EQ(run_sortscope("--headless --frames 4 --backend cpu --algorithm bitonic --n 16 --stage 7 --focus network "
+                          "--width 1920 --height 1080 --ui-scale 2 --screenshot " + png),
+            0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  const PanelRect box = outline_of(p, 255, 220, 120, 300);
+  ASSERT_TRUE(box.visible()) << "no box round the viewed step";
+  EXPECT_GT(box.h, 400) << "the box does not span the wires";
+  const PanelRect inside{box.x + 4, box.y + 4, box.w - 8, box.h - 8};
+  EXPECT_LT(count_colour(p, inside, 255, 220, 120), 20) << "comparators drawn in the box's yellow";
+  EXPECT_GT(count_colour(p, inside, 115, 199, 255), 1500) << "the step's comparators are not in the shared-memory blue";
+  EXPECT_LT(count_colour(p, inside, 255, 178, 89), 20) << "comparators in the global colour in a shared-memory step";
+}
+
 TEST(Gui, MergeSortDrawsItsMergePath) {
   const std::string png = testing::TempDir() + "/sortscope_gui_merge.png";
   std::remove(png.c_str());
@@ -277,6 +325,26 @@ INSTANTIATE_TEST_SUITE_P(
                     "--n 2^16 --race onesweep-vs-reduce-then-scan",
                     "--n 2^16 --stage 2 --theme high-contrast --palette colour-blind",
                     "--n 2^16 --algorithm sample-det --stage 3 --focus buckets"));
+
+// The small-n views a lecture shows, at the sizes of a projector and a laptop: the network with
+// its keys on the wires, the merge grid with its keys along the axes (the short last run of 40 keys
+// too), and the buckets with their samples, splitters and keys.
+TEST(Gui, SmallNetworkMergeAndBucketViewsPassTheLayoutCheck) {
+  const std::string log = testing::TempDir() + "/sortscope_gui_small_views.txt";
+  const WindowAndScale windows[] = {{1920, 1080, "2"}, {1920, 1080, "1.5"}, {1280, 800, "1.5"}};
+  const char* views[] = {"--algorithm bitonic --n 16 --stage 7 --focus network",
+                         "--algorithm merge --n 40 --stage 3 --focus merge", "--algorithm merge --n 64 --focus merge",
+                         "--algorithm sample-det --n 64 --param s=4 --stage 3 --focus buckets",
+                         "--algorithm sample-rand --n 64 --param k=4 --param bucket-keys=16 --stage 2 --focus buckets"};
+  for (const WindowAndScale& window : windows)
+    for (const char* view : views) {
+      std::remove(log.c_str());
+      const std::string args = "--headless --frames 3 --backend cpu --no-live --check-layout --width " +
+                               std::to_string(window.width) + " --height " + std::to_string(window.height) +
+                               " --ui-scale " + window.scale + " " + view;
+      EXPECT_EQ(run_sortscope(args + " 2> " + log), 0) << args << "\n" << read_file(log);
+    }
+}
 
 TEST(Gui, AMaximizedPanelTakesTheWholeWindow) {
   const std::string png = testing::TempDir() + "/sortscope_gui_maximized.png";
@@ -620,6 +688,31 @@ TEST(Gui, SampleSortDrawsItsBucketsUnderTheBound) {
   EXPECT_GT(stats(p, layout.buckets).saturated, 0.05) << "no bucket bars";
   // The 2n/s line (orange-red) runs across the bars.
   EXPECT_GT(count_colour(p, layout.buckets, 255, 120, 90), int(layout.buckets.w / 2)) << "no bound line";
+}
+
+TEST(Gui, SampleSortDrawsItsSplittersBetweenTheBuckets) {
+  // 64 keys, s = 4: three splitters, each a white line from its value above the bars down to the
+  // bottom of the bars, between the bucket it closes and the next.
+  const std::string png = testing::TempDir() + "/sortscope_gui_splitters.png";
+  std::remove(png.c_str());
+  ASSERT_EQ(run_sortscope("--headless --frames 4 --backend cpu --algorithm sample-det --n 64 --param s=4 --stage 3 "
+                          "--focus buckets --width 1920 --height 1080 --ui-scale 2 --screenshot " + png),
+            0);
+  Picture p;
+  ASSERT_TRUE(load(png, &p));
+  // Columns holding a long run of the splitters' white: the three boundaries (2 pixels each).
+  int boundaries = 0;
+  for (int x = 0; x < p.w; ++x) {
+    int run = 0, longest = 0;
+    for (int y = 0; y < p.h; ++y) {
+      const unsigned char* c = p.at(x, y);
+      run = std::abs(c[0] - 235) <= 3 && std::abs(c[1] - 235) <= 3 && std::abs(c[2] - 235) <= 3 ? run + 1 : 0;
+      longest = std::max(longest, run);
+    }
+    boundaries += longest > 150;
+  }
+  EXPECT_GE(boundaries, 3) << "no line for each of the three splitters";
+  EXPECT_LE(boundaries, 9);
 }
 
 }  // namespace

@@ -117,6 +117,37 @@ TEST(SampleDetCpu, TraceIsTheStepsThatRan) {
   EXPECT_EQ(check_invariants(t), "");
 }
 
+// With few keys the trace keeps every sample, sorted, so the picture can write them out; the
+// splitters are the ones Algorithm 1 picks from them. With many it keeps only their count.
+TEST(SampleDetCpu, TraceKeepsTheSamplesOfFewKeys) {
+  SortConfig config;
+  config.algorithm = sample_det();
+  set_param(&config, "s", 4);
+  const SortTrace t = test::cpu_trace("uniform", 64, 3, config);
+  ASSERT_EQ(t.stages.size(), 4u);
+  const BucketSection& b = *t.stages[1].buckets;
+  // One sublist of 64 keys: its 4 equidistant samples, and the first 3 split 4 buckets.
+  EXPECT_EQ(b.sample_count, 4u);
+  ASSERT_EQ(b.samples.size(), 4u);
+  EXPECT_TRUE(std::is_sorted(b.samples.begin(), b.samples.end()));
+  EXPECT_EQ(b.splitters, std::vector<uint64_t>(b.samples.begin(), b.samples.begin() + 3));
+  EXPECT_EQ(t.stages[2].buckets->samples, b.samples) << "later stages keep the samples they were split by";
+  EXPECT_EQ(check_invariants(t), "");
+  const std::string file = testing::TempDir() + "/sortscope_sample_det_samples.json";
+  ASSERT_OK(save_trace(t, file));
+  SortTrace loaded;
+  ASSERT_OK(load_trace(file, &loaded));
+  EXPECT_EQ(first_difference(t, loaded), "");
+  EXPECT_EQ(loaded.stages[1].buckets->samples, b.samples);
+
+  // 100003 keys: 25 sublists of 64 samples each, more than a class reads.
+  SortConfig defaults;
+  defaults.algorithm = sample_det();
+  const SortTrace many = test::cpu_trace("uniform", 100003, 3, defaults);
+  EXPECT_EQ(many.stages[1].buckets->sample_count, 25u * 64u);
+  EXPECT_TRUE(many.stages[1].buckets->samples.empty());
+}
+
 TEST(SampleDetCpu, UntracedRunsTimeEveryStep) {
   auto cpu = make_cpu_backend();
   ASSERT_OK(cpu->set_data(DataSpec{*parse_distribution("uniform"), 50000, 1, KeyType::u32}));
@@ -170,6 +201,75 @@ TEST(SampleRandCpu, SortsWithAnyBucketsOversamplingAndThreshold) {
         test::expect_sorted_like_reference(*cpu, DataSpec{*parse_distribution("rand-dup"), 30011, 5, KeyType::f32}, config);
         if (testing::Test::HasFatalFailure()) return;
       }
+}
+
+// After every stage that knows the bucket sizes, the keys lie bucket after bucket, each bucket's
+// between the splitters that bound it (after splitter j - 1, up to splitter j; equal keys go by
+// input position, so either bound may be met): the buckets panel lists each bucket's keys so.
+void expect_keys_lie_in_their_buckets(const AlgorithmDescriptor* algorithm,
+                                      const std::vector<std::pair<const char*, int>>& params) {
+  auto cpu = make_cpu_backend();
+  for (const char* dist : {"uniform", "det-dup"})
+    for (uint64_t n : {64, 1000}) {
+      ASSERT_OK(cpu->set_data(DataSpec{*parse_distribution(dist), n, 5, KeyType::u32}));
+      SortConfig config;
+      config.algorithm = algorithm;
+      for (const auto& [name, value] : params) set_param(&config, name, value);
+      RunOptions options;
+      options.trace = true;
+      options.snapshot_budget = kSnapshotBudgetBytes;
+      RunResult r;
+      ASSERT_OK(cpu->run(config, options, &r));
+      ASSERT_TRUE(r.snapshots);
+      int checked = 0;
+      for (int i = 1; i < r.snapshots->count(); ++i) {
+        const StageTrace& stage = r.trace->stages[size_t(r.snapshots->stage_of(i))];
+        if (!stage.buckets || stage.buckets->sizes.empty()) continue;
+        const BucketSection& b = *stage.buckets;
+        ASSERT_EQ(b.sizes.size(), b.splitters.size() + 1);
+        const uint32_t* keys = static_cast<const uint32_t*>(r.snapshots->keys(i));  // u32: ordered bits are the keys
+        uint64_t at = 0;
+        for (size_t j = 0; j < b.sizes.size(); ++j)
+          for (uint64_t e = at + b.sizes[j]; at < e; ++at) {
+            if (j > 0) EXPECT_GE(keys[at], b.splitters[j - 1]) << stage.name << ", bucket " << j << ", key " << at;
+            if (j < b.splitters.size()) EXPECT_LE(keys[at], b.splitters[j]) << stage.name << ", bucket " << j << ", key " << at;
+          }
+        ++checked;
+      }
+      EXPECT_GE(checked, 2) << dist << " n=" << n;
+    }
+}
+
+TEST(SampleDetCpu, KeysLieInTheirBucketsAfterTheRelocation) {
+  expect_keys_lie_in_their_buckets(sample_det(), {{"s", 4}});
+}
+
+TEST(SampleRandCpu, KeysLieInTheirBucketsAfterTheDistribution) {
+  expect_keys_lie_in_their_buckets(sample_rand(), {{"k", 4}, {"bucket-keys", 16}});
+}
+
+// The a*k random samples, sorted, kept when they are few; every a-th is a splitter. Inputs of at
+// most M keys draw none.
+TEST(SampleRandCpu, TraceKeepsTheSamplesOfFewKeys) {
+  SortConfig config;
+  config.algorithm = sample_rand();
+  set_param(&config, "k", 4);
+  set_param(&config, "bucket-keys", 16);
+  const SortTrace t = test::cpu_trace("uniform", 64, 3, config);
+  const BucketSection& b = *t.stages[0].buckets;
+  EXPECT_EQ(b.sample_count, 4u * uint64_t(sample_rand::kDefaultOversampling));
+  ASSERT_EQ(b.samples.size(), b.sample_count);
+  EXPECT_TRUE(std::is_sorted(b.samples.begin(), b.samples.end()));
+  ASSERT_EQ(b.splitters.size(), 3u);
+  for (size_t j = 0; j < 3; ++j)
+    EXPECT_EQ(b.splitters[j], b.samples[(j + 1) * size_t(sample_rand::kDefaultOversampling) - 1]);
+  EXPECT_EQ(t.stages[1].buckets->samples, b.samples);
+  EXPECT_EQ(check_invariants(t), "");
+
+  set_param(&config, "bucket-keys", 4096);
+  const SortTrace one_bucket = test::cpu_trace("uniform", 64, 3, config);
+  EXPECT_EQ(one_bucket.stages[0].buckets->sample_count, 0u);
+  EXPECT_TRUE(one_bucket.stages[0].buckets->samples.empty());
 }
 
 // Random splitters promise no bound, but with 30 samples a bucket every bucket of these inputs,
@@ -305,6 +405,8 @@ TEST(SampleDetGpu, TraceEqualsCpuTrace) {
   const uint64_t len = sample_det::kDefaultSublistKeys;
   expect_gpu_trace_equals_cpu_trace(sample_det(), {0, 1, 2, 63, 1000, len, len + 1, 5 * len - 3, 40 * len + 17}, {});
   expect_gpu_trace_equals_cpu_trace(sample_det(), {100003}, {{"s", 256}, {"sublist-keys", 16384}});
+  // Few keys: every sample is in the trace.
+  expect_gpu_trace_equals_cpu_trace(sample_det(), {64, 1000}, {{"s", 4}});
 }
 
 TEST(SampleRandGpu, SortsEveryKeyTypeAndSize) {
@@ -336,6 +438,8 @@ TEST(SampleRandGpu, SortsManyKeys) { expect_sorts_many_keys(sample_rand()); }
 TEST(SampleRandGpu, TraceEqualsCpuTrace) {
   expect_gpu_trace_equals_cpu_trace(sample_rand(), {0, 1, 2, 1000, 4096, 4097, 3 * 4096 + 5, 200003}, {});
   expect_gpu_trace_equals_cpu_trace(sample_rand(), {100003}, {{"k", 1024}, {"oversampling", 7}, {"bucket-keys", 16}});
+  // Few keys: every sample is in the trace.
+  expect_gpu_trace_equals_cpu_trace(sample_rand(), {64, 1000}, {{"k", 4}, {"bucket-keys", 16}});
 }
 
 }  // namespace

@@ -38,6 +38,21 @@ TEST(Trace, InvariantsCatchCorruption) {
   EXPECT_NE(check_invariants(t).find("left its digit's bucket"), std::string::npos);
 }
 
+TEST(Trace, InvariantsCatchSamplesThatDoNotHoldTheSplitters) {
+  SortConfig config;
+  config.algorithm = test::algo("sample-det");
+  set_param(&config, "s", 8);
+  const SortTrace good = test::cpu_trace("uniform", 200, 4, config);
+  ASSERT_EQ(check_invariants(good), "");
+  ASSERT_EQ(good.stages[1].buckets->samples.size(), 8u);
+  SortTrace t = good;
+  t.stages[1].buckets->samples[1] += 1;  // the first splitter
+  EXPECT_NE(check_invariants(t).find("is not one of the samples"), std::string::npos);
+  t = good;
+  t.stages[1].buckets->samples.pop_back();
+  EXPECT_NE(check_invariants(t).find("kept 7 of 8 samples"), std::string::npos);
+}
+
 TEST(Trace, FirstDifferenceNamesWhatDiffers) {
   const SortTrace a = traced_run("uniform", 20000, 4);
   SortTrace b = a;

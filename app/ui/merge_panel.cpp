@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <string>
 
+#include "ui/key_labels.hpp"
+#include "ui/merge_geometry.hpp"
 #include "ui/panel_flags.hpp"
 #include "ui/ui.hpp"
 #include "ui/widgets.hpp"
@@ -20,8 +22,10 @@ const ImVec4 kGlobalColor(1.0f, 0.70f, 0.35f, 1.0f);
 const ImU32 kPathColor = IM_COL32(255, 220, 120, 255);
 const ImU32 kHoverColor = IM_COL32(120, 255, 160, 255);
 
-// Keys along an axis are written up to this many per run.
-constexpr uint64_t kMaxLabelledKeys = 32;
+// Keys along an axis are written up to this many per run (every k-th where the cells are small).
+constexpr uint64_t kMaxLabelledKeys = 128;
+// Characters a key along an axis may take before it is written in a compact form.
+constexpr size_t kAxisKeyChars = 5;
 // At most this many split diagonals are drawn; beyond, every k-th.
 constexpr uint64_t kMaxDrawnSplits = 64;
 
@@ -63,49 +67,58 @@ struct PairGeometry {
   uint64_t begin = 0, a_len = 0, b_len = 0;
 };
 
-// The keys of the merge's input at `stage` as text, when the run kept them in host memory.
-struct AxisKeys {
-  const RunRecord* run = nullptr;
-  const void* keys = nullptr;  // the stage's input, or null
-  std::string at(uint64_t i) const { return format_key(run->key_type, keys, i); }
-};
-
-AxisKeys input_keys(const RunRecord& run, int trace_stage) {
-  AxisKeys k{&run, nullptr};
-  // View stage s shows the keys after trace stage s - 1: the input of trace stage s.
-  const int input_view = trace_stage;
-  const int snapshot = snapshot_for(run, input_view);
-  if (snapshot < 0 || run.snapshots->memory() != BackendKind::cpu) return k;
-  if ((snapshot == 0 ? 0 : run.snapshots->stage_of(snapshot) + 1) != input_view) return k;
-  k.keys = run.snapshots->keys(snapshot);
+// Every k-th key is written where the cells are smaller than the numbers (k a power of two).
+uint64_t label_stride(float needed, float cell) {
+  uint64_t k = 1;
+  while (float(k) * cell < needed) k *= 2;
   return k;
+}
+
+// How the keys along the axes are written: compactly or whole, every k-th of each run.
+std::string axes_note(const KeyLabels& labels, uint64_t row_every, uint64_t column_every) {
+  auto every_kth = [](uint64_t k, const char* run) {
+    return k == 1 ? std::string() : "every " + std::to_string(k) + (k == 2 ? "nd" : "th") + " key of " + run + " written; ";
+  };
+  return (labels.whole() ? "" : labels.note() + "; ") + every_kth(row_every, "A") + every_kth(column_every, "B") +
+         "hover a cell for its keys";
 }
 
 void merge_grid(const RunRecord& run, const MergeSection& m, int trace_stage) {
   const SortTrace& t = *run.trace;
+  const MergePairs pairs = merge_pairs(m, t.n);
   PairGeometry pair;
-  pair.a_len = std::min(m.run_length, t.n);
-  pair.b_len = std::min(2 * m.run_length, t.n) - pair.a_len;
-  const AxisKeys keys = input_keys(run, trace_stage);
-  const bool labelled = keys.keys && pair.a_len <= kMaxLabelledKeys && pair.b_len <= kMaxLabelledKeys;
+  pair.a_len = pairs.first_a;
+  pair.b_len = pairs.first_b;
+  // View stage s shows the keys after trace stage s - 1: the input of trace stage s.
+  const void* keys = host_keys_at(run, trace_stage);
+  const bool labelled = keys && pair.a_len <= kMaxLabelledKeys && pair.b_len <= kMaxLabelledKeys;
+  KeyLabels labels;
+  if (labelled) labels = fit_key_labels(run.key_type, keys, pair.begin + pair.a_len + pair.b_len, kAxisKeyChars);
+  auto key_text = [&](uint64_t i) { return labels.text(keys, i); };
 
-  const float font = ImGui::GetFontSize();
-  float label_w = ImGui::CalcTextSize("A").x + 8;
-  if (labelled)
+  const float font = ImGui::GetFontSize(), pad = font * 0.4f;
+  float label_w = ImGui::CalcTextSize("A").x + 8, widest = 0;
+  if (labelled) {
     for (uint64_t i = 0; i < pair.a_len; ++i)
-      label_w = std::max(label_w, ImGui::CalcTextSize(keys.at(pair.begin + i).c_str()).x + 8);
-  const float label_h = labelled ? font * 2.2f : font * 1.2f;
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float footer = ImGui::GetTextLineHeightWithSpacing() * 1.3f;
-  const float side_w = std::max(avail.x - label_w - 4, 40.0f), side_h = std::max(avail.y - label_h - footer, 40.0f);
-  // Cells stay square when both runs are equal: the grid keeps the runs' aspect within the space.
-  const float aspect = float(pair.b_len) / float(std::max<uint64_t>(pair.a_len, 1));
-  float gw = side_w, gh = side_w / std::max(aspect, 1e-3f);
-  if (gh > side_h) {
-    gh = side_h;
-    gw = std::min(side_w, side_h * aspect);
+      label_w = std::max(label_w, ImGui::CalcTextSize(key_text(pair.begin + i).c_str()).x + 8);
+    for (uint64_t j = 0; j < pair.b_len; ++j)
+      widest = std::max(widest, ImGui::CalcTextSize(key_text(pair.begin + pair.a_len + j).c_str()).x);
   }
-  gw = std::max(gw, 20.0f);
+  // Two rows of column labels, alternating, halve the room each needs.
+  const float label_h = labelled ? font * 2.2f : font * 1.2f;
+  // The footer: the legend, and under it, when keys are written, how (compactly, every k-th), with
+  // room for the longest such note as it wraps.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float note_h = labelled ? ImGui::CalcTextSize(axes_note(labels, 2, 2).c_str(), nullptr, false, avail.x).y : 0.0f;
+  const float footer = ImGui::GetTextLineHeightWithSpacing() * 1.3f + note_h;
+  // The last column's key, centred on its cell, reaches half its width past the grid.
+  const float side_w = std::max(avail.x - label_w - 4 - widest / 2, 40.0f);
+  const float side_h = std::max(avail.y - label_h - footer, 40.0f);
+  // Square cells where they fit, and wide and tall enough for the keys where the room allows, so a
+  // short run beside a long one is a readable strip, not a sliver.
+  const GridSize size = labelled ? merge_grid_size(pair.a_len, pair.b_len, side_w, side_h, (widest + pad) / 2, font)
+                                 : merge_grid_size(pair.a_len, pair.b_len, side_w, side_h, 0, 0);
+  const float gw = std::max(size.width, 20.0f), gh = size.height;
   const ImVec2 cursor = ImGui::GetCursorScreenPos();
   const ImVec2 origin(cursor.x + label_w, cursor.y + label_h);
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -116,34 +129,30 @@ void merge_grid(const RunRecord& run, const MergeSection& m, int trace_stage) {
                   origin.y + float(i / double(std::max<uint64_t>(pair.a_len, 1))) * gh);
   };
   dl->AddRectFilled(origin, ImVec2(origin.x + gw, origin.y + gh), ImGui::GetColorU32(ImGuiCol_FrameBg));
+  std::string note;  // how the axes' keys are written
   if (labelled) {
     for (uint64_t i = 0; i <= pair.a_len; ++i) dl->AddLine(at(double(i), 0), at(double(i), double(pair.b_len)), grid_color);
     for (uint64_t j = 0; j <= pair.b_len; ++j) dl->AddLine(at(0, double(j)), at(double(pair.a_len), double(j)), grid_color);
     const float cell_h = gh / float(std::max<uint64_t>(pair.a_len, 1)), cell_w = gw / float(std::max<uint64_t>(pair.b_len, 1));
-    // Every k-th key is written when the cells are smaller than the numbers (k a power of two).
-    auto stride = [](float needed, float cell) {
-      uint64_t k = 1;
-      while (float(k) * cell < needed) k *= 2;
-      return k;
-    };
-    const uint64_t row_every = stride(font * 0.9f, cell_h);
+    // A row label takes its digits' height and a little more: no two ever touch.
+    const uint64_t row_every = label_stride(font * 0.9f, cell_h);
     for (uint64_t i = 0; i < pair.a_len; i += row_every) {
-      const std::string s = keys.at(pair.begin + i);
+      const std::string s = key_text(pair.begin + i);
       const ImVec2 size = ImGui::CalcTextSize(s.c_str());
       dl->AddText(ImVec2(origin.x - size.x - 4, origin.y + cell_h * (float(i) + 0.5f) - font / 2), text_color, s.c_str());
     }
-    float widest = 0;
-    for (uint64_t j = 0; j < pair.b_len; ++j)
-      widest = std::max(widest, ImGui::CalcTextSize(keys.at(pair.begin + pair.a_len + j).c_str()).x);
-    // Two rows of column labels, alternating, halve the room each needs.
-    const uint64_t column_every = stride((widest + 6) / 2, cell_w);
+    // Column labels in one row where every cell holds its key, else in two alternating rows, each
+    // label clear of the next in its row.
+    const bool one_row = label_stride(widest + pad, cell_w) == 1;
+    const uint64_t column_every = one_row ? 1 : label_stride((widest + pad) / 2, cell_w);
     for (uint64_t j = 0; j < pair.b_len; j += column_every) {
-      const std::string s = keys.at(pair.begin + pair.a_len + j);
+      const std::string s = key_text(pair.begin + pair.a_len + j);
       const ImVec2 size = ImGui::CalcTextSize(s.c_str());
-      const bool lower = (j / column_every) % 2 == 1;
+      const bool lower = one_row || (j / column_every) % 2 == 1;
       dl->AddText(ImVec2(origin.x + cell_w * (float(j) + 0.5f) - size.x / 2, cursor.y + (lower ? font : 0.0f)), text_color,
                   s.c_str());
     }
+    note = axes_note(labels, row_every, column_every);
   } else {
     dl->AddText(ImVec2(cursor.x, origin.y + gh / 2 - font / 2), text_color, "A");
     dl->AddText(ImVec2(origin.x + gw / 2, cursor.y), text_color, "B");
@@ -199,6 +208,14 @@ void merge_grid(const RunRecord& run, const MergeSection& m, int trace_stage) {
                 (unsigned long long)b_end);
     ImGui::TextDisabled("co-rank of output %llu: %llu from A, %llu from B", (unsigned long long)s.out_begin,
                         (unsigned long long)a0, (unsigned long long)b0);
+    if (keys) {
+      // The keys whose comparison decides the step of the path in the cell under the mouse.
+      const uint64_t row = std::min(uint64_t(std::max(0.0, i)), pair.a_len - 1);
+      const uint64_t column = std::min(uint64_t(std::max(0.0, j)), pair.b_len - 1);
+      ImGui::Text("A[%llu] = %s, B[%llu] = %s", (unsigned long long)row,
+                  format_key(run.key_type, keys, pair.begin + row).c_str(), (unsigned long long)column,
+                  format_key(run.key_type, keys, pair.begin + pair.a_len + column).c_str());
+    }
     ImGui::EndTooltip();
   }
   ImGui::SetCursorScreenPos(ImVec2(cursor.x, origin.y + gh + 4));
@@ -210,6 +227,7 @@ void merge_grid(const RunRecord& run, const MergeSection& m, int trace_stage) {
     ImGui::TextColored(m.fused ? kFusedColor : kGlobalColor, "splits");
   ImGui::SameLine();
   ImGui::TextDisabled("A: %s down, B: %s across", short_count(pair.a_len).c_str(), short_count(pair.b_len).c_str());
+  if (!note.empty()) disabled_text_wrapped("%s", note.c_str());
 }
 
 }  // namespace
@@ -239,9 +257,9 @@ void draw_merge_panel(UiFrame& f, bool* open) {
     return;
   }
   const MergeSection& m = *stage->merge;
-  disabled_text_wrapped("runs of %s into %s; %s of %s outputs each find their start by co-rank; %s", short_count(m.run_length).c_str(),
-                        short_count(2 * m.run_length).c_str(), m.fused ? "threads" : "blocks",
-                        short_count(m.items_per_block).c_str(), m.fused ? "in shared memory" : "a global round");
+  disabled_text_wrapped("%s; %s of %s outputs each find their start by co-rank; %s", merge_pairs_caption(m, t.n).c_str(),
+                        m.fused ? "threads" : "blocks", short_count(m.items_per_block).c_str(),
+                        m.fused ? "in shared memory" : "a global round");
   merge_grid(*run, m, viewed);
   ImGui::End();
 }

@@ -22,12 +22,15 @@ namespace {
 using cpu_twin::PhaseClock;
 using sample_sort::Item;
 
-// The splitters of `items` [begin, end): a*k samples at random positions, sorted, every a-th.
+// The splitters of `items` [begin, end): a*k samples at random positions, sorted (kept in
+// `sorted_samples` when given), every a-th.
 template <typename Bits>
 std::vector<Item<Bits>> choose_splitters(const std::vector<Item<Bits>>& items, uint64_t begin, uint64_t end, int k,
-                                         int a, uint64_t stream) {
+                                         int a, uint64_t stream, std::vector<Item<Bits>>* sorted_samples = nullptr) {
   const uint64_t count = end - begin, drawn = uint64_t(a) * uint64_t(k);
-  std::vector<Item<Bits>> samples(drawn);
+  std::vector<Item<Bits>> local;
+  std::vector<Item<Bits>>& samples = sorted_samples ? *sorted_samples : local;
+  samples.resize(drawn);
   for (uint64_t i = 0; i < drawn; ++i) samples[i] = items[begin + random_at(stream, i) % count];
   std::sort(samples.begin(), samples.end());
   std::vector<Item<Bits>> splitters(size_t(k) - 1);
@@ -137,11 +140,14 @@ struct Sorter {
     // Small inputs are one bucket: nothing to sample.
     const bool distributed = n > uint64_t(shape.bucket_keys);
     BucketSection section;  // random sampling promises no bound: `bound` stays 0
-    std::vector<Item<Bits>> splitters;
+    std::vector<Item<Bits>> splitters, samples;
     PhaseClock sample_clock;
-    if (distributed) splitters = choose_splitters(items, 0, n, shape.buckets, shape.oversampling, seed);
+    if (distributed) splitters = choose_splitters(items, 0, n, shape.buckets, shape.oversampling, seed, &samples);
     record.phase("samples and splitters", sample_clock, uint64_t(shape.buckets) * uint64_t(shape.oversampling) * 3 * sizeof(Bits));
     for (const Item<Bits>& g : splitters) section.splitters.push_back(uint64_t(ascending.ordered(in[g.pos])));
+    section.sample_count = samples.size();
+    if (samples.size() <= BucketSection::kMaxKeptSamples)
+      for (const Item<Bits>& g : samples) section.samples.push_back(uint64_t(ascending.ordered(in[g.pos])));
     record.end_stage(0, "samples and splitters", section, items);
 
     section.sizes = distributed ? distribute(items, scratch, 0, n, splitters, record.phases(), trace ? &section : nullptr)

@@ -80,6 +80,9 @@ struct Sorter {
     phase("splitters", splitter_clock, splitters.size() * sizeof(Bits));
     BucketSection section;
     for (const Item<Bits>& g : splitters) section.splitters.push_back(uint64_t(ascending.ordered(in[g.pos])));
+    section.sample_count = total;
+    if (total <= BucketSection::kMaxKeptSamples)
+      for (const Item<Bits>& g : samples) section.samples.push_back(uint64_t(ascending.ordered(in[g.pos])));
     section.bound = bucket_bound(n, s);
     record.end_stage(1, "samples and splitters (steps 3-5)", section, items);
 

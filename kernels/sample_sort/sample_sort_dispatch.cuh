@@ -7,6 +7,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -378,19 +380,24 @@ struct Call {
         moved(2 * uint64_t(n) * (sizeof(Key) + (device::kHasValues<Value> ? sizeof(Value) : 0))) {}
 };
 
-// The splitters' keys as the trace keeps them: their ordered bits (ascending), downloaded.
-template <typename Key>
-cudaError_t splitter_keys(const Sample<Key>* splitters, uint64_t count, uint64_t stride, const RadixSortArgs& a,
-                          std::vector<uint64_t>* out, cudaStream_t stream) {
-  std::vector<Sample<Key>> host(count);
+// Keys as the trace keeps them: their ordered bits (ascending), downloaded. `count` items, every
+// stride-th from the (stride - 1)-th: samples (Sample<Key>, the key first) or bare keys.
+template <typename Key, typename Element>
+cudaError_t trace_keys(const Element* items, uint64_t count, uint64_t stride, const RadixSortArgs& a,
+                       std::vector<uint64_t>* out, cudaStream_t stream) {
+  static_assert(offsetof(Sample<Key>, key) == 0, "a sample starts with its key");
+  std::vector<Element> host(count);
   if (count)
-    SORTSCOPE_CUDA_TRY(cudaMemcpy2DAsync(host.data(), sizeof(Sample<Key>), splitters + stride - 1,
-                                         stride * sizeof(Sample<Key>), sizeof(Sample<Key>), count,
-                                         cudaMemcpyDeviceToHost, stream));
+    SORTSCOPE_CUDA_TRY(cudaMemcpy2DAsync(host.data(), sizeof(Element), items + stride - 1, stride * sizeof(Element),
+                                         sizeof(Element), count, cudaMemcpyDeviceToHost, stream));
   SORTSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
   const KeyTypeInfo& k = info(a.key_type);
   const Twiddle<Key> ascending = make_twiddle<Key>(k.is_signed, k.is_float, false);
-  for (const Sample<Key>& s : host) out->push_back(uint64_t(ascending.ordered(s.key)));
+  for (const Element& item : host) {
+    Key key;
+    std::memcpy(&key, &item, sizeof(Key));
+    out->push_back(uint64_t(ascending.ordered(key)));
+  }
   return cudaSuccess;
 }
 
@@ -459,7 +466,10 @@ cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
   if (recorder) {
-    if (sample_count) SORTSCOPE_CUDA_TRY(splitter_keys(splitters, s - 1, 1, a, &section.splitters, stream));
+    if (sample_count) SORTSCOPE_CUDA_TRY(trace_keys<Key>(splitters, s - 1, 1, a, &section.splitters, stream));
+    section.sample_count = sample_count;
+    if (sample_count <= BucketSection::kMaxKeptSamples)
+      SORTSCOPE_CUDA_TRY(trace_keys<Key>(sample_keys[1], sample_count, 1, a, &section.samples, stream));
     SORTSCOPE_CUDA_TRY(trace.keep(1, keys_out));
     trace.stage("samples and splitters (steps 3-5)", section);
   }
@@ -561,7 +571,12 @@ cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) 
     }
   }
   if (recorder) {
-    if (distributed) SORTSCOPE_CUDA_TRY(splitter_keys(samples, k - 1, oversampling, a, &section.splitters, stream));
+    if (distributed) {
+      SORTSCOPE_CUDA_TRY(trace_keys<Key>(samples, k - 1, oversampling, a, &section.splitters, stream));
+      section.sample_count = sample_count;
+      if (sample_count <= BucketSection::kMaxKeptSamples)
+        SORTSCOPE_CUDA_TRY(trace_keys<Key>(samples, sample_count, 1, a, &section.samples, stream));
+    }
     SORTSCOPE_CUDA_TRY(trace.keep(0, keys_in));
     trace.stage("samples and splitters", section);
   }

@@ -157,9 +157,17 @@ std::string check_merge(const SortTrace& t, const MergeSection& m, const std::st
   return {};
 }
 
-// The buckets hold every key once; a count table, when kept, is rows x buckets, its columns sum
-// to the buckets' sizes and its offsets are the exclusive scan of its counts, bucket-major.
+// The samples, when kept, are all of them, and every splitter is one of them; the buckets hold
+// every key once; a count table, when kept, is rows x buckets, its columns sum to the buckets'
+// sizes and its offsets are the exclusive scan of its counts, bucket-major.
 std::string check_buckets(const SortTrace& t, const BucketSection& b, const std::string& where) {
+  if (!b.samples.empty()) {
+    if (b.samples.size() != b.sample_count || b.sample_count > BucketSection::kMaxKeptSamples)
+      return where + "kept " + std::to_string(b.samples.size()) + " of " + std::to_string(b.sample_count) + " samples";
+    for (size_t j = 0; j < b.splitters.size(); ++j)
+      if (std::find(b.samples.begin(), b.samples.end(), b.splitters[j]) == b.samples.end())
+        return where + "splitter " + std::to_string(j) + " is not one of the samples";
+  }
   if (b.sizes.empty()) return b.table_rows ? where + "a count table without bucket sizes" : std::string();
   uint64_t total = 0;
   for (uint64_t size : b.sizes) total += size;

@@ -99,6 +99,7 @@ void from_json(const nlohmann::json& j, NetworkSection& n) {
 
 void to_json(nlohmann::json& j, const BucketSection& b) {
   j = {{"splitters", b.splitters}, {"sizes", b.sizes}, {"bound", b.bound}};
+  if (b.sample_count) j["samples"] = {{"count", b.sample_count}, {"kept", b.samples}};
   if (b.table_rows)
     j["table"] = {{"row_noun", b.row_noun}, {"rows", b.table_rows}, {"row_group", b.row_group},
                   {"counts", b.counts}, {"offsets", b.offsets}};
@@ -107,6 +108,11 @@ void from_json(const nlohmann::json& j, BucketSection& b) {
   j.at("splitters").get_to(b.splitters);
   j.at("sizes").get_to(b.sizes);
   j.at("bound").get_to(b.bound);
+  // Traces written before the samples were kept have none.
+  if (j.contains("samples")) {
+    j.at("samples").at("count").get_to(b.sample_count);
+    j.at("samples").at("kept").get_to(b.samples);
+  }
   if (j.contains("table")) {
     const nlohmann::json& t = j.at("table");
     t.at("row_noun").get_to(b.row_noun);

@@ -199,6 +199,13 @@ struct BucketSection {
   std::vector<uint64_t> sizes;
   uint64_t bound = 0;
 
+  // The samples the splitters were picked from: how many were drawn and, when there are at most
+  // kMaxKeptSamples (few keys, as a class sees them), all of them in the run's order as ordered key
+  // bits; else none.
+  static constexpr uint64_t kMaxKeptSamples = 1024;
+  uint64_t sample_count = 0;
+  std::vector<uint64_t> samples;
+
   // Once the keys are counted: the rows x buckets count table the bucket-major scan walks (a row
   // is a sublist or a tile, `row_noun`) and its exclusive scan, stored bucket-major (index =
   // bucket * table_rows + row) as RadixSection's. A trace keeps at most kMaxTableCells cells:
