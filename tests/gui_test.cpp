@@ -9,11 +9,15 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "embedded_assets.hpp"
 #include "ui/layout.hpp"
+#include "ui/layout_audit.hpp"
 #include "ui/settings.hpp"
 #include "ui/ui.hpp"
 
@@ -277,6 +281,123 @@ INSTANTIATE_TEST_SUITE_P(
                     "--n 2^16 --race onesweep-vs-reduce-then-scan",
                     "--n 2^16 --stage 2 --theme high-contrast --palette colour-blind",
                     "--n 2^16 --algorithm sample-det --stage 3 --focus buckets"));
+
+// One frame of one window, drawn by `draw` (its draw list, the window's content origin, a line's
+// height), as the layout check reads it. No renderer is needed: the check reads the draw lists.
+std::vector<sortscope::app::ui::LayoutProblem> audit_drawing(const std::function<void(ImDrawList*, ImVec2, float)>& draw) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(800, 400);
+  io.DeltaTime = 1.0f / 60;
+  // The UI's font where the system has it (as the program looks for it), else ImGui's own; at scale 1.5.
+  std::istringstream fonts(sortscope::assets::fonts_txt);
+  std::string path;
+  while (std::getline(fonts, path) && (path.empty() || path[0] == '#' || !std::filesystem::exists(path))) {
+  }
+  if (fonts && !path.empty()) {
+    io.Fonts->AddFontFromFileTTF(path.c_str(), 27);
+  } else {
+    ImFontConfig font;
+    font.SizePixels = 27;
+    io.Fonts->AddFontDefault(&font);
+  }
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(intptr_t(1)));
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(800, 400));
+  ImGui::Begin("Legend", nullptr, ImGuiWindowFlags_NoDecoration);
+  draw(ImGui::GetWindowDrawList(), ImGui::GetCursorScreenPos(), ImGui::GetTextLineHeight());
+  ImGui::End();
+  ImGui::Render();
+  std::vector<sortscope::app::ui::LayoutProblem> problems = sortscope::app::ui::audit_rendered_frame();
+  ImGui::DestroyContext();
+  return problems;
+}
+
+std::string problems_text(const std::vector<sortscope::app::ui::LayoutProblem>& problems) {
+  std::string text;
+  for (const auto& p : problems) text += p.window + ": " + p.what + "\n";
+  return text;
+}
+
+// The array view's digit legend as it was drawn at 1280x720, scale 2: the colour bar ran into the
+// first letters of "digit 15". The check sees text across a filled shape's edge.
+TEST(LayoutCheck, SeesTextRunningIntoAColourBar) {
+  const auto problems = audit_drawing([](ImDrawList* dl, ImVec2 at, float line) {
+    dl->AddText(at, IM_COL32_WHITE, "digit 0");
+    const float label_w = ImGui::CalcTextSize("digit 0").x + 8;
+    const float bar_end = at.x + 500;
+    for (int i = 0; i < 16; ++i)
+      dl->AddRectFilled(ImVec2(at.x + label_w + (bar_end - at.x - label_w) * i / 16, at.y + 2),
+                        ImVec2(at.x + label_w + (bar_end - at.x - label_w) * (i + 1) / 16, at.y + 2 + 0.7f * line),
+                        IM_COL32(40 + 12 * i, 200 - 10 * i, 90, 255));
+    dl->AddText(ImVec2(bar_end - 8, at.y), IM_COL32_WHITE, "digit 15");
+  });
+  ASSERT_EQ(problems.size(), 1u) << problems_text(problems);
+  EXPECT_NE(problems[0].what.find("\"digit 15\""), std::string::npos) << problems[0].what;
+  EXPECT_EQ(problems[0].window, "Legend");
+  // The same legend with a gap before the label: nothing to report.
+  EXPECT_EQ(problems_text(audit_drawing([](ImDrawList* dl, ImVec2 at, float line) {
+              dl->AddRectFilled(ImVec2(at.x, at.y + 2), ImVec2(at.x + 400, at.y + 2 + 0.7f * line), IM_COL32(200, 60, 60, 255));
+              dl->AddText(ImVec2(at.x + 408, at.y), IM_COL32_WHITE, "digit 15");
+            })),
+            "");
+}
+
+TEST(LayoutCheck, SeesACountStickingOutOfItsBar) {
+  const auto problems = audit_drawing([](ImDrawList* dl, ImVec2 at, float line) {
+    // A short bar with its count written on its top edge: the bar covers the lower half of the digits.
+    dl->AddRectFilled(ImVec2(at.x, at.y + 2.5f * line), ImVec2(at.x + 80, at.y + 4 * line), IM_COL32(90, 170, 235, 255));
+    dl->AddText(ImVec2(at.x + 10, at.y + 2 * line), IM_COL32_WHITE, "1234");
+  });
+  ASSERT_EQ(problems.size(), 1u) << problems_text(problems);
+  EXPECT_NE(problems[0].what.find("\"1234\""), std::string::npos) << problems[0].what;
+}
+
+// Text drawn on a shape as its label is not an overlap: a count inside its bar, a number in a table
+// cell, a button's caption, the reading of a gauge whose level ends under its letters, a digit group
+// highlighted on its own mark beside plain digits.
+TEST(LayoutCheck, TakesTextOnItsOwnShapeForALabel) {
+  const auto problems = audit_drawing([](ImDrawList* dl, ImVec2 at, float line) {
+    dl->AddRectFilled(ImVec2(at.x, at.y), ImVec2(at.x + 60, at.y + 4 * line), IM_COL32(90, 170, 235, 255));
+    dl->AddText(ImVec2(at.x + 6, at.y + 2 * line), IM_COL32_WHITE, "42");
+    for (int col = 0; col < 4; ++col) {
+      const ImVec2 cell(at.x + 100 + 70 * col, at.y);
+      dl->AddRectFilled(cell, ImVec2(cell.x + 68, cell.y + line + 4), IM_COL32(30 + 40 * col, 60, 90, 255));
+      dl->AddText(ImVec2(cell.x + 4, cell.y + 2), IM_COL32_WHITE, std::to_string(col * 111).c_str());
+    }
+    const ImVec2 gauge(at.x + 100, at.y + 2 * line);
+    dl->AddRectFilled(gauge, ImVec2(gauge.x + 600, gauge.y + line), IM_COL32(40, 44, 52, 255));
+    dl->AddRectFilled(gauge, ImVec2(gauge.x + 70, gauge.y + line), IM_COL32(235, 190, 90, 255));
+    dl->AddLine(ImVec2(gauge.x + 150, gauge.y), ImVec2(gauge.x + 150, gauge.y + line), IM_COL32(0, 0, 0, 140), 1);
+    dl->AddText(ImVec2(gauge.x + 6, gauge.y), IM_COL32_WHITE, "3.1 GB/s = 12% of copy");
+    const ImVec2 card(at.x + 100, at.y + 4 * line);
+    const float zero_w = ImGui::CalcTextSize("0").x;
+    dl->AddRectFilled(ImVec2(card.x - 1, card.y - 1), ImVec2(card.x + zero_w + 1, card.y + line + 1), IM_COL32(230, 70, 70, 255), 2);
+    dl->AddText(card, IM_COL32(20, 20, 20, 255), "0");
+    dl->AddText(ImVec2(card.x + zero_w, card.y), IM_COL32(150, 150, 150, 255), "000002d");
+    ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + 6 * line));
+    ImGui::Button("Run again");
+    ImGui::SameLine();
+    int value = 7;
+    ImGui::SetNextItemWidth(200);
+    ImGui::SliderInt("bits", &value, 1, 8);
+  });
+  EXPECT_TRUE(problems.empty()) << problems_text(problems);
+}
+
+TEST(Gui, TheTextbookKeysLegendIsClearOfItsColourBar) {
+  // Where the layout check first saw "digit 15" run into the colour bar.
+  const std::string log = testing::TempDir() + "/sortscope_gui_legend.txt";
+  EXPECT_EQ(run_sortscope("--headless --frames 3 --backend cpu --no-live --check-layout --keys-list 170,45,75,90,802,24,2,66 "
+                          "--param tile-keys=2 --width 1280 --height 720 --ui-scale 2 --focus array 2> " + log),
+            0)
+      << read_file(log);
+}
 
 TEST(Gui, AMaximizedPanelTakesTheWholeWindow) {
   const std::string png = testing::TempDir() + "/sortscope_gui_maximized.png";

@@ -1,7 +1,8 @@
 // Checks a rendered frame for what makes a panel unreadable on a projector: text cut off by its
-// panel's edge, text drawn over other text, a word broken across two lines, and content wider than
-// its panel. It reads what ImGui drew (the draw lists' glyph quads and the windows' scroll extents),
-// so it sees every panel exactly as the screen does, whatever code drew it.
+// panel's edge, text drawn over other text or across the edge of a bar or other filled shape, a word
+// broken across two lines, and content wider than its panel. It reads what ImGui drew (the draw
+// lists' glyph quads and filled triangles, and the windows' scroll extents), so it sees every panel
+// exactly as the screen does, whatever code drew it.
 #pragma once
 
 #include <string>

@@ -81,17 +81,24 @@ void kernel_bars(const std::vector<KernelTotal>& kernels, bool traced) {
   const float line = ImGui::GetTextLineHeight();
   const float width = ImGui::GetContentRegionAvail().x;
   auto label_of = [](const KernelTotal& k) { return k.launches > 1 ? k.name + " x" + std::to_string(k.launches) : k.name; };
-  float widest = 0;
-  for (const KernelTotal& k : kernels) widest = std::max(widest, ImGui::CalcTextSize(label_of(k).c_str()).x);
+  float widest = 0, widest_time = 0;
+  for (const KernelTotal& k : kernels) {
+    widest = std::max(widest, ImGui::CalcTextSize(label_of(k).c_str()).x);
+    widest_time = std::max(widest_time, ImGui::CalcTextSize(format_ms(k.ms).c_str()).x);
+  }
   const float label_w = std::min(width * 0.6f, widest + 8);
+  // Each time is written just past the end of its bar, never across it: the bars share what the
+  // names and the widest time leave.
+  const float gap = 4;
+  const float bars_w = std::max(2.0f, width - label_w - widest_time - 2 * gap);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (const KernelTotal& k : kernels) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
     dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), label_of(k).c_str());
-    const float bar_w = (width - label_w) * float(k.ms / std::max(total, 1e-9));
-    dl->AddRectFilled(ImVec2(at.x + label_w, at.y + 2), ImVec2(at.x + label_w + std::max(2.0f, bar_w), at.y + line - 1),
+    const float bar_w = std::max(2.0f, bars_w * float(k.ms / std::max(total, 1e-9)));
+    dl->AddRectFilled(ImVec2(at.x + label_w, at.y + 2), ImVec2(at.x + label_w + bar_w, at.y + line - 1),
                       IM_COL32(120, 200, 255, 200));
-    dl->AddText(ImVec2(at.x + label_w + 4, at.y), IM_COL32(255, 255, 255, 255), format_ms(k.ms).c_str());
+    dl->AddText(ImVec2(at.x + label_w + bar_w + gap, at.y), ImGui::GetColorU32(ImGuiCol_Text), format_ms(k.ms).c_str());
     ImGui::Dummy(ImVec2(width, line));
   }
 }
