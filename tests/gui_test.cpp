@@ -432,6 +432,50 @@ TEST(Gui, ASmallWindowShowsOnePanelAtATimeAndFocusPicksIt) {
   EXPECT_GT(stats(p, shown.histogram).saturated, 0.05) << "--focus histogram did not open the histogram";
 }
 
+// The tabs drawn in the row of tabs, as runs of columns with a tab's blue in the upper half of the
+// row (above the labels' letters and clear of the line under the row), from left to right.
+std::vector<std::pair<int, int>> drawn_tabs(const Picture& p, const PanelRect& tabs) {
+  std::vector<std::pair<int, int>> found;
+  for (int x = int(tabs.x); x < int(tabs.x + tabs.w); ++x) {
+    bool blue = false;
+    for (int y = int(tabs.y + tabs.h * 0.2f); y < int(tabs.y + tabs.h * 0.5f) && !blue; ++y) {
+      const unsigned char* c = p.at(x, y);
+      blue = c[2] > 100 && c[2] > c[0] + 50;
+    }
+    if (!blue) continue;
+    // Columns a few pixels apart belong to one tab (a letter's stroke may reach the row's middle).
+    if (!found.empty() && x - found.back().second <= 3) found.back().second = x;
+    else found.push_back({x, x});
+  }
+  return found;
+}
+
+// A run whose panels differ from the radix sort's (merge, a network) gets its tabs once it arrives;
+// a picture taken in that frame showed the new tab blank, and the very first frame no tabs at all.
+// At any --frames the picture is the settled frame: every tab drawn, side by side.
+TEST(Gui, AScreenshotShowsEveryTabOfTheRunAtAnyFrameCount) {
+  for (const std::string run : {"--frames 1 --algorithm merge --n 64", "--frames 2 --algorithm bitonic --n 16"}) {
+    const std::string png = testing::TempDir() + "/sortscope_gui_new_tabs.png";
+    std::remove(png.c_str());
+    ASSERT_EQ(run_sortscope("--headless --backend cpu --no-live --width 1920 --height 1080 --ui-scale 2 " + run +
+                            " --screenshot " + png),
+              0)
+        << run;
+    Picture p;
+    ASSERT_TRUE(load(png, &p));
+    const unsigned section = run.find("merge") != std::string::npos ? sortscope::kMergeSection : sortscope::kNetworkSection;
+    const auto layout = sortscope::app::ui::fixed_layout(1920, 1080, 2.0f, section);
+    ASSERT_TRUE(layout.one_at_a_time());
+    const std::vector<std::pair<int, int>> tabs = drawn_tabs(p, layout.tabs);
+    std::string spans;
+    for (const auto& [x0, x1] : tabs) spans += " " + std::to_string(x0) + ".." + std::to_string(x1);
+    EXPECT_EQ(tabs.size(), layout.tab_panels.size()) << run << ": tabs drawn at" << spans;
+    // Neighbouring tabs are a few pixels apart at scale 2; a blank tab leaves a gap as wide as a tab.
+    for (size_t i = 1; i < tabs.size(); ++i)
+      EXPECT_LT(tabs[i].first - tabs[i - 1].second, 30) << run << ": a blank tab between tabs at" << spans;
+  }
+}
+
 TEST(Gui, TheRacePresetSortsOneInputTwiceSideBySide) {
   const std::string png = testing::TempDir() + "/sortscope_gui_race.png";
   std::remove(png.c_str());

@@ -323,9 +323,11 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       if (last && !platform->interactive() && ui.challenger() &&
           !ui.challenger()->wait_until_shown(kHeadlessWaitSeconds, options.live ? 3 : 1))
         std::cerr << "sortscope: the race's second sort did not finish in " << kHeadlessWaitSeconds << " s\n";
-      // ImGui sizes a window from its content of the frame before: a run that arrived in this frame
-      // settles (scroll bars, wrapped text) a frame later, and the check must see it settled.
-      if (last && options.check_layout)
+      // ImGui lays out from the frame before: a run that arrived in this frame settles (a new panel's
+      // tab, scroll bars, wrapped text) a frame later, so a picture or the check would show it half
+      // drawn. Two more frames first settle it, whatever --frames asked for, the very first included.
+      const bool pictured_or_checked = !options.screenshot.empty() || options.check_layout;
+      if (last && pictured_or_checked)
         for (int settle = 0; settle < 2; ++settle) render_frame(*platform, ui, session);
       const auto frame_start = std::chrono::steady_clock::now();
       render_frame(*platform, ui, session);
