@@ -20,6 +20,7 @@
 #include "ui/layout_audit.hpp"
 #include "ui/settings.hpp"
 #include "ui/ui.hpp"
+#include "ui/widgets.hpp"
 
 namespace {
 
@@ -397,6 +398,53 @@ TEST(Gui, TheTextbookKeysLegendIsClearOfItsColourBar) {
                           "--param tile-keys=2 --width 1280 --height 720 --ui-scale 2 --focus array 2> " + log),
             0)
       << read_file(log);
+}
+
+// The lines --print-text printed for one panel.
+std::vector<std::string> panel_lines(const std::string& printed, const std::string& panel) {
+  std::vector<std::string> lines;
+  std::istringstream in(printed);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with(panel + ": ")) lines.push_back(line.substr(panel.size() + 2));
+  return lines;
+}
+
+bool any_line_has(const std::vector<std::string>& lines, const std::string& part) {
+  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(part) != std::string::npos; });
+}
+
+// A sort of a few keys moves too few bytes for GB/s, % of copy or keys/s to mean anything: its
+// bytes copy in nanoseconds, its time is fixed costs and work. The screen says its time per sort
+// and per key, and why; nothing else about speed, and no tracing overhead taken from such times.
+TEST(Gui, AFewKeysShowTheirTimePerSortAndNoMemoryFigures) {
+  for (const std::string run : {"--keys-list 170,45,75,90,802,24,2,66 --param tile-keys=2", "--algorithm merge --n 8",
+                                "--algorithm bitonic --n 64"}) {
+    const std::string out = testing::TempDir() + "/sortscope_gui_few_keys.txt";
+    ASSERT_EQ(run_sortscope("--headless --frames 3 --backend cpu --width 1920 --height 1080 --print-text " + run + " > " + out +
+                            " 2>/dev/null"),
+              0)
+        << run;
+    const std::string printed = read_file(out);
+    const std::vector<std::string> throughput = panel_lines(printed, "Throughput"), controls = panel_lines(printed, "Controls");
+    ASSERT_FALSE(throughput.empty()) << run << ": no Throughput panel\n" << printed;
+    EXPECT_TRUE(any_line_has(throughput, " per sort")) << run << "\n" << printed;
+    EXPECT_TRUE(any_line_has(throughput, " per key")) << run << "\n" << printed;
+    EXPECT_TRUE(any_line_has(throughput, "not memory traffic")) << run << "\n" << printed;
+    EXPECT_TRUE(any_line_has(controls, " a sort")) << run << "\n" << printed;
+    // (Controls names the machine's measured copy bandwidth in GB/s: a fact about the machine.)
+    EXPECT_FALSE(any_line_has(throughput, "GB/s")) << run << "\n" << printed;
+    for (const auto* lines : {&throughput, &controls})
+      for (const char* meaningless : {"keys/s", "of copy", "B/key", "Tracing overhead", "against the timed runs"})
+        EXPECT_FALSE(any_line_has(*lines, meaningless)) << run << ": \"" << meaningless << "\" shown\n" << printed;
+  }
+}
+
+TEST(Widgets, ARateUnderAThousandKeysPerSecondIsNeverZeroK) {
+  using sortscope::app::ui::format_rate;
+  EXPECT_EQ(format_rate(153.7), "154 keys/s");
+  EXPECT_EQ(format_rate(0.25), "0.25 keys/s");
+  EXPECT_EQ(format_rate(11e3), "11 K keys/s");
+  EXPECT_EQ(format_rate(50e6), "50.0 M keys/s");
 }
 
 TEST(Gui, AMaximizedPanelTakesTheWholeWindow) {

@@ -373,6 +373,42 @@ TEST(Session, AskingForCudaWithoutAGpuSaysSo) {
   EXPECT_NE(session.state().error.find("NVIDIA"), std::string::npos) << session.state().error;
 }
 
+// GB/s and % of copy set a sort's bytes against a copy of as many: they are left out where those
+// bytes copy in under a microsecond (too few to time: fixed costs and work are the time) or in under
+// 1% of the sort's time, and kept wherever moving them is a real part of it.
+TEST(Throughput, MemoryFiguresOnlyWhereMovingTheBytesIsPartOfTheTime) {
+  // The textbook's eight keys: 512 B against a 10 GB/s copy, in 0.4 ms.
+  const MemoryReading eight = memory_reading(512, 10, 0.4);
+  EXPECT_EQ(eight.figures, MemoryFigures::too_few_bytes);
+  EXPECT_NEAR(eight.copy_ms, 512 / 10e6, 1e-12);
+  EXPECT_EQ(memory_reading_text(eight, 8, 512, 0.4),
+            "At 8 keys the time is fixed costs and work, not memory traffic: its 512 B would copy in 51 ns of the "
+            "400 us a sort takes.");
+  // 2^20 keys of a radix sort at 96 B/key in 90 ms against 25 GB/s: 4 ms of copying, 4.5%.
+  const MemoryReading radix = memory_reading(96ull << 20, 25, 90);
+  EXPECT_TRUE(radix.apply());
+  EXPECT_EQ(memory_reading_text(radix, 1 << 20, 96ull << 20, 90), "");
+  // std::sort of 2^22 keys at 8 B/key in 527 ms: 1.3 ms of copying, 0.25% of the time.
+  const MemoryReading compute = memory_reading(8ull << 22, 25, 527);
+  EXPECT_EQ(compute.figures, MemoryFigures::minor_share);
+  EXPECT_EQ(memory_reading_text(compute, 1 << 22, 8ull << 22, 527),
+            "Under 1% of this time is memory traffic: its 33.6 MB would copy in 1.3 ms of the 527 ms a sort takes, "
+            "so GB/s and % of copy say nothing here.");
+  // No copy bandwidth measured: nothing to set the bytes against, GB/s stands alone.
+  EXPECT_TRUE(memory_reading(512, 0, 0.4).apply());
+}
+
+TEST(Throughput, TimesAreSaidToTwoFigures) {
+  EXPECT_EQ(duration_text(4.84e-5), "48 ns");
+  EXPECT_EQ(duration_text(0.0912), "91 us");
+  EXPECT_EQ(duration_text(1.4), "1.4 ms");
+  EXPECT_EQ(duration_text(2100), "2.1 s");
+  EXPECT_EQ(duration_text(60e3), "1 minute");
+  EXPECT_EQ(duration_text(540e3), "9 minutes");
+  EXPECT_EQ(bytes_text(512), "512 B");
+  EXPECT_EQ(bytes_text(33.5e6), "33.5 MB");
+}
+
 TEST(Session, AFirstRequestTooLargeStillReportsTheLimit) {
   // The controls quote "at most N here": it must be the backend's real limit even when no run has
   // succeeded yet, not a placeholder.

@@ -326,7 +326,7 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       // ImGui lays out from the frame before: a run that arrived in this frame settles (a new panel's
       // tab, scroll bars, wrapped text) a frame later, so a picture or the check would show it half
       // drawn. Two more frames first settle it, whatever --frames asked for, the very first included.
-      const bool pictured_or_checked = !options.screenshot.empty() || options.check_layout;
+      const bool pictured_or_checked = !options.screenshot.empty() || options.check_layout || options.print_text;
       if (last && pictured_or_checked)
         for (int settle = 0; settle < 2; ++settle) render_frame(*platform, ui, session);
       const auto frame_start = std::chrono::steady_clock::now();
@@ -365,6 +365,8 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
           recorded = true;
         }
       }
+      if (last && options.print_text)
+        for (const ui::DrawnText& t : ui::rendered_text()) std::cout << t.window << ": " << t.text << "\n";
       if (last && options.check_layout) {
         const std::vector<ui::LayoutProblem> problems = ui::audit_rendered_frame();
         for (const ui::LayoutProblem& p : problems) std::cerr << "sortscope: layout: " << p.window << ": " << p.what << "\n";

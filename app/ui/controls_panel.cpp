@@ -220,21 +220,35 @@ void result_summary(const SessionState& s) {
   ImGui::Text("Sorted %s %s keys", format_count(run.n).c_str(), std::string(info(run.key_type).name).c_str());
   // The same figure as the Throughput headline: the median of every untraced timed run so far.
   const Throughput& timed = s.timed;
+  // As the Throughput panel says it: a time per sort where the sort moves too few bytes to time,
+  // and GB/s only where moving its bytes is a real part of its time (session/throughput.hpp).
+  const MemoryReading memory = memory_reading(run.model_bytes, s.copy_gbps, timed.median_ms);
+  const bool per_sort = memory.figures == MemoryFigures::too_few_bytes;
   if (timed.measured()) {
-    ImGui::Text("Timed: %s  =  %s", format_ms(timed.median_ms).c_str(), format_rate(timed.keys_per_s).c_str());
+    if (per_sort && run.n > 0)
+      ImGui::Text("Timed: %s a sort  =  %s a key", duration_text(timed.median_ms).c_str(),
+                  duration_text(timed.median_ms / double(run.n)).c_str());
+    else
+      ImGui::Text("Timed: %s  =  %s", format_ms(timed.median_ms).c_str(), format_rate(timed.keys_per_s).c_str());
     help_marker("The median of every untraced timed run of this sort so far (live timing adds runs), the same "
                 "figure the Throughput panel shows. GB/s counts the bytes of the passes that ran: passes that "
                 "find one digit for every key are skipped and move nothing.");
-    if (s.copy_gbps > 0)
+    if (!memory.apply())
+      disabled_text_wrapped("%s", memory_reading_text(memory, run.n, run.model_bytes, timed.median_ms).c_str());
+    else if (s.copy_gbps > 0)
       ImGui::TextWrapped("%s at %.3g B/key, %.0f%% of copy bandwidth", format_bytes_rate(timed.gbps).c_str(),
                          timed.bytes_per_key, 100.0 * timed.gbps / s.copy_gbps);
     else
       ImGui::TextWrapped("%s at %.3g B/key", format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key);
   }
+  // Tracing's cost only where the time is work, not fixed costs, and the traced run took longer.
   if (run.traced_ms > 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("Traced run: %s (%+.0f%% against the timed runs)", format_ms(run.traced_ms).c_str(),
-                       timed.measured() ? 100.0 * (run.traced_ms / timed.median_ms - 1.0) : 0.0);
+    if (timed.measured() && !per_sort && run.traced_ms > timed.median_ms)
+      ImGui::TextWrapped("Traced run: %s (%+.0f%% against the timed runs)", format_ms(run.traced_ms).c_str(),
+                         100.0 * (run.traced_ms / timed.median_ms - 1.0));
+    else
+      ImGui::TextWrapped("Traced run: %s", format_ms(run.traced_ms).c_str());
     ImGui::PopStyleColor();
   }
   ImGui::PushStyleColor(ImGuiCol_Text, run.verified ? kGood : kError);

@@ -377,4 +377,24 @@ std::vector<LayoutProblem> audit_rendered_frame() {
   return problems;
 }
 
+std::vector<DrawnText> rendered_text() {
+  const std::vector<AtlasGlyph> atlas = atlas_glyphs();
+  std::vector<std::pair<std::string, std::vector<DrawnGlyph>>> panels;
+  for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+    if (!w->Active || w->Hidden || !w->DrawList) continue;
+    const std::string name = window_name(w);
+    auto it = std::find_if(panels.begin(), panels.end(), [&](const auto& p) { return p.first == name; });
+    if (it == panels.end()) it = panels.insert(panels.end(), {name, {}});
+    for (const DrawnGlyph& g : drawn_glyphs(*w->DrawList, atlas)) {
+      ImRect shown = g.box;
+      shown.ClipWithFull(g.clip);
+      if (shown.GetWidth() > 0 && shown.GetHeight() > 0) it->second.push_back(g);
+    }
+  }
+  std::vector<DrawnText> out;
+  for (const auto& [name, glyphs] : panels)
+    for (const TextRun& r : text_runs(glyphs)) out.push_back({name, r.text});
+  return out;
+}
+
 }  // namespace sortscope::app::ui

@@ -18,4 +18,12 @@ struct LayoutProblem {
 // The frame ImGui::Render() last produced. Call between ImGui::Render() and the next NewFrame().
 std::vector<LayoutProblem> audit_rendered_frame();
 
+// The text of that frame as a reader sees it: every line of every text that shows (not scrolled or
+// clipped out of sight), panel by panel, in drawing order. Same time to call as the audit.
+struct DrawnText {
+  std::string window;  // the panel (root window)
+  std::string text;
+};
+std::vector<DrawnText> rendered_text();
+
 }  // namespace sortscope::app::ui

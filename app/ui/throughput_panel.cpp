@@ -1,11 +1,13 @@
 // Throughput: keys/s of every timed run as a scrolling plot against the ceiling that the measured
 // copy bandwidth puts on this algorithm (its bytes per key), the achieved GB/s as a gauge, the
-// last traced run kernel by kernel, and what tracing cost.
+// last traced run kernel by kernel, and what tracing cost; for a sort that moves too few bytes to
+// time that way, its time per sort and per key instead, and why.
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "session/parse.hpp"
 #include "ui/panel_flags.hpp"
 #include "ui/ui.hpp"
 #include "ui/widgets.hpp"
@@ -120,27 +122,45 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
   const ThroughputPoint& last = s.throughput.back();
   // The run's one figure (Controls shows the same); the plot below shows each batch of timed runs.
   const Throughput& timed = s.timed;
+  const RunRecord& run = *s.run;
+  const MemoryReading memory = memory_reading(run.model_bytes, s.copy_gbps, timed.median_ms);
+  // Where a sort moves too few bytes to time, its time is fixed costs and work: what was measured is
+  // a time per sort, and a rate in keys/s would only grow with n.
+  const bool per_sort = memory.figures == MemoryFigures::too_few_bytes;
   if (f.resources.big_font) ImGui::PushFont(f.resources.big_font);
-  ImGui::Text("%s", format_rate(timed.keys_per_s).c_str());
+  if (per_sort) ImGui::Text("%s per sort", duration_text(timed.median_ms).c_str());
+  else ImGui::Text("%s", format_rate(timed.keys_per_s).c_str());
   if (f.resources.big_font) ImGui::PopFont();
   help_marker("The median of every untraced timed run of this sort so far; the plot shows each batch of live timing. "
-              "GB/s counts the bytes of the passes that ran (B/key), so it can be set against the copy bandwidth.");
-  if (s.copy_gbps > 0) bandwidth_gauge(timed.gbps, timed.bytes_per_key, s.copy_gbps);
+              "GB/s counts the bytes of the passes that ran (B/key), so it can be set against the copy bandwidth: "
+              "where those bytes would copy in under 1 us, or in under 1% of the sort's time, the time is not "
+              "memory traffic and GB/s is left out.");
+  if (per_sort && run.n > 0)
+    ImGui::Text("%s per key, %s keys", duration_text(timed.median_ms / double(run.n)).c_str(), grouped_count(run.n).c_str());
+  if (!memory.apply()) disabled_text_wrapped("%s", memory_reading_text(memory, run.n, run.model_bytes, timed.median_ms).c_str());
+  else if (s.copy_gbps > 0) bandwidth_gauge(timed.gbps, timed.bytes_per_key, s.copy_gbps);
   else ImGui::Text("%s at %.3g B/key", format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key);
-  const RunRecord& run = *s.run;
-  if (run.traced_ms > 0 && timed.measured()) {
-    ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.3f, 1.0f), "Tracing overhead %+.0f%%", 100.0 * (run.traced_ms / timed.median_ms - 1.0));
-    help_marker("The pictures come from one traced run: the same kernels with their trace writes compiled in. "
-                "Speeds are only ever taken from the untraced runs.");
+  // Tracing's cost is a share of the work; where fixed costs are the time, two runs timed in
+  // different ways differ by their clocks, not by the trace. A traced run faster than the timed
+  // ones shows the same: its kernel times leave out what lies between kernels.
+  if (run.traced_ms > 0 && timed.measured() && !per_sort) {
+    if (run.traced_ms > timed.median_ms) {
+      ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.3f, 1.0f), "Tracing overhead %+.0f%%", 100.0 * (run.traced_ms / timed.median_ms - 1.0));
+      help_marker("The pictures come from one traced run: the same kernels with their trace writes compiled in. "
+                  "Speeds are only ever taken from the untraced runs.");
+    }
     disabled_text_wrapped("traced run %s, timed run %s", format_ms(run.traced_ms).c_str(), format_ms(timed.median_ms).c_str());
   }
   // The memory floor: no version of this algorithm moves its bytes faster than a copy does.
   const double bytes_per_key = timed.bytes_per_key;
-  const double ceiling = bytes_per_key > 0 ? s.copy_gbps * 1e9 / bytes_per_key : 0;
+  const double ceiling = memory.apply() && bytes_per_key > 0 ? s.copy_gbps * 1e9 / bytes_per_key : 0;
 
+  // Each batch as a time per sort, or as keys/s.
+  auto value_of = [&](const ThroughputPoint& p) { return per_sort ? 1e3 * double(p.n) / p.keys_per_s : p.keys_per_s; };
+  auto value_text = [&](double v) { return per_sort ? duration_text(v) : format_rate(v); };
   // Scale to the runs; show the ceiling on the same axis when it is near enough to compare.
   double fastest = 0;
-  for (const ThroughputPoint& p : s.throughput) fastest = std::max(fastest, p.keys_per_s);
+  for (const ThroughputPoint& p : s.throughput) fastest = std::max(fastest, value_of(p));
   const bool ceiling_on_plot = ceiling > 0 && ceiling < 4 * fastest;
   const double top = 1.15 * (ceiling_on_plot ? std::max(ceiling, fastest) : fastest);
   if (ceiling > 0 && !ceiling_on_plot)
@@ -182,17 +202,17 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
     const double span = std::max(t1 - t0, 1.0);
     std::vector<ImVec2> points;
     for (const ThroughputPoint& p : s.throughput)
-      if (p.seconds >= t0) points.push_back(ImVec2(p0.x + w * float((p.seconds - t0) / span), y_of(p.keys_per_s)));
+      if (p.seconds >= t0) points.push_back(ImVec2(p0.x + w * float((p.seconds - t0) / span), y_of(value_of(p))));
     if (points.size() >= 2) dl->AddPolyline(points.data(), int(points.size()), IM_COL32(120, 200, 255, 255), 0, 2.0f);
     for (const ImVec2& q : points) dl->AddCircleFilled(q, 2.5f, IM_COL32(120, 200, 255, 255));
     // The axis maximum last, on the panel's background: the runs' line often passes under it.
-    const std::string maximum = format_rate(top);
+    const std::string maximum = value_text(top);
     const ImVec2 maximum_at(p1.x - ImGui::CalcTextSize(maximum.c_str()).x - 4, p0.y + 2);
     dl->AddRectFilled(ImVec2(maximum_at.x - 2, maximum_at.y), ImVec2(p1.x - 1, maximum_at.y + line),
                       ImGui::GetColorU32(ImGuiCol_WindowBg));
     dl->AddText(maximum_at, ImGui::GetColorU32(ImGuiCol_TextDisabled), maximum.c_str());
     char caption[64];
-    std::snprintf(caption, sizeof caption, "timed runs, last %.0f s", span);
+    std::snprintf(caption, sizeof caption, per_sort ? "time per sort, last %.0f s" : "timed runs, last %.0f s", span);
     dl->AddText(ImVec2(p0.x + 4, p1.y + 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), caption);
   }
   ImGui::Dummy(ImVec2(avail.x, plot_h));
