@@ -86,6 +86,24 @@ int run_sortscope(const std::string& args) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The lines --print-text printed for one panel.
+std::vector<std::string> panel_lines(const std::string& printed, const std::string& panel) {
+  std::vector<std::string> lines;
+  std::istringstream in(printed);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with(panel + ": ")) lines.push_back(line.substr(panel.size() + 2));
+  return lines;
+}
+
+bool any_line_has(const std::vector<std::string>& lines, const std::string& part) {
+  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(part) != std::string::npos; });
+}
+
 TEST(Gui, HeadlessFrameShowsEveryPanel) {
   const std::string png = testing::TempDir() + "/sortscope_gui.png";
   std::remove(png.c_str());
@@ -216,6 +234,48 @@ TEST(Gui, BadInputShowsAMessageAndTheFrameStillRenders) {
   EXPECT_GT(red, 50) << "no error message visible";
 }
 
+// A key file that cannot be read, at 1920x1080 scale 2 where one panel shows at a time: the message
+// is drawn across the top of the panel on screen (not only in the Controls tab, out of sight), and
+// Controls says what was asked for (the file's keys), not the count control's stale n.
+TEST(Gui, AnErrorIsShownWhereTheEyeIsInEveryLayout) {
+  const std::string garbage = testing::TempDir() + "/sortscope_gui_garbage.bin";
+  const std::string words = testing::TempDir() + "/sortscope_gui_words.txt";
+  {
+    std::ofstream out(garbage, std::ios::binary | std::ios::trunc);
+    uint32_t x = 12345;
+    for (int i = 0; i < 1001; ++i) out.put(char((x = x * 1103515245u + 12345u) >> 24));  // not a whole number of u32 keys
+  }
+  std::ofstream(words, std::ios::trunc) << "the quick brown fox\njumps over the lazy dog\n";
+  const auto layout = sortscope::app::ui::fixed_layout(1920, 1080, 2.0f);
+  ASSERT_TRUE(layout.one_at_a_time());
+  for (const auto& [file, message] : {std::pair<std::string, std::string>{garbage, "not a whole number of u32 keys"},
+                                      {words, "'the' is not a u32 key"}}) {
+    const std::string png = testing::TempDir() + "/sortscope_gui_error_tab.png";
+    const std::string out = testing::TempDir() + "/sortscope_gui_error_tab.txt";
+    std::remove(png.c_str());
+    const std::string args = "--headless --frames 4 --backend cpu --width 1920 --height 1080 --ui-scale 2 --dist file:" + file;
+    EXPECT_EQ(run_sortscope(args + " --print-text --screenshot " + png + " > " + out + " 2>/dev/null"), 1) << file;
+    const std::vector<std::string> banner = panel_lines(read_file(out), "Error");
+    EXPECT_TRUE(any_line_has(banner, message)) << file << ": the message is not on screen\n" << read_file(out);
+    Picture p;
+    ASSERT_TRUE(load(png, &p));
+    // The banner's red ground in the upper half of the window, over the panel the tab shows.
+    int banner_red = 0;
+    for (int y = 0; y < p.h / 2; ++y)
+      for (int x = 0; x < p.w; ++x) {
+        const unsigned char* c = p.at(x, y);
+        banner_red += c[0] > 110 && c[1] < 40 && c[2] < 40;
+      }
+    EXPECT_GT(banner_red, p.w * 20) << file << ": no error banner in sight";
+    // Controls, given the window, states the request: the file's keys, not the 1,048,576 of --n.
+    EXPECT_EQ(run_sortscope(args + " --maximize controls --print-text > " + out + " 2>/dev/null"), 1);
+    const std::vector<std::string> controls = panel_lines(read_file(out), "Controls");
+    EXPECT_TRUE(any_line_has(controls, "n = as many as the file holds")) << read_file(out);
+    EXPECT_FALSE(any_line_has(controls, "n = 1,048,576")) << read_file(out);
+    EXPECT_TRUE(any_line_has(controls, message)) << read_file(out);
+  }
+}
+
 TEST(Gui, OutOfMemoryOffersTheNThatFits) {
   const std::string png = testing::TempDir() + "/sortscope_gui_oom.png";
   const std::string log = testing::TempDir() + "/sortscope_gui_oom.txt";
@@ -229,11 +289,6 @@ TEST(Gui, OutOfMemoryOffersTheNThatFits) {
   EXPECT_NE(err.find(" fits)"), std::string::npos) << "no --n that fits: " << err;
   Picture p;
   ASSERT_TRUE(load(png, &p)) << "the frame still renders";
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 // The layout rule, checked on ImGui's own draw lists (--check-layout): at every window from 1280x720
@@ -398,19 +453,6 @@ TEST(Gui, TheTextbookKeysLegendIsClearOfItsColourBar) {
                           "--param tile-keys=2 --width 1280 --height 720 --ui-scale 2 --focus array 2> " + log),
             0)
       << read_file(log);
-}
-
-// The lines --print-text printed for one panel.
-std::vector<std::string> panel_lines(const std::string& printed, const std::string& panel) {
-  std::vector<std::string> lines;
-  std::istringstream in(printed);
-  for (std::string line; std::getline(in, line);)
-    if (line.starts_with(panel + ": ")) lines.push_back(line.substr(panel.size() + 2));
-  return lines;
-}
-
-bool any_line_has(const std::vector<std::string>& lines, const std::string& part) {
-  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(part) != std::string::npos; });
 }
 
 // A sort of a few keys moves too few bytes for GB/s, % of copy or keys/s to mean anything: its

@@ -84,6 +84,9 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
   const uint64_t max_items = s.max_items;
   const int max_log = max_items ? std::max(1, int(std::floor(std::log2(double(max_items))))) : 32;
   int log_n = d.data.n ? int(std::round(std::log2(double(d.data.n)))) : 0;
+  // Keys from a file or a list set n themselves: the count controls do not apply to them.
+  const bool given = d.data.dist.gives_keys();
+  ImGui::BeginDisabled(given);
   if (ImGui::SliderInt("Keys", &log_n, 0, std::min(max_log, 32), "2^%d")) d.data.n = uint64_t(1) << log_n;
   changed |= edit_done();
   if (ImGui::InputText("Exact count", r.n_text, sizeof r.n_text, ImGuiInputTextFlags_EnterReturnsTrue)) {
@@ -92,12 +95,20 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
       changed = true;
     }
   }
+  ImGui::EndDisabled();
   help_marker("Type a count (1000000) or a power of two (2^24) and press Enter.");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  if (max_items)
-    ImGui::TextWrapped("n = %s (at most %s here)", format_count(d.data.n).c_str(), format_count(max_items).c_str());
-  else
-    ImGui::TextWrapped("n = %s", format_count(d.data.n).c_str());
+  // The n of what was asked for: given keys are counted as they are read, so until a run of this
+  // very data set is shown there is no count to state, and the count control's would be wrong.
+  const bool shown = s.run && s.run->request.data == d.data;
+  std::string n_text = format_count(d.data.n);
+  if (given)
+    n_text = shown ? format_count(s.run->n)
+             : d.data.dist.id == Distribution::file ? "as many as the file holds"
+                                                    : "as many as the list holds";
+  // Two lines, so that neither count is wrapped at one of its commas.
+  ImGui::TextWrapped("n = %s", n_text.c_str());
+  if (max_items) ImGui::TextWrapped("at most %s here", format_count(max_items).c_str());
   ImGui::PopStyleColor();
 
   // The keys themselves are edited below; the list's name alone fits the combo.
@@ -385,6 +396,13 @@ void draw_controls_panel(UiFrame& f, bool* open) {
     ImGui::TextWrapped("%s", s.replay_note.c_str());
     ImGui::PopStyleColor();
   }
+  // What went wrong first, above the fold: the request it names is in the controls below.
+  if (!s.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kError);
+    ImGui::TextWrapped("Error: %s", s.error.c_str());
+    ImGui::PopStyleColor();
+    if (s.offer && ImGui::Button((s.offer->label + " (Enter)").c_str())) f.session.submit(s.offer->request);
+  }
   ImGui::Separator();
 
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);
@@ -411,12 +429,6 @@ void draw_controls_panel(UiFrame& f, bool* open) {
   ImGui::Separator();
 
   if (s.busy) ImGui::TextColored(kWarn, "Working: %s...", s.busy_what.c_str());
-  if (!s.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kError);
-    ImGui::TextWrapped("Error: %s", s.error.c_str());
-    ImGui::PopStyleColor();
-    if (s.offer && ImGui::Button((s.offer->label + " (Enter)").c_str())) f.session.submit(s.offer->request);
-  }
   if (s.run) {
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);
     stage_controls(f);
