@@ -270,6 +270,20 @@ TEST(Cli, BenchLeavesOutMemoryFiguresWhereTheTimeIsNotMemoryTraffic) {
   }
 }
 
+// Offscreen there is no button: a size that does not fit names the --n that fits and, where that
+// would take long, the power of two that sorts in about a second here, timed on this machine.
+TEST(Cli, AHeadlessRunTooLargeNamesAnNThatSortsInReasonableTime) {
+  const Result r = run("--headless --frames 1 --backend cpu --n 2^40");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"(\(--n (\d+) sorts in about [0-9.]+ (ns|us|ms|s); --n (\d+) fits\))")))
+      << r.err;
+  const unsigned long long quick = std::stoull(m[1]), fits = std::stoull(m[3]);
+  EXPECT_EQ(quick & (quick - 1), 0u) << "a power of two: " << quick;
+  EXPECT_LT(quick, fits);
+  EXPECT_NE(r.err.find(" keys would fit and take about "), std::string::npos) << r.err;
+}
+
 // Each mistake: a non-zero exit and exactly one line on stderr that names the problem.
 void expect_one_line_error(const std::string& args, const std::string& needle, int code) {
   const Result r = run(args);

@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -459,6 +462,62 @@ TEST(Session, OutOfMemoryOffersTheLargestNThatFits) {
   ASSERT_TRUE(session.wait_until_shown(60));
   EXPECT_EQ(session.state().error, "");
   EXPECT_FALSE(session.state().offer);
+}
+
+// 2^40 keys do not fit; the largest n that does would take minutes on a laptop's CPU. The session
+// times this sort here at small sizes and offers, beside that n, the largest power of two that sorts
+// within its quick limit (40 ms here, to keep the test short), with how long each takes. The
+// estimate is this machine's: a sort of the quick offer takes about what it said.
+TEST(Session, OutOfMemoryOffersWhatSortsInReasonableTimeFromMeasuredTimes) {
+  Session::Options o;
+  o.initial = cpu_request("uniform", uint64_t(1) << 40);
+  o.live = false;
+  o.quick_sort_ms = 40;
+  Session session(o);
+  ASSERT_TRUE(session.wait_until_shown(120));
+  const SessionState s = session.state();
+  ASSERT_TRUE(s.offer) << s.error;
+  ASSERT_TRUE(s.quick_offer) << s.error;
+  EXPECT_EQ(s.enter_offer(), &*s.quick_offer) << "Enter takes the quick offer";
+  const uint64_t quick = s.quick_offer->request.data.n;
+  EXPECT_TRUE(std::has_single_bit(quick)) << quick;
+  EXPECT_LT(quick, s.max_items);
+  EXPECT_GT(s.quick_offer->estimated_ms, 0);
+  EXPECT_LE(s.quick_offer->estimated_ms, o.quick_sort_ms);
+  EXPECT_GT(s.offer->estimated_ms, o.quick_sort_ms) << "the n that fits takes longer than the quick limit";
+  RunRequest expected = o.initial;
+  expected.data.n = quick;
+  EXPECT_EQ(s.quick_offer->request, expected) << "the same request at the quick n, nothing else changed";
+  EXPECT_NE(s.error.find("keys would fit and take about"), std::string::npos) << s.error;
+  EXPECT_NE(s.error.find("2^" + std::to_string(std::countr_zero(quick)) + " keys sort in about"), std::string::npos) << s.error;
+  EXPECT_NE(s.offer->label.find("keys that fit (about "), std::string::npos) << s.offer->label;
+  session.submit(s.quick_offer->request);
+  ASSERT_TRUE(session.wait_until_shown(120));
+  const SessionState sorted = session.state();
+  ASSERT_TRUE(sorted.run) << sorted.error;
+  EXPECT_EQ(sorted.run->n, quick);
+  EXPECT_FALSE(sorted.quick_offer) << "a request that fits clears the offers";
+  // Timed apart on a shared machine: within a factor of 8 either way.
+  EXPECT_GT(sorted.timed.median_ms, s.quick_offer->estimated_ms / 8) << sorted.timed.median_ms;
+  EXPECT_LT(sorted.timed.median_ms, s.quick_offer->estimated_ms * 8) << sorted.timed.median_ms;
+}
+
+// Timing what fits replaces the backend's data set; the run on screen gets its own back, so its
+// live timing goes on timing that run's keys.
+TEST(Session, AnOutOfMemoryRequestLeavesTheShownRunsTimingOnItsOwnKeys) {
+  Session::Options o;
+  o.initial = cpu_request("uniform", 1 << 12);
+  Session session(o);
+  ASSERT_TRUE(session.wait_until_shown(60, 1));
+  session.submit(cpu_request("uniform", uint64_t(1) << 40));
+  ASSERT_TRUE(session.wait_until_shown(120));
+  ASSERT_NE(session.state().error, "");
+  const size_t before = session.state().throughput.size();
+  for (int i = 0; i < 200 && session.state().throughput.size() < before + 3; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const SessionState s = session.state();
+  ASSERT_GE(s.throughput.size(), before + 3) << "live timing stopped";
+  for (size_t i = before; i < s.throughput.size(); ++i) EXPECT_EQ(s.throughput[i].n, uint64_t(1) << 12) << i;
 }
 
 // Fails the k-th allocation of a request, for every k the request makes, then checks the session

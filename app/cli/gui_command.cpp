@@ -388,6 +388,9 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       // Offscreen there is no button to press: name the flag that does what it offers.
       std::string hint;
       if (end.offer && end.offer->request.backend != request.backend) hint = " (--backend cpu runs it)";
+      else if (end.quick_offer)
+        hint = " (--n " + std::to_string(end.quick_offer->request.data.n) + " sorts in about " +
+               duration_text(end.quick_offer->estimated_ms) + "; --n " + std::to_string(end.offer->request.data.n) + " fits)";
       else if (end.offer) hint = " (--n " + std::to_string(end.offer->request.data.n) + " fits)";
       std::cerr << "sortscope: " << printable(end.error) << hint << "\n";
       if (!platform->interactive()) status = 1;

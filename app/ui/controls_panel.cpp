@@ -401,7 +401,7 @@ void draw_controls_panel(UiFrame& f, bool* open) {
     ImGui::PushStyleColor(ImGuiCol_Text, kError);
     ImGui::TextWrapped("Error: %s", s.error.c_str());
     ImGui::PopStyleColor();
-    if (s.offer && ImGui::Button((s.offer->label + " (Enter)").c_str())) f.session.submit(s.offer->request);
+    offer_buttons(f);
   }
   ImGui::Separator();
 

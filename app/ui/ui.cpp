@@ -42,7 +42,7 @@ constexpr const char* kShortcuts[][2] = {
     {"C", "collapse the controls to a strip / open them"},
     {"P, Shift+P", "save the window / the panel under the mouse as a PNG (in the current directory)"},
     {"Tab, Shift+Tab", "one panel at a time (small windows): the next / previous panel"},
-    {"Enter", "after an error: take what it offers (the n that fits, the CPU backend)"},
+    {"Enter", "after an error: take what it offers (an n that sorts quickly, the n that fits, the CPU backend)"},
     {"F1 or H", "show / hide this help"},
     {"Esc", "close this help; restore a maximised panel"},
 };
@@ -176,7 +176,7 @@ void draw_error_banner(UiFrame& f, const Layout& layout) {
     ImGui::TextWrapped("%s", s.run ? "This request failed; the pictures still show the sort before it:"
                                    : "Nothing is sorted: the request failed.");
     ImGui::TextWrapped("%s", s.error.c_str());
-    if (s.offer && ImGui::Button((s.offer->label + " (Enter)").c_str())) f.session.submit(s.offer->request);
+    offer_buttons(f);
   }
   ImGui::End();
   ImGui::PopStyleVar();
@@ -300,9 +300,10 @@ void Ui::draw(Session& session) {
   UiFrame frame{session, state, view_, *resources_, ImGui::GetTime(), layout_};
   if (const gfx::Palette* palette = gfx::find_palette(view_.palette)) frame.palette = palette;
   handle_shortcuts(state);
-  // Enter takes what an error offers: the largest n that fits, or the CPU backend.
-  if (state.offer && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false))
-    session.submit(state.offer->request);
+  // Enter takes what an error offers: an n that sorts quickly, the largest n that fits, or the CPU backend.
+  if (const Offer* offer = state.enter_offer();
+      offer && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false))
+    session.submit(offer->request);
   advance_playback(state);
 
   // The panels of the sections the shown run's trace has; a run without a trace keeps the radix
@@ -524,6 +525,14 @@ void Ui::draw_panel_tabs() {
     }
   }
   ImGui::End();
+}
+
+void offer_buttons(UiFrame& f) {
+  const SessionState& s = f.state;
+  const Offer* first = s.enter_offer();
+  if (!first) return;
+  if (ImGui::Button((first->label + " (Enter)").c_str())) f.session.submit(first->request);
+  if (s.offer && &*s.offer != first && ImGui::Button(s.offer->label.c_str())) f.session.submit(s.offer->request);
 }
 
 void draw_help_overlay(UiFrame& f) {
