@@ -246,8 +246,9 @@ TEST(Cli, BenchTableAndPairs) {
 // costs and work. The table leaves keys/s, GB/s and % copy out of that row ("-") and says why, as
 // it does for each rung of a ladder climbed on them.
 TEST(Cli, BenchLeavesOutMemoryFiguresWhereTheTimeIsNotMemoryTraffic) {
-  for (const std::string args : {"bench --backend cpu --keys-list 170,45,75,90,802,24,2,66 --param tile-keys=2 --repeat 3",
-                                 "bench --backend cpu --ladder --keys-list 170,45,75,90,802,24,2,66 --repeat 1 --warmup 0"}) {
+  for (const std::string args :
+       {"bench --backend cpu --keys-list 170,45,75,90,802,24,2,66 --param tile-keys=2 --repeat 3",
+        "bench --backend cpu --ladder --keys-list 170,45,75,90,802,24,2,66 --repeat 1 --warmup 0"}) {
     const Result r = run(args);
     ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.err;
     std::istringstream table(r.out);
@@ -276,7 +277,8 @@ TEST(Cli, AHeadlessRunTooLargeNamesAnNThatSortsInReasonableTime) {
   const Result r = run("--headless --frames 1 --backend cpu --n 2^40");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"(\(--n (\d+) sorts in about [0-9.]+ (ns|us|ms|s); --n (\d+) fits\))")))
+  ASSERT_TRUE(
+      std::regex_search(r.err, m, std::regex(R"(\(--n (\d+) sorts in about [0-9.]+ (ns|us|ms|s); --n (\d+) fits\))")))
       << r.err;
   const unsigned long long quick = std::stoull(m[1]), fits = std::stoull(m[3]);
   EXPECT_EQ(quick & (quick - 1), 0u) << "a power of two: " << quick;

@@ -101,7 +101,8 @@ std::vector<std::string> panel_lines(const std::string& printed, const std::stri
 }
 
 bool any_line_has(const std::vector<std::string>& lines, const std::string& part) {
-  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(part) != std::string::npos; });
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& l) { return l.find(part) != std::string::npos; });
 }
 
 TEST(Gui, HeadlessFrameShowsEveryPanel) {
@@ -243,7 +244,8 @@ TEST(Gui, AnErrorIsShownWhereTheEyeIsInEveryLayout) {
   {
     std::ofstream out(garbage, std::ios::binary | std::ios::trunc);
     uint32_t x = 12345;
-    for (int i = 0; i < 1001; ++i) out.put(char((x = x * 1103515245u + 12345u) >> 24));  // not a whole number of u32 keys
+    for (int i = 0; i < 1001; ++i)
+      out.put(char((x = x * 1103515245u + 12345u) >> 24));  // not a whole number of u32 keys
   }
   std::ofstream(words, std::ios::trunc) << "the quick brown fox\njumps over the lazy dog\n";
   const auto layout = sortscope::app::ui::fixed_layout(1920, 1080, 2.0f);
@@ -253,7 +255,8 @@ TEST(Gui, AnErrorIsShownWhereTheEyeIsInEveryLayout) {
     const std::string png = testing::TempDir() + "/sortscope_gui_error_tab.png";
     const std::string out = testing::TempDir() + "/sortscope_gui_error_tab.txt";
     std::remove(png.c_str());
-    const std::string args = "--headless --frames 4 --backend cpu --width 1920 --height 1080 --ui-scale 2 --dist file:" + file;
+    const std::string args =
+        "--headless --frames 4 --backend cpu --width 1920 --height 1080 --ui-scale 2 --dist file:" + file;
     EXPECT_EQ(run_sortscope(args + " --print-text --screenshot " + png + " > " + out + " 2>/dev/null"), 1) << file;
     const std::vector<std::string> banner = panel_lines(read_file(out), "Error");
     EXPECT_TRUE(any_line_has(banner, message)) << file << ": the message is not on screen\n" << read_file(out);
@@ -344,7 +347,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 // One frame of one window, drawn by `draw` (its draw list, the window's content origin, a line's
 // height), as the layout check reads it. No renderer is needed: the check reads the draw lists.
-std::vector<sortscope::app::ui::LayoutProblem> audit_drawing(const std::function<void(ImDrawList*, ImVec2, float)>& draw) {
+std::vector<sortscope::app::ui::LayoutProblem> audit_drawing(
+    const std::function<void(ImDrawList*, ImVec2, float)>& draw) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
@@ -402,7 +406,8 @@ TEST(LayoutCheck, SeesTextRunningIntoAColourBar) {
   EXPECT_EQ(problems[0].window, "Legend");
   // The same legend with a gap before the label: nothing to report.
   EXPECT_EQ(problems_text(audit_drawing([](ImDrawList* dl, ImVec2 at, float line) {
-              dl->AddRectFilled(ImVec2(at.x, at.y + 2), ImVec2(at.x + 400, at.y + 2 + 0.7f * line), IM_COL32(200, 60, 60, 255));
+              dl->AddRectFilled(ImVec2(at.x, at.y + 2), ImVec2(at.x + 400, at.y + 2 + 0.7f * line),
+                                IM_COL32(200, 60, 60, 255));
               dl->AddText(ImVec2(at.x + 408, at.y), IM_COL32_WHITE, "digit 15");
             })),
             "");
@@ -411,7 +416,8 @@ TEST(LayoutCheck, SeesTextRunningIntoAColourBar) {
 TEST(LayoutCheck, SeesACountStickingOutOfItsBar) {
   const auto problems = audit_drawing([](ImDrawList* dl, ImVec2 at, float line) {
     // A short bar with its count written on its top edge: the bar covers the lower half of the digits.
-    dl->AddRectFilled(ImVec2(at.x, at.y + 2.5f * line), ImVec2(at.x + 80, at.y + 4 * line), IM_COL32(90, 170, 235, 255));
+    dl->AddRectFilled(ImVec2(at.x, at.y + 2.5f * line), ImVec2(at.x + 80, at.y + 4 * line),
+                      IM_COL32(90, 170, 235, 255));
     dl->AddText(ImVec2(at.x + 10, at.y + 2 * line), IM_COL32_WHITE, "1234");
   });
   ASSERT_EQ(problems.size(), 1u) << problems_text(problems);
@@ -437,7 +443,8 @@ TEST(LayoutCheck, TakesTextOnItsOwnShapeForALabel) {
     dl->AddText(ImVec2(gauge.x + 6, gauge.y), IM_COL32_WHITE, "3.1 GB/s = 12% of copy");
     const ImVec2 card(at.x + 100, at.y + 4 * line);
     const float zero_w = ImGui::CalcTextSize("0").x;
-    dl->AddRectFilled(ImVec2(card.x - 1, card.y - 1), ImVec2(card.x + zero_w + 1, card.y + line + 1), IM_COL32(230, 70, 70, 255), 2);
+    dl->AddRectFilled(ImVec2(card.x - 1, card.y - 1), ImVec2(card.x + zero_w + 1, card.y + line + 1),
+                      IM_COL32(230, 70, 70, 255), 2);
     dl->AddText(card, IM_COL32(20, 20, 20, 255), "0");
     dl->AddText(ImVec2(card.x + zero_w, card.y), IM_COL32(150, 150, 150, 255), "000002d");
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + 6 * line));
@@ -453,9 +460,11 @@ TEST(LayoutCheck, TakesTextOnItsOwnShapeForALabel) {
 TEST(Gui, TheTextbookKeysLegendIsClearOfItsColourBar) {
   // Where the layout check first saw "digit 15" run into the colour bar.
   const std::string log = testing::TempDir() + "/sortscope_gui_legend.txt";
-  EXPECT_EQ(run_sortscope("--headless --frames 3 --backend cpu --no-live --check-layout --keys-list 170,45,75,90,802,24,2,66 "
-                          "--param tile-keys=2 --width 1280 --height 720 --ui-scale 2 --focus array 2> " + log),
-            0)
+  EXPECT_EQ(
+      run_sortscope("--headless --frames 3 --backend cpu --no-live --check-layout --keys-list 170,45,75,90,802,24,2,66 "
+                    "--param tile-keys=2 --width 1280 --height 720 --ui-scale 2 --focus array 2> " +
+                    log),
+      0)
       << read_file(log);
 }
 
@@ -466,12 +475,13 @@ TEST(Gui, AFewKeysShowTheirTimePerSortAndNoMemoryFigures) {
   for (const std::string run : {"--keys-list 170,45,75,90,802,24,2,66 --param tile-keys=2", "--algorithm merge --n 8",
                                 "--algorithm bitonic --n 64"}) {
     const std::string out = testing::TempDir() + "/sortscope_gui_few_keys.txt";
-    ASSERT_EQ(run_sortscope("--headless --frames 3 --backend cpu --width 1920 --height 1080 --print-text " + run + " > " + out +
-                            " 2>/dev/null"),
+    ASSERT_EQ(run_sortscope("--headless --frames 3 --backend cpu --width 1920 --height 1080 --print-text " + run +
+                            " > " + out + " 2>/dev/null"),
               0)
         << run;
     const std::string printed = read_file(out);
-    const std::vector<std::string> throughput = panel_lines(printed, "Throughput"), controls = panel_lines(printed, "Controls");
+    const std::vector<std::string> throughput = panel_lines(printed, "Throughput"),
+                                   controls = panel_lines(printed, "Controls");
     ASSERT_FALSE(throughput.empty()) << run << ": no Throughput panel\n" << printed;
     EXPECT_TRUE(any_line_has(throughput, " per sort")) << run << "\n" << printed;
     EXPECT_TRUE(any_line_has(throughput, " per key")) << run << "\n" << printed;
@@ -538,8 +548,10 @@ std::vector<std::pair<int, int>> drawn_tabs(const Picture& p, const PanelRect& t
     }
     if (!blue) continue;
     // Columns a few pixels apart belong to one tab (a letter's stroke may reach the row's middle).
-    if (!found.empty() && x - found.back().second <= 3) found.back().second = x;
-    else found.push_back({x, x});
+    if (!found.empty() && x - found.back().second <= 3)
+      found.back().second = x;
+    else
+      found.push_back({x, x});
   }
   return found;
 }
@@ -557,7 +569,8 @@ TEST(Gui, AScreenshotShowsEveryTabOfTheRunAtAnyFrameCount) {
         << run;
     Picture p;
     ASSERT_TRUE(load(png, &p));
-    const unsigned section = run.find("merge") != std::string::npos ? sortscope::kMergeSection : sortscope::kNetworkSection;
+    const unsigned section =
+        run.find("merge") != std::string::npos ? sortscope::kMergeSection : sortscope::kNetworkSection;
     const auto layout = sortscope::app::ui::fixed_layout(1920, 1080, 2.0f, section);
     ASSERT_TRUE(layout.one_at_a_time());
     const std::vector<std::pair<int, int>> tabs = drawn_tabs(p, layout.tabs);

@@ -1,5 +1,7 @@
 // The model without a UI: a session sorts on its worker, publishes runs and throughput, and turns
 // bad requests into a message while it keeps running.
+#include "session/session.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,13 +11,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "session/recording.hpp"
 #include "session/scatter_spans.hpp"
-#include "session/session.hpp"
 #include "session/stages.hpp"
 #include "sortscope/trace_json.hpp"
 #include "test_support.hpp"
@@ -489,7 +489,8 @@ TEST(Session, OutOfMemoryOffersWhatSortsInReasonableTimeFromMeasuredTimes) {
   expected.data.n = quick;
   EXPECT_EQ(s.quick_offer->request, expected) << "the same request at the quick n, nothing else changed";
   EXPECT_NE(s.error.find("keys would fit and take about"), std::string::npos) << s.error;
-  EXPECT_NE(s.error.find("2^" + std::to_string(std::countr_zero(quick)) + " keys sort in about"), std::string::npos) << s.error;
+  EXPECT_NE(s.error.find("2^" + std::to_string(std::countr_zero(quick)) + " keys sort in about"), std::string::npos)
+      << s.error;
   EXPECT_NE(s.offer->label.find("keys that fit (about "), std::string::npos) << s.offer->label;
   session.submit(s.quick_offer->request);
   ASSERT_TRUE(session.wait_until_shown(120));

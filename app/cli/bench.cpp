@@ -158,10 +158,11 @@ void print_table(const std::vector<Row>& rows) {
   for (const Row& r : rows) {
     const SpeedCells speed = speed_cells(r.keys_per_s, r.gbps, r.pct_copy, r.memory);
     left_out |= !r.memory.apply();
-    std::printf("%-20s %-4s %12llu %s%5s %-24s %11.4f %12s %7.1f %9s %7s %8s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
-                static_cast<unsigned long long>(r.n), dist_column(r.dist).c_str(), r.pairs ? "yes" : "no",
-                params_text(r.params).c_str(), r.median_ms, speed.keys_per_s.c_str(), r.bytes_per_key,
-                speed.gbps.c_str(), speed.pct_copy.c_str(), r.ratio_to_cub > 0 ? fmt("%.3fx", r.ratio_to_cub).c_str() : "-",
+    std::printf("%-20s %-4s %12llu %s%5s %-24s %11.4f %12s %7.1f %9s %7s %8s  %s\n", r.algorithm.c_str(),
+                r.key_type.c_str(), static_cast<unsigned long long>(r.n), dist_column(r.dist).c_str(),
+                r.pairs ? "yes" : "no", params_text(r.params).c_str(), r.median_ms, speed.keys_per_s.c_str(),
+                r.bytes_per_key, speed.gbps.c_str(), speed.pct_copy.c_str(),
+                r.ratio_to_cub > 0 ? fmt("%.3fx", r.ratio_to_cub).c_str() : "-",
                 r.verified ? "yes" : ("NO: " + r.verify_detail).c_str());
   }
   if (left_out) std::fputs(kLeftOutNote, stdout);

@@ -390,7 +390,8 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       if (end.offer && end.offer->request.backend != request.backend) hint = " (--backend cpu runs it)";
       else if (end.quick_offer)
         hint = " (--n " + std::to_string(end.quick_offer->request.data.n) + " sorts in about " +
-               duration_text(end.quick_offer->estimated_ms) + "; --n " + std::to_string(end.offer->request.data.n) + " fits)";
+               duration_text(end.quick_offer->estimated_ms) + "; --n " + std::to_string(end.offer->request.data.n) +
+               " fits)";
       else if (end.offer) hint = " (--n " + std::to_string(end.offer->request.data.n) + " fits)";
       std::cerr << "sortscope: " << printable(end.error) << hint << "\n";
       if (!platform->interactive()) status = 1;

@@ -40,13 +40,16 @@ inline std::string duration_text(double ms) {
     double ms;
     const char* name;
   };
-  static constexpr Unit kUnits[] = {{1e-6, "ns"}, {1e-3, "us"}, {1, "ms"}, {1e3, "s"}, {60e3, "minutes"}, {3600e3, "hours"}, {86400e3, "days"}};
+  static constexpr Unit kUnits[] = {{1e-6, "ns"},      {1e-3, "us"},      {1, "ms"},        {1e3, "s"},
+                                    {60e3, "minutes"}, {3600e3, "hours"}, {86400e3, "days"}};
   size_t u = 0;
   while (u + 1 < std::size(kUnits) && ms >= kUnits[u + 1].ms) ++u;
   const double v = ms / kUnits[u].ms;
   char text[32];
-  if (v >= 10 || u >= 4) std::snprintf(text, sizeof text, "%.0f %s", v, kUnits[u].name);
-  else std::snprintf(text, sizeof text, "%.2g %s", v, kUnits[u].name);
+  if (v >= 10 || u >= 4)
+    std::snprintf(text, sizeof text, "%.0f %s", v, kUnits[u].name);
+  else
+    std::snprintf(text, sizeof text, "%.2g %s", v, kUnits[u].name);
   std::string out = text;
   if (out == "1 minutes" || out == "1 hours" || out == "1 days") out.pop_back();
   return out;
@@ -90,17 +93,20 @@ inline MemoryReading memory_reading(uint64_t model_bytes, double copy_gbps, doub
   MemoryReading r;
   if (copy_gbps <= 0 || median_ms <= 0) return r;
   r.copy_ms = double(model_bytes) / (copy_gbps * 1e6);
-  if (r.copy_ms < kMemoryResolutionMs) r.figures = MemoryFigures::too_few_bytes;
-  else if (r.copy_ms < kMemoryShareFloor * median_ms) r.figures = MemoryFigures::minor_share;
+  if (r.copy_ms < kMemoryResolutionMs)
+    r.figures = MemoryFigures::too_few_bytes;
+  else if (r.copy_ms < kMemoryShareFloor * median_ms)
+    r.figures = MemoryFigures::minor_share;
   return r;
 }
 
 // What a class is told where the memory figures are left out; "" where they apply.
 inline std::string memory_reading_text(const MemoryReading& r, uint64_t n, uint64_t model_bytes, double median_ms) {
-  const std::string moved = bytes_text(double(model_bytes)) + " would copy in " + duration_text(r.copy_ms) + " of the " +
-                            duration_text(median_ms) + " a sort takes";
+  const std::string moved = bytes_text(double(model_bytes)) + " would copy in " + duration_text(r.copy_ms) +
+                            " of the " + duration_text(median_ms) + " a sort takes";
   switch (r.figures) {
-    case MemoryFigures::apply: return "";
+    case MemoryFigures::apply:
+      return "";
     case MemoryFigures::too_few_bytes:
       return "At " + grouped_count(n) + (n == 1 ? " key" : " keys") +
              " the time is fixed costs and work, not memory traffic: its " + moved + ".";

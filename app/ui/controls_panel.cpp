@@ -103,7 +103,7 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
   const bool shown = s.run && s.run->request.data == d.data;
   std::string n_text = format_count(d.data.n);
   if (given)
-    n_text = shown ? format_count(s.run->n)
+    n_text = shown                                  ? format_count(s.run->n)
              : d.data.dist.id == Distribution::file ? "as many as the file holds"
                                                     : "as many as the list holds";
   // Two lines, so that neither count is wrapped at one of its commas.

@@ -260,7 +260,8 @@ std::vector<std::string> text_over_shape_edges(const std::vector<DrawnGlyph>& gl
           if (covers) across.push_back(&s);
         }
         const bool overlap = std::any_of(across.begin(), across.end(), [&](const DrawnShape* s) {
-          return std::none_of(grounds.begin(), grounds.end(), [&](const DrawnShape* g) { return within(g->box, s->box, slack); });
+          return std::none_of(grounds.begin(), grounds.end(),
+                              [&](const DrawnShape* g) { return within(g->box, s->box, slack); });
         });
         if (overlap) {
           found.push_back(run.text);

@@ -128,26 +128,34 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
   // a time per sort, and a rate in keys/s would only grow with n.
   const bool per_sort = memory.figures == MemoryFigures::too_few_bytes;
   if (f.resources.big_font) ImGui::PushFont(f.resources.big_font);
-  if (per_sort) ImGui::Text("%s per sort", duration_text(timed.median_ms).c_str());
-  else ImGui::Text("%s", format_rate(timed.keys_per_s).c_str());
+  if (per_sort)
+    ImGui::Text("%s per sort", duration_text(timed.median_ms).c_str());
+  else
+    ImGui::Text("%s", format_rate(timed.keys_per_s).c_str());
   if (f.resources.big_font) ImGui::PopFont();
-  help_marker("The median of every untraced timed run of this sort so far; the plot shows each batch of live timing. "
-              "GB/s counts the bytes of the passes that ran (B/key), so it can be set against the copy bandwidth: "
-              "where those bytes would copy in under 1 us, or in under 1% of the sort's time, the time is not "
-              "memory traffic and GB/s is left out.");
+  help_marker(
+      "The median of every untraced timed run of this sort so far; the plot shows each batch of live timing. "
+      "GB/s counts the bytes of the passes that ran (B/key), so it can be set against the copy bandwidth: "
+      "where those bytes would copy in under 1 us, or in under 1% of the sort's time, the time is not "
+      "memory traffic and GB/s is left out.");
   if (per_sort && run.n > 0)
-    ImGui::Text("%s per key, %s keys", duration_text(timed.median_ms / double(run.n)).c_str(), grouped_count(run.n).c_str());
-  if (!memory.apply()) disabled_text_wrapped("%s", memory_reading_text(memory, run.n, run.model_bytes, timed.median_ms).c_str());
-  else if (s.copy_gbps > 0) bandwidth_gauge(timed.gbps, timed.bytes_per_key, s.copy_gbps);
+    ImGui::Text("%s per key, %s keys", duration_text(timed.median_ms / double(run.n)).c_str(),
+                grouped_count(run.n).c_str());
+  if (!memory.apply())
+    disabled_text_wrapped("%s", memory_reading_text(memory, run.n, run.model_bytes, timed.median_ms).c_str());
+  else if (s.copy_gbps > 0)
+    bandwidth_gauge(timed.gbps, timed.bytes_per_key, s.copy_gbps);
   else ImGui::Text("%s at %.3g B/key", format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key);
   // Tracing's cost is a share of the work; where fixed costs are the time, two runs timed in
   // different ways differ by their clocks, not by the trace. A traced run faster than the timed
   // ones shows the same: its kernel times leave out what lies between kernels.
   if (run.traced_ms > 0 && timed.measured() && !per_sort) {
     if (run.traced_ms > timed.median_ms) {
-      ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.3f, 1.0f), "Tracing overhead %+.0f%%", 100.0 * (run.traced_ms / timed.median_ms - 1.0));
-      help_marker("The pictures come from one traced run: the same kernels with their trace writes compiled in. "
-                  "Speeds are only ever taken from the untraced runs.");
+      ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.3f, 1.0f), "Tracing overhead %+.0f%%",
+                         100.0 * (run.traced_ms / timed.median_ms - 1.0));
+      help_marker(
+          "The pictures come from one traced run: the same kernels with their trace writes compiled in. "
+          "Speeds are only ever taken from the untraced runs.");
     }
     disabled_text_wrapped("traced run %s, timed run %s", format_ms(run.traced_ms).c_str(), format_ms(timed.median_ms).c_str());
   }
@@ -156,15 +164,17 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
   const double ceiling = memory.apply() && bytes_per_key > 0 ? s.copy_gbps * 1e9 / bytes_per_key : 0;
 
   // Each batch as a time per sort, or as keys/s.
-  auto value_of = [&](const ThroughputPoint& p) { return per_sort ? 1e3 * double(p.n) / p.keys_per_s : p.keys_per_s; };
+  auto value_of = [&](const ThroughputPoint& p) {
+    return !per_sort ? p.keys_per_s : p.keys_per_s > 0 ? 1e3 * double(p.n) / p.keys_per_s : 0.0;
+  };
   auto value_text = [&](double v) { return per_sort ? duration_text(v) : format_rate(v); };
   // Scale to the runs; show the ceiling on the same axis when it is near enough to compare.
-  double fastest = 0;
-  for (const ThroughputPoint& p : s.throughput) fastest = std::max(fastest, value_of(p));
-  const bool ceiling_on_plot = ceiling > 0 && ceiling < 4 * fastest;
-  const double top = 1.15 * (ceiling_on_plot ? std::max(ceiling, fastest) : fastest);
+  double highest = 0;
+  for (const ThroughputPoint& p : s.throughput) highest = std::max(highest, value_of(p));
+  const bool ceiling_on_plot = ceiling > 0 && ceiling < 4 * highest;
+  const double top = 1.15 * (ceiling_on_plot ? std::max(ceiling, highest) : highest);
   if (ceiling > 0 && !ceiling_on_plot)
-    disabled_text_wrapped("copy-bandwidth ceiling %s (%.0fx higher)", format_rate(ceiling).c_str(), ceiling / fastest);
+    disabled_text_wrapped("copy-bandwidth ceiling %s (%.0fx higher)", format_rate(ceiling).c_str(), ceiling / highest);
   // An untraced run's kernel times where the backend took them; else the traced run's, said so.
   const bool traced_times = run.kernel_times.empty();
   const std::vector<KernelTotal> kernels = !traced_times ? kernel_totals(run.kernel_times)

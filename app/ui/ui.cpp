@@ -171,12 +171,14 @@ void draw_error_banner(UiFrame& f, const Layout& layout) {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 2.0f * f.view.ui_scale);
   const std::string name = "Error##banner" + f.side;
   if (ImGui::Begin(name.c_str(), nullptr,
-                   ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
-                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove)) {
+                   ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+                       ImGuiWindowFlags_NoMove)) {
     ImGui::TextWrapped("%s", s.run ? "This request failed; the pictures still show the sort before it:"
                                    : "Nothing is sorted: the request failed.");
     ImGui::TextWrapped("%s", s.error.c_str());
-    offer_buttons(f);
+    // A race's second sort follows the first one's request: what the first side offers fixes both.
+    if (f.side.empty()) offer_buttons(f);
   }
   ImGui::End();
   ImGui::PopStyleVar();
