@@ -22,7 +22,7 @@ namespace {
 
 constexpr float kBaseFontPixels = 18.0f;  // readable from the back of a classroom at 1080p
 constexpr ImU32 kFocusOutline = IM_COL32(255, 176, 48, 255);
-const ImVec4 kErrorBannerColour(0.55f, 0.08f, 0.07f, 0.97f);
+const ImVec4 kErrorBannerColour(0.55f, 0.08f, 0.07f, 1.0f);
 
 void set_panel_rect(const PanelRect& r) {
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
@@ -170,10 +170,12 @@ void draw_error_banner(UiFrame& f, const Layout& layout) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 2.0f * f.view.ui_scale);
   const std::string name = "Error##banner" + f.side;
+  // A scroll bar where the message and its offers are taller than the picture (a small window at a
+  // large scale).
   if (ImGui::Begin(name.c_str(), nullptr,
-                   ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
-                       ImGuiWindowFlags_NoMove)) {
+                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                       ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove)) {
     ImGui::TextWrapped("%s", s.run ? "This request failed; the pictures still show the sort before it:"
                                    : "Nothing is sorted: the request failed.");
     ImGui::TextWrapped("%s", s.error.c_str());
@@ -533,8 +535,18 @@ void offer_buttons(UiFrame& f) {
   const SessionState& s = f.state;
   const Offer* first = s.enter_offer();
   if (!first) return;
-  if (ImGui::Button((first->label + " (Enter)").c_str())) f.session.submit(first->request);
-  if (s.offer && &*s.offer != first && ImGui::Button(s.offer->label.c_str())) f.session.submit(s.offer->request);
+  // A button cannot wrap: the key that takes the offer and its time follow the button, on its line
+  // where they fit, else under it.
+  auto offer_button = [&](const Offer& offer, bool enter) {
+    if (ImGui::Button(offer.label.c_str())) f.session.submit(offer.request);
+    std::string note = offer.estimated_ms > 0 ? "about " + duration_text(offer.estimated_ms) + " a sort" : "";
+    if (enter) note += note.empty() ? "(Enter)" : " (Enter)";
+    if (note.empty()) return;
+    same_line_if_fits(ImGui::CalcTextSize(note.c_str()).x);
+    ImGui::TextWrapped("%s", note.c_str());
+  };
+  offer_button(*first, true);
+  if (s.offer && &*s.offer != first) offer_button(*s.offer, false);
 }
 
 void draw_help_overlay(UiFrame& f) {
