@@ -242,6 +242,50 @@ TEST(Cli, BenchTableAndPairs) {
   EXPECT_NE(r.out.find("yes"), std::string::npos);
 }
 
+// The textbook's eight keys move 512 bytes: they copy in nanoseconds, and the sort's time is fixed
+// costs and work. The table leaves keys/s, GB/s and % copy out of that row ("-") and says why, as
+// it does for each rung of a ladder climbed on them.
+TEST(Cli, BenchLeavesOutMemoryFiguresWhereTheTimeIsNotMemoryTraffic) {
+  for (const std::string args :
+       {"bench --backend cpu --keys-list 170,45,75,90,802,24,2,66 --param tile-keys=2 --repeat 3",
+        "bench --backend cpu --ladder --keys-list 170,45,75,90,802,24,2,66 --repeat 1 --warmup 0"}) {
+    const Result r = run(args);
+    ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+    std::istringstream table(r.out);
+    std::string header;
+    int rows = 0;
+    for (std::string line; std::getline(table, line);) {
+      if (line.find("median ms") != std::string::npos) header = line;
+      if (line.rfind("mg-radix ", 0) != 0) continue;
+      ++rows;
+      // The numbers are right-aligned under their headings: a cell ends where its heading does.
+      for (const char* heading : {"keys/s", "GB/s", "% copy"}) {
+        const size_t end = header.find(heading) + std::string(heading).size();
+        ASSERT_LE(end, line.size()) << header << "\n" << line;
+        const size_t start = line.rfind(' ', end - 1) + 1;
+        EXPECT_EQ(line.substr(start, end - start), "-") << heading << ":\n" << header << "\n" << line;
+      }
+    }
+    EXPECT_EQ(rows, 1) << r.out;
+    EXPECT_NE(r.out.find("# -: left out where the sort's bytes would copy in under 1 us"), std::string::npos) << r.out;
+  }
+}
+
+// Offscreen there is no button: a size that does not fit names the --n that fits and, where that
+// would take long, the power of two that sorts in about a second here, timed on this machine.
+TEST(Cli, AHeadlessRunTooLargeNamesAnNThatSortsInReasonableTime) {
+  const Result r = run("--headless --frames 1 --backend cpu --n 2^40");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  std::smatch m;
+  ASSERT_TRUE(
+      std::regex_search(r.err, m, std::regex(R"(\(--n (\d+) sorts in about [0-9.]+ (ns|us|ms|s); --n (\d+) fits\))")))
+      << r.err;
+  const unsigned long long quick = std::stoull(m[1]), fits = std::stoull(m[3]);
+  EXPECT_EQ(quick & (quick - 1), 0u) << "a power of two: " << quick;
+  EXPECT_LT(quick, fits);
+  EXPECT_NE(r.err.find(" keys would fit and take about "), std::string::npos) << r.err;
+}
+
 // Each mistake: a non-zero exit and exactly one line on stderr that names the problem.
 void expect_one_line_error(const std::string& args, const std::string& needle, int code) {
   const Result r = run(args);

@@ -9,13 +9,18 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "embedded_assets.hpp"
 #include "ui/layout.hpp"
+#include "ui/layout_audit.hpp"
 #include "ui/settings.hpp"
 #include "ui/ui.hpp"
+#include "ui/widgets.hpp"
 
 namespace {
 
@@ -79,6 +84,25 @@ int run_sortscope(const std::string& args) {
   const std::string command = std::string(SORTSCOPE_BINARY) + " " + args;
   const int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The lines --print-text printed for one panel.
+std::vector<std::string> panel_lines(const std::string& printed, const std::string& panel) {
+  std::vector<std::string> lines;
+  std::istringstream in(printed);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with(panel + ": ")) lines.push_back(line.substr(panel.size() + 2));
+  return lines;
+}
+
+bool any_line_has(const std::vector<std::string>& lines, const std::string& part) {
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& l) { return l.find(part) != std::string::npos; });
 }
 
 TEST(Gui, HeadlessFrameShowsEveryPanel) {
@@ -259,6 +283,50 @@ TEST(Gui, BadInputShowsAMessageAndTheFrameStillRenders) {
   EXPECT_GT(red, 50) << "no error message visible";
 }
 
+// A key file that cannot be read, at 1920x1080 scale 2 where one panel shows at a time: the message
+// is drawn across the top of the panel on screen (not only in the Controls tab, out of sight), and
+// Controls says what was asked for (the file's keys), not the count control's stale n.
+TEST(Gui, AnErrorIsShownWhereTheEyeIsInEveryLayout) {
+  const std::string garbage = testing::TempDir() + "/sortscope_gui_garbage.bin";
+  const std::string words = testing::TempDir() + "/sortscope_gui_words.txt";
+  {
+    std::ofstream out(garbage, std::ios::binary | std::ios::trunc);
+    uint32_t x = 12345;
+    for (int i = 0; i < 1001; ++i)
+      out.put(char((x = x * 1103515245u + 12345u) >> 24));  // not a whole number of u32 keys
+  }
+  std::ofstream(words, std::ios::trunc) << "the quick brown fox\njumps over the lazy dog\n";
+  const auto layout = sortscope::app::ui::fixed_layout(1920, 1080, 2.0f);
+  ASSERT_TRUE(layout.one_at_a_time());
+  for (const auto& [file, message] : {std::pair<std::string, std::string>{garbage, "not a whole number of u32 keys"},
+                                      {words, "'the' is not a u32 key"}}) {
+    const std::string png = testing::TempDir() + "/sortscope_gui_error_tab.png";
+    const std::string out = testing::TempDir() + "/sortscope_gui_error_tab.txt";
+    std::remove(png.c_str());
+    const std::string args =
+        "--headless --frames 4 --backend cpu --width 1920 --height 1080 --ui-scale 2 --dist file:" + file;
+    EXPECT_EQ(run_sortscope(args + " --print-text --screenshot " + png + " > " + out + " 2>/dev/null"), 1) << file;
+    const std::vector<std::string> banner = panel_lines(read_file(out), "Error");
+    EXPECT_TRUE(any_line_has(banner, message)) << file << ": the message is not on screen\n" << read_file(out);
+    Picture p;
+    ASSERT_TRUE(load(png, &p));
+    // The banner's red ground in the upper half of the window, over the panel the tab shows.
+    int banner_red = 0;
+    for (int y = 0; y < p.h / 2; ++y)
+      for (int x = 0; x < p.w; ++x) {
+        const unsigned char* c = p.at(x, y);
+        banner_red += c[0] > 110 && c[1] < 40 && c[2] < 40;
+      }
+    EXPECT_GT(banner_red, p.w * 20) << file << ": no error banner in sight";
+    // Controls, given the window, states the request: the file's keys, not the 1,048,576 of --n.
+    EXPECT_EQ(run_sortscope(args + " --maximize controls --print-text > " + out + " 2>/dev/null"), 1);
+    const std::vector<std::string> controls = panel_lines(read_file(out), "Controls");
+    EXPECT_TRUE(any_line_has(controls, "n = as many as the file holds")) << read_file(out);
+    EXPECT_FALSE(any_line_has(controls, "n = 1,048,576")) << read_file(out);
+    EXPECT_TRUE(any_line_has(controls, message)) << read_file(out);
+  }
+}
+
 TEST(Gui, OutOfMemoryOffersTheNThatFits) {
   const std::string png = testing::TempDir() + "/sortscope_gui_oom.png";
   const std::string log = testing::TempDir() + "/sortscope_gui_oom.txt";
@@ -270,13 +338,12 @@ TEST(Gui, OutOfMemoryOffersTheNThatFits) {
   const std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(err.find("do not fit"), std::string::npos) << err;
   EXPECT_NE(err.find(" fits)"), std::string::npos) << "no --n that fits: " << err;
+  // The n that fits takes minutes a sort on a CPU: how long, measured here, and an n that sorts in
+  // about a second.
+  EXPECT_NE(err.find("keys would fit and take about "), std::string::npos) << err;
+  EXPECT_NE(err.find(" sorts in about "), std::string::npos) << "no --n that sorts in reasonable time: " << err;
   Picture p;
   ASSERT_TRUE(load(png, &p)) << "the frame still renders";
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 // The layout rule, checked on ImGui's own draw lists (--check-layout): at every window from 1280x720
@@ -346,6 +413,164 @@ TEST(Gui, SmallNetworkMergeAndBucketViewsPassTheLayoutCheck) {
     }
 }
 
+// One frame of one window, drawn by `draw` (its draw list, the window's content origin, a line's
+// height), as the layout check reads it. No renderer is needed: the check reads the draw lists.
+std::vector<sortscope::app::ui::LayoutProblem> audit_drawing(
+    const std::function<void(ImDrawList*, ImVec2, float)>& draw) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(800, 400);
+  io.DeltaTime = 1.0f / 60;
+  // The UI's font where the system has it (as the program looks for it), else ImGui's own; at scale 1.5.
+  std::istringstream fonts(sortscope::assets::fonts_txt);
+  std::string path;
+  while (std::getline(fonts, path) && (path.empty() || path[0] == '#' || !std::filesystem::exists(path))) {
+  }
+  if (fonts && !path.empty()) {
+    io.Fonts->AddFontFromFileTTF(path.c_str(), 27);
+  } else {
+    ImFontConfig font;
+    font.SizePixels = 27;
+    io.Fonts->AddFontDefault(&font);
+  }
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(intptr_t(1)));
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(800, 400));
+  ImGui::Begin("Legend", nullptr, ImGuiWindowFlags_NoDecoration);
+  draw(ImGui::GetWindowDrawList(), ImGui::GetCursorScreenPos(), ImGui::GetTextLineHeight());
+  ImGui::End();
+  ImGui::Render();
+  std::vector<sortscope::app::ui::LayoutProblem> problems = sortscope::app::ui::audit_rendered_frame();
+  ImGui::DestroyContext();
+  return problems;
+}
+
+std::string problems_text(const std::vector<sortscope::app::ui::LayoutProblem>& problems) {
+  std::string text;
+  for (const auto& p : problems) text += p.window + ": " + p.what + "\n";
+  return text;
+}
+
+// The array view's digit legend as it was drawn at 1280x720, scale 2: the colour bar ran into the
+// first letters of "digit 15". The check sees text across a filled shape's edge.
+TEST(LayoutCheck, SeesTextRunningIntoAColourBar) {
+  const auto problems = audit_drawing([](ImDrawList* dl, ImVec2 at, float line) {
+    dl->AddText(at, IM_COL32_WHITE, "digit 0");
+    const float label_w = ImGui::CalcTextSize("digit 0").x + 8;
+    const float bar_end = at.x + 500;
+    for (int i = 0; i < 16; ++i)
+      dl->AddRectFilled(ImVec2(at.x + label_w + (bar_end - at.x - label_w) * i / 16, at.y + 2),
+                        ImVec2(at.x + label_w + (bar_end - at.x - label_w) * (i + 1) / 16, at.y + 2 + 0.7f * line),
+                        IM_COL32(40 + 12 * i, 200 - 10 * i, 90, 255));
+    dl->AddText(ImVec2(bar_end - 8, at.y), IM_COL32_WHITE, "digit 15");
+  });
+  ASSERT_EQ(problems.size(), 1u) << problems_text(problems);
+  EXPECT_NE(problems[0].what.find("\"digit 15\""), std::string::npos) << problems[0].what;
+  EXPECT_EQ(problems[0].window, "Legend");
+  // The same legend with a gap before the label: nothing to report.
+  EXPECT_EQ(problems_text(audit_drawing([](ImDrawList* dl, ImVec2 at, float line) {
+              dl->AddRectFilled(ImVec2(at.x, at.y + 2), ImVec2(at.x + 400, at.y + 2 + 0.7f * line),
+                                IM_COL32(200, 60, 60, 255));
+              dl->AddText(ImVec2(at.x + 408, at.y), IM_COL32_WHITE, "digit 15");
+            })),
+            "");
+}
+
+TEST(LayoutCheck, SeesACountStickingOutOfItsBar) {
+  const auto problems = audit_drawing([](ImDrawList* dl, ImVec2 at, float line) {
+    // A short bar with its count written on its top edge: the bar covers the lower half of the digits.
+    dl->AddRectFilled(ImVec2(at.x, at.y + 2.5f * line), ImVec2(at.x + 80, at.y + 4 * line),
+                      IM_COL32(90, 170, 235, 255));
+    dl->AddText(ImVec2(at.x + 10, at.y + 2 * line), IM_COL32_WHITE, "1234");
+  });
+  ASSERT_EQ(problems.size(), 1u) << problems_text(problems);
+  EXPECT_NE(problems[0].what.find("\"1234\""), std::string::npos) << problems[0].what;
+}
+
+// Text drawn on a shape as its label is not an overlap: a count inside its bar, a number in a table
+// cell, a button's caption, the reading of a gauge whose level ends under its letters, a digit group
+// highlighted on its own mark beside plain digits.
+TEST(LayoutCheck, TakesTextOnItsOwnShapeForALabel) {
+  const auto problems = audit_drawing([](ImDrawList* dl, ImVec2 at, float line) {
+    dl->AddRectFilled(ImVec2(at.x, at.y), ImVec2(at.x + 60, at.y + 4 * line), IM_COL32(90, 170, 235, 255));
+    dl->AddText(ImVec2(at.x + 6, at.y + 2 * line), IM_COL32_WHITE, "42");
+    for (int col = 0; col < 4; ++col) {
+      const ImVec2 cell(at.x + 100 + 70 * col, at.y);
+      dl->AddRectFilled(cell, ImVec2(cell.x + 68, cell.y + line + 4), IM_COL32(30 + 40 * col, 60, 90, 255));
+      dl->AddText(ImVec2(cell.x + 4, cell.y + 2), IM_COL32_WHITE, std::to_string(col * 111).c_str());
+    }
+    const ImVec2 gauge(at.x + 100, at.y + 2 * line);
+    dl->AddRectFilled(gauge, ImVec2(gauge.x + 600, gauge.y + line), IM_COL32(40, 44, 52, 255));
+    dl->AddRectFilled(gauge, ImVec2(gauge.x + 70, gauge.y + line), IM_COL32(235, 190, 90, 255));
+    dl->AddLine(ImVec2(gauge.x + 150, gauge.y), ImVec2(gauge.x + 150, gauge.y + line), IM_COL32(0, 0, 0, 140), 1);
+    dl->AddText(ImVec2(gauge.x + 6, gauge.y), IM_COL32_WHITE, "3.1 GB/s = 12% of copy");
+    const ImVec2 card(at.x + 100, at.y + 4 * line);
+    const float zero_w = ImGui::CalcTextSize("0").x;
+    dl->AddRectFilled(ImVec2(card.x - 1, card.y - 1), ImVec2(card.x + zero_w + 1, card.y + line + 1),
+                      IM_COL32(230, 70, 70, 255), 2);
+    dl->AddText(card, IM_COL32(20, 20, 20, 255), "0");
+    dl->AddText(ImVec2(card.x + zero_w, card.y), IM_COL32(150, 150, 150, 255), "000002d");
+    ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + 6 * line));
+    ImGui::Button("Run again");
+    ImGui::SameLine();
+    int value = 7;
+    ImGui::SetNextItemWidth(200);
+    ImGui::SliderInt("bits", &value, 1, 8);
+  });
+  EXPECT_TRUE(problems.empty()) << problems_text(problems);
+}
+
+TEST(Gui, TheTextbookKeysLegendIsClearOfItsColourBar) {
+  // Where the layout check first saw "digit 15" run into the colour bar.
+  const std::string log = testing::TempDir() + "/sortscope_gui_legend.txt";
+  EXPECT_EQ(
+      run_sortscope("--headless --frames 3 --backend cpu --no-live --check-layout --keys-list 170,45,75,90,802,24,2,66 "
+                    "--param tile-keys=2 --width 1280 --height 720 --ui-scale 2 --focus array 2> " +
+                    log),
+      0)
+      << read_file(log);
+}
+
+// A sort of a few keys moves too few bytes for GB/s, % of copy or keys/s to mean anything: its
+// bytes copy in nanoseconds, its time is fixed costs and work. The screen says its time per sort
+// and per key, and why; nothing else about speed, and no tracing overhead taken from such times.
+TEST(Gui, AFewKeysShowTheirTimePerSortAndNoMemoryFigures) {
+  for (const std::string run : {"--keys-list 170,45,75,90,802,24,2,66 --param tile-keys=2", "--algorithm merge --n 8",
+                                "--algorithm bitonic --n 64"}) {
+    const std::string out = testing::TempDir() + "/sortscope_gui_few_keys.txt";
+    ASSERT_EQ(run_sortscope("--headless --frames 3 --backend cpu --width 1920 --height 1080 --print-text " + run +
+                            " > " + out + " 2>/dev/null"),
+              0)
+        << run;
+    const std::string printed = read_file(out);
+    const std::vector<std::string> throughput = panel_lines(printed, "Throughput"),
+                                   controls = panel_lines(printed, "Controls");
+    ASSERT_FALSE(throughput.empty()) << run << ": no Throughput panel\n" << printed;
+    EXPECT_TRUE(any_line_has(throughput, " per sort")) << run << "\n" << printed;
+    EXPECT_TRUE(any_line_has(throughput, " per key")) << run << "\n" << printed;
+    EXPECT_TRUE(any_line_has(throughput, "not memory traffic")) << run << "\n" << printed;
+    EXPECT_TRUE(any_line_has(controls, " a sort")) << run << "\n" << printed;
+    // (Controls names the machine's measured copy bandwidth in GB/s: a fact about the machine.)
+    EXPECT_FALSE(any_line_has(throughput, "GB/s")) << run << "\n" << printed;
+    for (const auto* lines : {&throughput, &controls})
+      for (const char* meaningless : {"keys/s", "of copy", "B/key", "Tracing overhead", "against the timed runs"})
+        EXPECT_FALSE(any_line_has(*lines, meaningless)) << run << ": \"" << meaningless << "\" shown\n" << printed;
+  }
+}
+
+TEST(Widgets, ARateUnderAThousandKeysPerSecondIsNeverZeroK) {
+  using sortscope::app::ui::format_rate;
+  EXPECT_EQ(format_rate(153.7), "154 keys/s");
+  EXPECT_EQ(format_rate(0.25), "0.25 keys/s");
+  EXPECT_EQ(format_rate(11e3), "11 K keys/s");
+  EXPECT_EQ(format_rate(50e6), "50.0 M keys/s");
+}
+
 TEST(Gui, AMaximizedPanelTakesTheWholeWindow) {
   const std::string png = testing::TempDir() + "/sortscope_gui_maximized.png";
   std::remove(png.c_str());
@@ -377,6 +602,53 @@ TEST(Gui, ASmallWindowShowsOnePanelAtATimeAndFocusPicksIt) {
   ASSERT_TRUE(shown.histogram.visible());
   EXPECT_FALSE(shown.array.visible());
   EXPECT_GT(stats(p, shown.histogram).saturated, 0.05) << "--focus histogram did not open the histogram";
+}
+
+// The tabs drawn in the row of tabs, as runs of columns with a tab's blue in the upper half of the
+// row (above the labels' letters and clear of the line under the row), from left to right.
+std::vector<std::pair<int, int>> drawn_tabs(const Picture& p, const PanelRect& tabs) {
+  std::vector<std::pair<int, int>> found;
+  for (int x = int(tabs.x); x < int(tabs.x + tabs.w); ++x) {
+    bool blue = false;
+    for (int y = int(tabs.y + tabs.h * 0.2f); y < int(tabs.y + tabs.h * 0.5f) && !blue; ++y) {
+      const unsigned char* c = p.at(x, y);
+      blue = c[2] > 100 && c[2] > c[0] + 50;
+    }
+    if (!blue) continue;
+    // Columns a few pixels apart belong to one tab (a letter's stroke may reach the row's middle).
+    if (!found.empty() && x - found.back().second <= 3)
+      found.back().second = x;
+    else
+      found.push_back({x, x});
+  }
+  return found;
+}
+
+// A run whose panels differ from the radix sort's (merge, a network) gets its tabs once it arrives;
+// a picture taken in that frame showed the new tab blank, and the very first frame no tabs at all.
+// At any --frames the picture is the settled frame: every tab drawn, side by side.
+TEST(Gui, AScreenshotShowsEveryTabOfTheRunAtAnyFrameCount) {
+  for (const std::string run : {"--frames 1 --algorithm merge --n 64", "--frames 2 --algorithm bitonic --n 16"}) {
+    const std::string png = testing::TempDir() + "/sortscope_gui_new_tabs.png";
+    std::remove(png.c_str());
+    ASSERT_EQ(run_sortscope("--headless --backend cpu --no-live --width 1920 --height 1080 --ui-scale 2 " + run +
+                            " --screenshot " + png),
+              0)
+        << run;
+    Picture p;
+    ASSERT_TRUE(load(png, &p));
+    const unsigned section =
+        run.find("merge") != std::string::npos ? sortscope::kMergeSection : sortscope::kNetworkSection;
+    const auto layout = sortscope::app::ui::fixed_layout(1920, 1080, 2.0f, section);
+    ASSERT_TRUE(layout.one_at_a_time());
+    const std::vector<std::pair<int, int>> tabs = drawn_tabs(p, layout.tabs);
+    std::string spans;
+    for (const auto& [x0, x1] : tabs) spans += " " + std::to_string(x0) + ".." + std::to_string(x1);
+    EXPECT_EQ(tabs.size(), layout.tab_panels.size()) << run << ": tabs drawn at" << spans;
+    // Neighbouring tabs are a few pixels apart at scale 2; a blank tab leaves a gap as wide as a tab.
+    for (size_t i = 1; i < tabs.size(); ++i)
+      EXPECT_LT(tabs[i].first - tabs[i - 1].second, 30) << run << ": a blank tab between tabs at" << spans;
+  }
 }
 
 TEST(Gui, TheRacePresetSortsOneInputTwiceSideBySide) {

@@ -1,18 +1,21 @@
 // The model without a UI: a session sorts on its worker, publishes runs and throughput, and turns
 // bad requests into a message while it keeps running.
+#include "session/session.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "session/recording.hpp"
 #include "session/scatter_spans.hpp"
-#include "session/session.hpp"
 #include "session/stages.hpp"
 #include "sortscope/trace_json.hpp"
 #include "test_support.hpp"
@@ -373,6 +376,42 @@ TEST(Session, AskingForCudaWithoutAGpuSaysSo) {
   EXPECT_NE(session.state().error.find("NVIDIA"), std::string::npos) << session.state().error;
 }
 
+// GB/s and % of copy set a sort's bytes against a copy of as many: they are left out where those
+// bytes copy in under a microsecond (too few to time: fixed costs and work are the time) or in under
+// 1% of the sort's time, and kept wherever moving them is a real part of it.
+TEST(Throughput, MemoryFiguresOnlyWhereMovingTheBytesIsPartOfTheTime) {
+  // The textbook's eight keys: 512 B against a 10 GB/s copy, in 0.4 ms.
+  const MemoryReading eight = memory_reading(512, 10, 0.4);
+  EXPECT_EQ(eight.figures, MemoryFigures::too_few_bytes);
+  EXPECT_NEAR(eight.copy_ms, 512 / 10e6, 1e-12);
+  EXPECT_EQ(memory_reading_text(eight, 8, 512, 0.4),
+            "At 8 keys the time is fixed costs and work, not memory traffic: its 512 B would copy in 51 ns of the "
+            "400 us a sort takes.");
+  // 2^20 keys of a radix sort at 96 B/key in 90 ms against 25 GB/s: 4 ms of copying, 4.5%.
+  const MemoryReading radix = memory_reading(96ull << 20, 25, 90);
+  EXPECT_TRUE(radix.apply());
+  EXPECT_EQ(memory_reading_text(radix, 1 << 20, 96ull << 20, 90), "");
+  // std::sort of 2^22 keys at 8 B/key in 527 ms: 1.3 ms of copying, 0.25% of the time.
+  const MemoryReading compute = memory_reading(8ull << 22, 25, 527);
+  EXPECT_EQ(compute.figures, MemoryFigures::minor_share);
+  EXPECT_EQ(memory_reading_text(compute, 1 << 22, 8ull << 22, 527),
+            "Under 1% of this time is memory traffic: its 33.6 MB would copy in 1.3 ms of the 527 ms a sort takes, "
+            "so GB/s and % of copy say nothing here.");
+  // No copy bandwidth measured: nothing to set the bytes against, GB/s stands alone.
+  EXPECT_TRUE(memory_reading(512, 0, 0.4).apply());
+}
+
+TEST(Throughput, TimesAreSaidToTwoFigures) {
+  EXPECT_EQ(duration_text(4.84e-5), "48 ns");
+  EXPECT_EQ(duration_text(0.0912), "91 us");
+  EXPECT_EQ(duration_text(1.4), "1.4 ms");
+  EXPECT_EQ(duration_text(2100), "2.1 s");
+  EXPECT_EQ(duration_text(60e3), "1 minute");
+  EXPECT_EQ(duration_text(540e3), "9 minutes");
+  EXPECT_EQ(bytes_text(512), "512 B");
+  EXPECT_EQ(bytes_text(33.5e6), "33.5 MB");
+}
+
 TEST(Session, AFirstRequestTooLargeStillReportsTheLimit) {
   // The controls quote "at most N here": it must be the backend's real limit even when no run has
   // succeeded yet, not a placeholder.
@@ -423,6 +462,64 @@ TEST(Session, OutOfMemoryOffersTheLargestNThatFits) {
   ASSERT_TRUE(session.wait_until_shown(60));
   EXPECT_EQ(session.state().error, "");
   EXPECT_FALSE(session.state().offer);
+}
+
+// 2^40 keys do not fit; the largest n that does would take minutes on a laptop's CPU. The session
+// times this sort here at small sizes and offers, beside that n, the largest power of two that sorts
+// within its quick limit (40 ms here, to keep the test short), with how long each takes. The
+// estimate is this machine's: a sort of the quick offer takes about what it said.
+TEST(Session, OutOfMemoryOffersWhatSortsInReasonableTimeFromMeasuredTimes) {
+  Session::Options o;
+  o.initial = cpu_request("uniform", uint64_t(1) << 40);
+  o.live = false;
+  o.quick_sort_ms = 40;
+  Session session(o);
+  ASSERT_TRUE(session.wait_until_shown(120));
+  const SessionState s = session.state();
+  ASSERT_TRUE(s.offer) << s.error;
+  ASSERT_TRUE(s.quick_offer) << s.error;
+  EXPECT_EQ(s.enter_offer(), &*s.quick_offer) << "Enter takes the quick offer";
+  const uint64_t quick = s.quick_offer->request.data.n;
+  EXPECT_TRUE(std::has_single_bit(quick)) << quick;
+  EXPECT_LT(quick, s.max_items);
+  EXPECT_GT(s.quick_offer->estimated_ms, 0);
+  EXPECT_LE(s.quick_offer->estimated_ms, o.quick_sort_ms);
+  EXPECT_GT(s.offer->estimated_ms, o.quick_sort_ms) << "the n that fits takes longer than the quick limit";
+  RunRequest expected = o.initial;
+  expected.data.n = quick;
+  EXPECT_EQ(s.quick_offer->request, expected) << "the same request at the quick n, nothing else changed";
+  EXPECT_NE(s.error.find("keys would fit and take about"), std::string::npos) << s.error;
+  EXPECT_NE(s.error.find("2^" + std::to_string(std::countr_zero(quick)) + " keys sort in about"), std::string::npos)
+      << s.error;
+  EXPECT_NE(s.offer->label.find("keys that fit"), std::string::npos) << s.offer->label;
+  EXPECT_EQ(s.quick_offer->label, "Sort 2^" + std::to_string(std::countr_zero(quick)) + " keys");
+  session.submit(s.quick_offer->request);
+  ASSERT_TRUE(session.wait_until_shown(120));
+  const SessionState sorted = session.state();
+  ASSERT_TRUE(sorted.run) << sorted.error;
+  EXPECT_EQ(sorted.run->n, quick);
+  EXPECT_FALSE(sorted.quick_offer) << "a request that fits clears the offers";
+  // Timed apart on a shared machine: within a factor of 8 either way.
+  EXPECT_GT(sorted.timed.median_ms, s.quick_offer->estimated_ms / 8) << sorted.timed.median_ms;
+  EXPECT_LT(sorted.timed.median_ms, s.quick_offer->estimated_ms * 8) << sorted.timed.median_ms;
+}
+
+// Timing what fits replaces the backend's data set; the run on screen gets its own back, so its
+// live timing goes on timing that run's keys.
+TEST(Session, AnOutOfMemoryRequestLeavesTheShownRunsTimingOnItsOwnKeys) {
+  Session::Options o;
+  o.initial = cpu_request("uniform", 1 << 12);
+  Session session(o);
+  ASSERT_TRUE(session.wait_until_shown(60, 1));
+  session.submit(cpu_request("uniform", uint64_t(1) << 40));
+  ASSERT_TRUE(session.wait_until_shown(120));
+  ASSERT_NE(session.state().error, "");
+  const size_t before = session.state().throughput.size();
+  for (int i = 0; i < 200 && session.state().throughput.size() < before + 3; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const SessionState s = session.state();
+  ASSERT_GE(s.throughput.size(), before + 3) << "live timing stopped";
+  for (size_t i = before; i < s.throughput.size(); ++i) EXPECT_EQ(s.throughput[i].n, uint64_t(1) << 12) << i;
 }
 
 // Fails the k-th allocation of a request, for every k the request makes, then checks the session

@@ -30,6 +30,7 @@ struct Row {
   double gbps = 0;
   double pct_copy = 0;
   double ratio_to_cub = 0;  // 0: no cub-radix row to compare with
+  MemoryReading memory;     // whether keys/s, GB/s and % copy say anything at this size
   bool verified = false;
   std::string verify_detail;
   std::vector<double> times_ms;
@@ -125,6 +126,24 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
+// The table's speed cells, "-" where the sort's time is not memory traffic (session/throughput.hpp):
+// no keys/s where its bytes are too few to time, no GB/s or % of copy where moving them is no real
+// part of its time.
+struct SpeedCells {
+  std::string keys_per_s, gbps, pct_copy;
+};
+
+SpeedCells speed_cells(double keys_per_s, double gbps, double pct_copy, const MemoryReading& memory) {
+  SpeedCells c{fmt("%.3f", keys_per_s / 1e9) + " G", fmt("%.1f", gbps), fmt("%.1f", pct_copy)};
+  if (memory.figures == MemoryFigures::too_few_bytes) c.keys_per_s = "-";
+  if (!memory.apply()) c.gbps = c.pct_copy = "-";
+  return c;
+}
+
+constexpr const char* kLeftOutNote =
+    "# -: left out where the sort's bytes would copy in under 1 us (its time is fixed costs and work: keys/s, GB/s "
+    "and % copy), or in under 1% of its time (GB/s and % copy): that time is not memory traffic\n";
+
 void print_table(const std::vector<Row>& rows) {
   // A distribution sweep adds the input's column.
   const bool by_dist = std::any_of(rows.begin(), rows.end(), [&](const Row& r) { return r.dist != rows.front().dist; });
@@ -137,13 +156,18 @@ void print_table(const std::vector<Row>& rows) {
   std::printf("%-20s %-4s %12s %s%5s %-24s %11s %12s %7s %9s %7s %8s  %s\n", "algorithm", "keys", "n",
               dist_column("dist").c_str(), "pairs", "params", "median ms", "keys/s", "B/key", "GB/s", "% copy", "vs cub",
               "verified");
+  bool left_out = false;
   for (const Row& r : rows) {
-    std::printf("%-20s %-4s %12llu %s%5s %-24s %11.4f %12s %7.1f %9.1f %7.1f %8s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
-                static_cast<unsigned long long>(r.n), dist_column(r.dist).c_str(), r.pairs ? "yes" : "no",
-                params_text(r.params).c_str(), r.median_ms,
-                (fmt("%.3f", r.keys_per_s / 1e9) + " G").c_str(), r.bytes_per_key, r.gbps, r.pct_copy,
-                r.ratio_to_cub > 0 ? fmt("%.3fx", r.ratio_to_cub).c_str() : "-", r.verified ? "yes" : ("NO: " + r.verify_detail).c_str());
+    const SpeedCells speed = speed_cells(r.keys_per_s, r.gbps, r.pct_copy, r.memory);
+    left_out |= !r.memory.apply();
+    std::printf("%-20s %-4s %12llu %s%5s %-24s %11.4f %12s %7.1f %9s %7s %8s  %s\n", r.algorithm.c_str(),
+                r.key_type.c_str(), static_cast<unsigned long long>(r.n), dist_column(r.dist).c_str(),
+                r.pairs ? "yes" : "no", params_text(r.params).c_str(), r.median_ms, speed.keys_per_s.c_str(),
+                r.bytes_per_key, speed.gbps.c_str(), speed.pct_copy.c_str(),
+                r.ratio_to_cub > 0 ? fmt("%.3fx", r.ratio_to_cub).c_str() : "-",
+                r.verified ? "yes" : ("NO: " + r.verify_detail).c_str());
   }
+  if (left_out) std::fputs(kLeftOutNote, stdout);
 }
 
 void print_csv(const std::vector<Row>& rows) {
@@ -269,13 +293,18 @@ void print_ladder(const LadderResult& ladder, const std::string& format) {
   }
   std::printf("%-20s %-32s %11s %10s %8s %9s %7s %10s %8s  %s\n", "step", "params", "median ms", "keys/s", "B/key",
               "GB/s", "% copy", "seg/store", "vs cub", "verified");
+  bool left_out = false;
   for (const LadderRow& r : ladder.rows) {
     if (!r.ran) {
       std::printf("%-20s %-32s %s\n", r.algorithm.c_str(), params_text(r.params).c_str(), ("not run: " + r.not_run).c_str());
     } else {
-      std::printf("%-20s %-32s %11.4f %10s %8.1f %9.1f %7.1f %10s %8s  %s\n", r.algorithm.c_str(),
-                  params_text(r.params).c_str(), r.median_ms, (fmt("%.3f", r.keys_per_s / 1e9) + " G").c_str(),
-                  r.bytes_per_key, r.gbps, r.pct_copy,
+      const MemoryReading memory =
+          memory_reading(uint64_t(r.bytes_per_key * double(ladder.n) + 0.5), ladder.copy_gbps, r.median_ms);
+      const SpeedCells speed = speed_cells(r.keys_per_s, r.gbps, r.pct_copy, memory);
+      left_out |= !memory.apply();
+      std::printf("%-20s %-32s %11.4f %10s %8.1f %9s %7s %10s %8s  %s\n", r.algorithm.c_str(),
+                  params_text(r.params).c_str(), r.median_ms, speed.keys_per_s.c_str(), r.bytes_per_key,
+                  speed.gbps.c_str(), speed.pct_copy.c_str(),
                   r.segments_per_store > 0 ? fmt("%.2f", r.segments_per_store).c_str() : "-",
                   r.ratio_to_reference > 0 ? fmt("%.3fx", r.ratio_to_reference).c_str() : "-",
                   r.verified ? "yes" : ("NO: " + r.verify_detail).c_str());
@@ -285,6 +314,7 @@ void print_ladder(const LadderResult& ladder, const std::string& format) {
   if (!ladder.rows.empty())
     std::printf("# seg/store: 128-byte segments per warp store of the scatter (%.0f is 32 consecutive keys)\n",
                 ladder.rows.front().ideal_segments);
+  if (left_out) std::fputs(kLeftOutNote, stdout);
 }
 
 }  // namespace
@@ -419,6 +449,7 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
         row.bytes_per_key = timed.bytes_per_key;
         row.gbps = timed.gbps;
         row.pct_copy = copy_gbps > 0 ? 100.0 * row.gbps / copy_gbps : 0;
+        row.memory = memory_reading(result.model_bytes, copy_gbps, result.median_ms);
         row.verified = result.verified;
         row.verify_detail = result.verify_detail;
         row.times_ms = result.times_ms;

@@ -323,9 +323,11 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       if (last && !platform->interactive() && ui.challenger() &&
           !ui.challenger()->wait_until_shown(kHeadlessWaitSeconds, options.live ? 3 : 1))
         std::cerr << "sortscope: the race's second sort did not finish in " << kHeadlessWaitSeconds << " s\n";
-      // ImGui sizes a window from its content of the frame before: a run that arrived in this frame
-      // settles (scroll bars, wrapped text) a frame later, and the check must see it settled.
-      if (last && options.check_layout)
+      // ImGui lays out from the frame before: a run that arrived in this frame settles (a new panel's
+      // tab, scroll bars, wrapped text) a frame later, so a picture or the check would show it half
+      // drawn. Two more frames first settle it, whatever --frames asked for, the very first included.
+      const bool pictured_or_checked = !options.screenshot.empty() || options.check_layout || options.print_text;
+      if (last && pictured_or_checked)
         for (int settle = 0; settle < 2; ++settle) render_frame(*platform, ui, session);
       const auto frame_start = std::chrono::steady_clock::now();
       render_frame(*platform, ui, session);
@@ -363,6 +365,8 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
           recorded = true;
         }
       }
+      if (last && options.print_text)
+        for (const ui::DrawnText& t : ui::rendered_text()) std::cout << t.window << ": " << t.text << "\n";
       if (last && options.check_layout) {
         const std::vector<ui::LayoutProblem> problems = ui::audit_rendered_frame();
         for (const ui::LayoutProblem& p : problems) std::cerr << "sortscope: layout: " << p.window << ": " << p.what << "\n";
@@ -384,6 +388,10 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       // Offscreen there is no button to press: name the flag that does what it offers.
       std::string hint;
       if (end.offer && end.offer->request.backend != request.backend) hint = " (--backend cpu runs it)";
+      else if (end.quick_offer)
+        hint = " (--n " + std::to_string(end.quick_offer->request.data.n) + " sorts in about " +
+               duration_text(end.quick_offer->estimated_ms) + "; --n " + std::to_string(end.offer->request.data.n) +
+               " fits)";
       else if (end.offer) hint = " (--n " + std::to_string(end.offer->request.data.n) + " fits)";
       std::cerr << "sortscope: " << printable(end.error) << hint << "\n";
       if (!platform->interactive()) status = 1;

@@ -329,9 +329,12 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
           },
           "SPEC"));
   app.add_flag("--check-layout", gui.check_layout,
-               "After the last frame, list any text cut off by its panel, drawn over other text or broken "
-               "mid-word, and any panel too narrow for its content; exit 1 if there is one (with --headless: "
-               "check a projector's size and --ui-scale before class)");
+               "After the last frame, list any text cut off by its panel, drawn over other text or across "
+               "a bar's edge, or broken mid-word, and any panel too narrow for its content; exit 1 if there is "
+               "one (with --headless: check a projector's size and --ui-scale before class)");
+  app.add_flag("--print-text", gui.print_text,
+               "After the last frame, print the text every panel shows, a line of a text per line of output as "
+               "PANEL: TEXT (to read a picture's numbers by script)");
 
   BenchOptions& bench = c.bench;
   RunOptions bench_run;

@@ -57,6 +57,7 @@ struct GuiOptions {
   std::string replay;        // show this recording first instead of sorting
   std::string race;          // a challenger beside the shown sort: ALGORITHM[:NAME=VALUE,...] or a preset
   bool check_layout = false; // after the last frame, report text cut off, overlapping or broken mid-word
+  bool print_text = false;   // after the last frame, print every panel's text as drawn
   bool live = true;          // keep timing runs in the background for the throughput plot
   int soak_runs = 0;         // > 0: sort this many requests in turn, sampling memory (see soak in gui_command.cpp)
   int soak_max_log = 26;     // the soak's largest n is 2^this

@@ -2,6 +2,8 @@
 #include "session/session.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 
 #include "session/parse.hpp"
 #include "session/recording.hpp"
@@ -12,6 +14,51 @@ namespace {
 // The shown run's figure is the median of at most this many of its latest timed runs: about a
 // minute of live timing at 20 ms a batch, so it follows a machine whose speed changes.
 constexpr size_t kRunTimesKept = 3000;
+
+// How long one sort of a request's kind takes on a backend, from two sizes timed there: the time
+// grows as a power of n, no less than linearly (every key is read) and no faster than n^1.25. The
+// sorts that memory can run out on grow as n log n or n log^2 n (from 2^20 to 2^30 keys, n^1.06 and
+// n^1.12); what two timings a factor of 4 apart say beyond that is the noise of a busy machine.
+struct SortTimeModel {
+  uint64_t n = 0;  // the larger size timed
+  double ms = 0;   // its median time
+  double exponent = 1;
+  double at(uint64_t keys) const { return ms * std::pow(double(keys) / double(n), exponent); }
+};
+
+// Times `request`'s sort at the largest power of two up to 2^20 that fits well within `max_items`
+// (and the algorithm's own limit), and at a quarter of it, on data of the request's kind. Large
+// enough to stream through memory and outlast the fixed costs of a sort; small enough to take
+// about a second at most on a laptop's CPU. Replaces the backend's data set.
+Status measure_sort_time(Backend& backend, const RunRequest& request, uint64_t max_items, SortTimeModel* model) {
+  uint64_t limit = std::min<uint64_t>(uint64_t(1) << 20, max_items / 4);
+  if (request.sort.algorithm->max_n) limit = std::min(limit, request.sort.algorithm->max_n);
+  if (limit < (uint64_t(1) << 10)) return InvalidArgument("too little memory to time a sort in");
+  const uint64_t large = std::bit_floor(limit), small = large / 4;
+  double ms[2] = {0, 0};
+  for (int i = 0; i < 2; ++i) {
+    DataSpec data = request.data;
+    data.n = i == 0 ? small : large;
+    SORTSCOPE_RETURN_IF_ERROR(backend.set_data(data));
+    RunOptions options;
+    options.warmup = 1;
+    options.repeat = 3;
+    options.verify = false;
+    RunResult result;
+    SORTSCOPE_RETURN_IF_ERROR(backend.run(request.sort, options, &result));
+    ms[i] = result.median_ms;
+  }
+  if (!(ms[0] > 0 && ms[1] > 0)) return InvalidArgument("the sort was too quick to time");
+  model->n = large;
+  model->ms = ms[1];
+  model->exponent = std::clamp(std::log(ms[1] / ms[0]) / std::log(4.0), 1.0, 1.25);
+  return Status::Ok();
+}
+
+// "2^24" for a power of two, else the grouped count: how the offers name a size.
+std::string size_name(uint64_t n) {
+  return std::has_single_bit(n) ? "2^" + std::to_string(std::countr_zero(n)) : grouped_count(n);
+}
 }  // namespace
 
 std::string_view backend_choice_name(BackendChoice c) {
@@ -199,7 +246,7 @@ Status Session::ensure_backend(BackendChoice choice) {
 // the backend frees a buffer before it grows one and keeps nothing of a run that failed.
 void Session::report_failure(const RunRequest& request, const Status& status) {
   std::string message = status.message();
-  std::optional<Offer> offer;
+  std::optional<Offer> offer, quick_offer;
   // The limit the controls quote holds even when this request was over it.
   const uint64_t max_items = backend_ ? backend_->max_items(request.data.key_type, request.sort.pairs, 0) : 0;
   if (status.code() == StatusCode::out_of_memory && max_items > 0 && max_items < request.data.n &&
@@ -207,6 +254,27 @@ void Session::report_failure(const RunRequest& request, const Status& status) {
     RunRequest fits = request;
     fits.data.n = max_items;
     offer = Offer{"Sort the " + grouped_count(max_items) + " keys that fit", fits};
+    // The n that fits may take minutes a sort: time this sort here at small sizes and say how long
+    // that n would take, and offer the largest power of two that sorts in about quick_sort_ms.
+    set_busy("timing " + std::string(request.sort.algorithm->name) + " on smaller inputs, to say what fits in time");
+    SortTimeModel model;
+    if (measure_sort_time(*backend_, request, max_items, &model).ok()) {
+      const std::string here = backend_->kind() == BackendKind::cpu ? "on this CPU" : "on this GPU";
+      offer->estimated_ms = model.at(max_items);
+      message += "; " + grouped_count(max_items) + " keys would fit and take about " +
+                 duration_text(offer->estimated_ms) + " a sort " + here;
+      uint64_t quick = std::bit_floor(max_items);
+      while (quick > 1 && model.at(quick) > options_.quick_sort_ms) quick /= 2;
+      if (offer->estimated_ms > options_.quick_sort_ms && quick < max_items) {
+        RunRequest quick_request = request;
+        quick_request.data.n = quick;
+        const double quick_ms = model.at(quick);
+        quick_offer = Offer{"Sort " + size_name(quick) + " keys", quick_request, quick_ms};
+        message += "; " + size_name(quick) + " keys sort in about " + duration_text(quick_ms);
+      }
+    }
+    // The timing replaced the data set: the shown run's comes back, for its live timing.
+    if (current_ && !backend_->set_data(current_->data).ok()) current_.reset();
   }
   auto offer_cpu = [&](std::string label) {
     RunRequest on_cpu = request;
@@ -231,6 +299,7 @@ void Session::report_failure(const RunRequest& request, const Status& status) {
   std::lock_guard lock(mutex_);
   state_.error = message;
   state_.offer = offer;
+  state_.quick_offer = quick_offer;
   if (max_items) state_.max_items = max_items;
   if (device_lost) {
     state_.run.reset();
@@ -294,6 +363,7 @@ void Session::handle_request(const RunRequest& request) {
   state_.replay_note.clear();
   state_.error.clear();
   state_.offer.reset();
+  state_.quick_offer.reset();
   state_.busy = false;
   state_.busy_what.clear();
   state_.max_items = backend_->max_items(key_type, request.sort.pairs, 0);

@@ -59,10 +59,12 @@ struct ThroughputPoint {
 };
 
 // What one click (or Enter) does about the last failure: the largest n that fits when memory ran
-// out, the CPU backend when the GPU stopped working.
+// out (and a smaller one that sorts quickly, where that n would take long), the CPU backend when the
+// GPU stopped working.
 struct Offer {
   std::string label;
   RunRequest request;
+  double estimated_ms = 0;  // one sort of it here, from this backend's measured times; 0: not estimated
   bool operator==(const Offer&) const = default;
 };
 
@@ -85,9 +87,14 @@ struct SessionState {
   std::string busy_what;
   std::string error;         // the last request's failure, shown in the window; empty if none
   std::optional<Offer> offer;  // with an error: the request that gets past it, if there is one
+  // With memory run out: the largest power of two of keys that sorts in about Options::quick_sort_ms
+  // here, where the largest n that fits (`offer`) would take much longer. Enter takes it.
+  std::optional<Offer> quick_offer;
   bool live = true;
   std::shared_ptr<const LadderResult> ladder;  // the last climb of the radix ladder, if any
   std::string replay_note;   // while a recording is shown: where and when it ran
+  // What Enter takes after an error: the quick offer where there is one, else the offer; or none.
+  const Offer* enter_offer() const { return quick_offer ? &*quick_offer : offer ? &*offer : nullptr; }
 };
 
 struct Recording;
@@ -104,6 +111,9 @@ class Session {
     // Shared by sessions that race side by side: each holds it while it sorts, so their timed runs
     // take turns on the device instead of slowing each other down.
     std::shared_ptr<std::mutex> device_lock;
+    // When memory runs out: the longest sort offered as the quick choice (a request is sorted about
+    // six times before it shows: warm-up, timed runs, the traced run).
+    double quick_sort_ms = 1000;
   };
 
   explicit Session(const Options& options);

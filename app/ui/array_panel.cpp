@@ -16,20 +16,25 @@
 namespace sortscope::app::ui {
 namespace {
 
+// "digit 0", the colour bar, "digit D-1": the labels in columns as wide as "digit 255", so the bar
+// keeps its length whatever the digit width, with a gap on each side of it.
 void digit_legend(const gfx::Palette& palette, uint32_t digits, float width) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float h = ImGui::GetTextLineHeight() * 0.7f;
   const float label_w = ImGui::CalcTextSize("digit 255").x;
-  const float bar_w = std::max(40.0f, width - 2 * label_w - 16);
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float bar_x = at.x + label_w + gap;
+  const float bar_w = std::max(40.0f, width - 2 * (label_w + gap));
   const int steps = int(std::min<uint32_t>(digits, 256));
   for (int i = 0; i < steps; ++i) {
-    const float x0 = at.x + label_w + 8 + bar_w * i / steps;
-    const float x1 = at.x + label_w + 8 + bar_w * (i + 1) / steps;
+    const float x0 = bar_x + bar_w * i / steps;
+    const float x1 = bar_x + bar_w * (i + 1) / steps;
     dl->AddRectFilled(ImVec2(x0, at.y + 2), ImVec2(x1, at.y + 2 + h), digit_color(palette, uint32_t(i), uint32_t(steps)));
   }
   ImGui::TextUnformatted("digit 0");
-  ImGui::SameLine(label_w + 16 + bar_w);
+  ImGui::SameLine();
+  ImGui::SetCursorScreenPos(ImVec2(bar_x + bar_w + gap, at.y));
   ImGui::Text("digit %u", digits - 1);
 }
 

@@ -84,6 +84,9 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
   const uint64_t max_items = s.max_items;
   const int max_log = max_items ? std::max(1, int(std::floor(std::log2(double(max_items))))) : 32;
   int log_n = d.data.n ? int(std::round(std::log2(double(d.data.n)))) : 0;
+  // Keys from a file or a list set n themselves: the count controls do not apply to them.
+  const bool given = d.data.dist.gives_keys();
+  ImGui::BeginDisabled(given);
   if (ImGui::SliderInt("Keys", &log_n, 0, std::min(max_log, 32), "2^%d")) d.data.n = uint64_t(1) << log_n;
   changed |= edit_done();
   if (ImGui::InputText("Exact count", r.n_text, sizeof r.n_text, ImGuiInputTextFlags_EnterReturnsTrue)) {
@@ -92,12 +95,20 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
       changed = true;
     }
   }
+  ImGui::EndDisabled();
   help_marker("Type a count (1000000) or a power of two (2^24) and press Enter.");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  if (max_items)
-    ImGui::TextWrapped("n = %s (at most %s here)", format_count(d.data.n).c_str(), format_count(max_items).c_str());
-  else
-    ImGui::TextWrapped("n = %s", format_count(d.data.n).c_str());
+  // The n of what was asked for: given keys are counted as they are read, so until a run of this
+  // very data set is shown there is no count to state, and the count control's would be wrong.
+  const bool shown = s.run && s.run->request.data == d.data;
+  std::string n_text = format_count(d.data.n);
+  if (given)
+    n_text = shown                                  ? format_count(s.run->n)
+             : d.data.dist.id == Distribution::file ? "as many as the file holds"
+                                                    : "as many as the list holds";
+  // Two lines, so that neither count is wrapped at one of its commas.
+  ImGui::TextWrapped("n = %s", n_text.c_str());
+  if (max_items) ImGui::TextWrapped("at most %s here", format_count(max_items).c_str());
   ImGui::PopStyleColor();
 
   // The keys themselves are edited below; the list's name alone fits the combo.
@@ -231,21 +242,35 @@ void result_summary(const SessionState& s) {
   ImGui::Text("Sorted %s %s keys", format_count(run.n).c_str(), std::string(info(run.key_type).name).c_str());
   // The same figure as the Throughput headline: the median of every untraced timed run so far.
   const Throughput& timed = s.timed;
+  // As the Throughput panel says it: a time per sort where the sort moves too few bytes to time,
+  // and GB/s only where moving its bytes is a real part of its time (session/throughput.hpp).
+  const MemoryReading memory = memory_reading(run.model_bytes, s.copy_gbps, timed.median_ms);
+  const bool per_sort = memory.figures == MemoryFigures::too_few_bytes;
   if (timed.measured()) {
-    ImGui::Text("Timed: %s  =  %s", format_ms(timed.median_ms).c_str(), format_rate(timed.keys_per_s).c_str());
+    if (per_sort && run.n > 0)
+      ImGui::Text("Timed: %s a sort  =  %s a key", duration_text(timed.median_ms).c_str(),
+                  duration_text(timed.median_ms / double(run.n)).c_str());
+    else
+      ImGui::Text("Timed: %s  =  %s", format_ms(timed.median_ms).c_str(), format_rate(timed.keys_per_s).c_str());
     help_marker("The median of every untraced timed run of this sort so far (live timing adds runs), the same "
                 "figure the Throughput panel shows. GB/s counts the bytes of the passes that ran: passes that "
                 "find one digit for every key are skipped and move nothing.");
-    if (s.copy_gbps > 0)
+    if (!memory.apply())
+      disabled_text_wrapped("%s", memory_reading_text(memory, run.n, run.model_bytes, timed.median_ms).c_str());
+    else if (s.copy_gbps > 0)
       ImGui::TextWrapped("%s at %.3g B/key, %.0f%% of copy bandwidth", format_bytes_rate(timed.gbps).c_str(),
                          timed.bytes_per_key, 100.0 * timed.gbps / s.copy_gbps);
     else
       ImGui::TextWrapped("%s at %.3g B/key", format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key);
   }
+  // Tracing's cost only where the time is work, not fixed costs, and the traced run took longer.
   if (run.traced_ms > 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("Traced run: %s (%+.0f%% against the timed runs)", format_ms(run.traced_ms).c_str(),
-                       timed.measured() ? 100.0 * (run.traced_ms / timed.median_ms - 1.0) : 0.0);
+    if (timed.measured() && !per_sort && run.traced_ms > timed.median_ms)
+      ImGui::TextWrapped("Traced run: %s (%+.0f%% against the timed runs)", format_ms(run.traced_ms).c_str(),
+                         100.0 * (run.traced_ms / timed.median_ms - 1.0));
+    else
+      ImGui::TextWrapped("Traced run: %s", format_ms(run.traced_ms).c_str());
     ImGui::PopStyleColor();
   }
   ImGui::PushStyleColor(ImGuiCol_Text, run.verified ? kGood : kError);
@@ -382,6 +407,13 @@ void draw_controls_panel(UiFrame& f, bool* open) {
     ImGui::TextWrapped("%s", s.replay_note.c_str());
     ImGui::PopStyleColor();
   }
+  // What went wrong first, above the fold: the request it names is in the controls below.
+  if (!s.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kError);
+    ImGui::TextWrapped("Error: %s", s.error.c_str());
+    ImGui::PopStyleColor();
+    offer_buttons(f);
+  }
   ImGui::Separator();
 
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);
@@ -408,12 +440,6 @@ void draw_controls_panel(UiFrame& f, bool* open) {
   ImGui::Separator();
 
   if (s.busy) ImGui::TextColored(kWarn, "Working: %s...", s.busy_what.c_str());
-  if (!s.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kError);
-    ImGui::TextWrapped("Error: %s", s.error.c_str());
-    ImGui::PopStyleColor();
-    if (s.offer && ImGui::Button((s.offer->label + " (Enter)").c_str())) f.session.submit(s.offer->request);
-  }
   if (s.run) {
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);
     stage_controls(f);

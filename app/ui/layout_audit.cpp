@@ -4,6 +4,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cwctype>
@@ -18,7 +19,16 @@ struct DrawnGlyph {
   ImRect clip;
   unsigned codepoint = 0;
   float font_size = 0;
+  ImU32 colour = 0;
   bool cut_x = false, cut_y = false;
+};
+
+// A filled shape as drawn (a bar, a cell, a gauge, a button's frame, a dot): the part of its box
+// the scissor lets show. `window_ground` marks a window's own background, which holds every text
+// of the window and so says nothing about any of them.
+struct DrawnShape {
+  ImRect box;
+  bool window_ground = false;
 };
 
 // Consecutive glyphs of one line of one text: what a reader sees as a word or a phrase.
@@ -72,6 +82,7 @@ std::vector<DrawnGlyph> drawn_glyphs(const ImDrawList& list, const std::vector<A
         d.clip = clip;
         d.codepoint = g.codepoint;
         d.font_size = g.font_size;
+        d.colour = tl.col;
         // A quad whose texture was trimmed was cut by ImGui before it reached the scissor.
         d.cut_x = uv.Min.x > g.uv.Min.x + kUvSlack || uv.Max.x < g.uv.Max.x - kUvSlack;
         d.cut_y = uv.Min.y > g.uv.Min.y + kUvSlack || uv.Max.y < g.uv.Max.y - kUvSlack;
@@ -87,11 +98,73 @@ std::vector<DrawnGlyph> drawn_glyphs(const ImDrawList& list, const std::vector<A
   return out;
 }
 
+// Filled shapes are triangles whose three corners all sample the atlas's white pixel (glyphs and
+// textured lines sample elsewhere). ImGui writes each primitive's vertices after the previous
+// primitive's, and its indices refer to its own vertices only, so a triangle that uses no vertex of
+// the shape being gathered starts the next shape. A shape counts when its triangles fill most of
+// their box (a bar, a rounded frame, a dot): a diagonal line's box is mostly empty, and what lies in
+// that box is not under the line.
+std::vector<DrawnShape> drawn_shapes(const ImGuiWindow& window, const ImDrawList& list) {
+  std::vector<DrawnShape> out;
+  const ImTextureID font_texture = ImGui::GetIO().Fonts->TexID;
+  const ImVec2 white = ImGui::GetIO().Fonts->TexUvWhitePixel;
+  // The window's background covers its whole inner area; a shape drawn over all of it is ground too.
+  ImRect inner = window.InnerRect;
+  inner.Expand(-2.0f);
+  const bool has_inner = inner.GetWidth() > 0 && inner.GetHeight() > 0;
+  constexpr float kFilled = 0.7f;  // a disc fills pi/4 of its box; a diagonal line far less
+  for (const ImDrawCmd& cmd : list.CmdBuffer) {
+    if (cmd.UserCallback || cmd.TextureId != font_texture) continue;
+    const ImDrawIdx* idx = list.IdxBuffer.Data + cmd.IdxOffset;
+    const ImDrawVert* vtx = list.VtxBuffer.Data + cmd.VtxOffset;
+    const ImRect clip(cmd.ClipRect.x, cmd.ClipRect.y, cmd.ClipRect.z, cmd.ClipRect.w);
+    ImRect box;
+    float area = 0;
+    unsigned last_vertex = 0;
+    bool open = false;
+    auto close = [&] {
+      if (!open) return;
+      open = false;
+      if (box.GetArea() <= 0 || area < kFilled * box.GetArea()) return;
+      ImRect shown = box;
+      shown.ClipWithFull(clip);
+      if (shown.GetWidth() < 1 || shown.GetHeight() < 1) return;
+      out.push_back({shown, has_inner && box.Contains(inner)});
+    };
+    for (unsigned t = 0; t + 3 <= cmd.ElemCount; t += 3) {
+      const unsigned a = idx[t], b = idx[t + 1], c = idx[t + 2];
+      auto is_white = [&](unsigned v) { return vtx[v].uv.x == white.x && vtx[v].uv.y == white.y; };
+      if (!is_white(a) || !is_white(b) || !is_white(c)) {
+        close();
+        continue;
+      }
+      if (open && std::min({a, b, c}) > last_vertex) close();
+      if (!open) {
+        box = ImRect(vtx[a].pos, vtx[a].pos);
+        area = 0;
+        last_vertex = 0;
+        open = true;
+      }
+      const ImVec2 p = vtx[a].pos, q = vtx[b].pos, r = vtx[c].pos;
+      box.Add(p);
+      box.Add(q);
+      box.Add(r);
+      area += 0.5f * std::fabs((q.x - p.x) * (r.y - p.y) - (r.x - p.x) * (q.y - p.y));
+      last_vertex = std::max({last_vertex, a, b, c});
+    }
+    close();
+  }
+  return out;
+}
+
 void append_utf8(std::string* s, unsigned c) {
   char buf[8];
   ImTextCharToUtf8(buf, c);
   *s += buf;
 }
+
+// Wider than the gaps inside a word, narrower than a space (in ems).
+constexpr float kWordGap = 0.22f;
 
 // Glyphs in draw order form runs: each text is drawn left to right, line by line.
 std::vector<TextRun> text_runs(const std::vector<DrawnGlyph>& glyphs) {
@@ -109,7 +182,7 @@ std::vector<TextRun> text_runs(const std::vector<DrawnGlyph>& glyphs) {
     }
     if (joins) {
       TextRun& r = runs.back();
-      if (g.box.Min.x - r.box.Max.x > 0.22f * r.em) r.text += ' ';
+      if (g.box.Min.x - r.box.Max.x > kWordGap * r.em) r.text += ' ';
       append_utf8(&r.text, g.codepoint);
       r.box.Add(g.box);
       r.last = i;
@@ -135,6 +208,72 @@ std::string window_name(const ImGuiWindow* w) {
 
 bool word_char(unsigned c) { return c < 128 ? std::isalnum(int(c)) != 0 : std::iswalpha(wint_t(c)) != 0; }
 
+// Text over a filled shape. Text drawn on a shape as its label (a count inside its bar, a number in
+// a table cell, a button's caption, the reading inside a gauge) lies wholly inside that shape: the
+// shape is its ground. Text that a shape covers only in part (a colour bar running into "digit 15",
+// a bar's top through a count) has the shape's edge across its letters: that is an overlap. One
+// exception keeps a gauge's reading a label: a shape lying wholly inside the text's ground (the
+// gauge's level inside its trough, a slider's grab inside its frame) is part of that ground. A
+// window's background is ground to every text in it, so it never excuses anything. Text is judged
+// word by word (letters of one colour with no space between): a reader reads words, neighbouring
+// labels (tabs, table cells) each have their own ground, and a highlighted digit group on its own
+// mark is apart from the plain digits beside it.
+std::vector<std::string> text_over_shape_edges(const std::vector<DrawnGlyph>& glyphs, const std::vector<TextRun>& runs,
+                                               const std::vector<DrawnShape>& shapes) {
+  std::vector<std::string> found;
+  // Glyph boxes include a pixel of padding and anti-aliased edges: a label may touch its ground's edge.
+  auto within = [](const ImRect& outer, const ImRect& inner, float slack) {
+    ImRect grown = outer;
+    grown.Expand(slack);
+    return grown.Contains(inner);
+  };
+  auto shown = [&](size_t i) {
+    ImRect box = glyphs[i].box;
+    box.ClipWithFull(glyphs[i].clip);
+    return box;
+  };
+  for (const TextRun& run : runs) {
+    for (size_t first = run.first; first <= run.last;) {
+      size_t last = first;
+      while (last < run.last && glyphs[last + 1].colour == glyphs[first].colour &&
+             glyphs[last + 1].box.Min.x - glyphs[last].box.Max.x <= kWordGap * run.em)
+        ++last;
+      ImRect piece(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
+      for (size_t i = first; i <= last; ++i)
+        if (const ImRect box = shown(i); box.GetWidth() > 0 && box.GetHeight() > 0) piece.Add(box);
+      const float slack = std::max(1.5f, 0.1f * run.em);
+      if (piece.GetWidth() > 0 && piece.GetHeight() > 0) {
+        std::vector<const DrawnShape*> grounds, across;
+        for (const DrawnShape& s : shapes) {
+          if (!s.box.Overlaps(piece)) continue;
+          if (within(s.box, piece, slack)) {
+            if (!s.window_ground) grounds.push_back(&s);
+            continue;
+          }
+          // Across the text: a fifth of one letter or more under the shape, not a touching edge.
+          bool covers = false;
+          for (size_t i = first; i <= last && !covers; ++i) {
+            ImRect x = shown(i);
+            x.ClipWithFull(s.box);
+            covers = x.GetWidth() > 0 && x.GetHeight() > 0 && x.GetArea() >= 0.2f * glyphs[i].box.GetArea();
+          }
+          if (covers) across.push_back(&s);
+        }
+        const bool overlap = std::any_of(across.begin(), across.end(), [&](const DrawnShape* s) {
+          return std::none_of(grounds.begin(), grounds.end(),
+                              [&](const DrawnShape* g) { return within(g->box, s->box, slack); });
+        });
+        if (overlap) {
+          found.push_back(run.text);
+          break;
+        }
+      }
+      first = last + 1;
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
 std::vector<LayoutProblem> audit_rendered_frame() {
@@ -146,6 +285,7 @@ std::vector<LayoutProblem> audit_rendered_frame() {
   // not lie over other text of it. Overlays (help, tooltips) are root windows of their own.
   std::vector<std::pair<std::string, std::vector<TextRun>>> panels;
   std::vector<std::vector<DrawnGlyph>> panel_glyphs;
+  std::vector<std::vector<DrawnShape>> panel_shapes;
   for (ImGuiWindow* w : context.Windows) {
     if (!w->Active || w->Hidden || !w->DrawList) continue;
     const std::string name = window_name(w);
@@ -173,10 +313,14 @@ std::vector<LayoutProblem> audit_rendered_frame() {
     if (it == panels.end()) {
       panels.push_back({name, {}});
       panel_glyphs.emplace_back();
+      panel_shapes.emplace_back();
       it = panels.end() - 1;
     }
     auto& all = panel_glyphs[size_t(it - panels.begin())];
     all.insert(all.end(), glyphs.begin(), glyphs.end());
+    const std::vector<DrawnShape> shapes = drawn_shapes(*w, *w->DrawList);
+    auto& all_shapes = panel_shapes[size_t(it - panels.begin())];
+    all_shapes.insert(all_shapes.end(), shapes.begin(), shapes.end());
   }
   for (size_t p = 0; p < panels.size(); ++p) {
     const std::vector<DrawnGlyph>& glyphs = panel_glyphs[p];
@@ -206,6 +350,10 @@ std::vector<LayoutProblem> audit_rendered_frame() {
         std::snprintf(line, sizeof line, "text over text: \"%s\" and \"%s\"", runs[a].text.c_str(), runs[b].text.c_str());
         problems.push_back({panels[p].first, line});
       }
+    for (const std::string& text : text_over_shape_edges(glyphs, runs, panel_shapes[p])) {
+      std::snprintf(line, sizeof line, "text over the edge of a bar or shape: \"%s\"", text.c_str());
+      problems.push_back({panels[p].first, line});
+    }
     // A word broken across two lines: ImGui breaks inside a word only when the word alone is wider
     // than the wrap width, so the first line is one token filling the width and the rest of the
     // word continues at the same x on the next line.
@@ -228,6 +376,26 @@ std::vector<LayoutProblem> audit_rendered_frame() {
     }
   }
   return problems;
+}
+
+std::vector<DrawnText> rendered_text() {
+  const std::vector<AtlasGlyph> atlas = atlas_glyphs();
+  std::vector<std::pair<std::string, std::vector<DrawnGlyph>>> panels;
+  for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+    if (!w->Active || w->Hidden || !w->DrawList) continue;
+    const std::string name = window_name(w);
+    auto it = std::find_if(panels.begin(), panels.end(), [&](const auto& p) { return p.first == name; });
+    if (it == panels.end()) it = panels.insert(panels.end(), {name, {}});
+    for (const DrawnGlyph& g : drawn_glyphs(*w->DrawList, atlas)) {
+      ImRect shown = g.box;
+      shown.ClipWithFull(g.clip);
+      if (shown.GetWidth() > 0 && shown.GetHeight() > 0) it->second.push_back(g);
+    }
+  }
+  std::vector<DrawnText> out;
+  for (const auto& [name, glyphs] : panels)
+    for (const TextRun& r : text_runs(glyphs)) out.push_back({name, r.text});
+  return out;
 }
 
 }  // namespace sortscope::app::ui

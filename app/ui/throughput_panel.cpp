@@ -1,11 +1,13 @@
 // Throughput: keys/s of every timed run as a scrolling plot against the ceiling that the measured
 // copy bandwidth puts on this algorithm (its bytes per key), the achieved GB/s as a gauge, the
-// last traced run kernel by kernel, and what tracing cost.
+// last traced run kernel by kernel, and what tracing cost; for a sort that moves too few bytes to
+// time that way, its time per sort and per key instead, and why.
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "session/parse.hpp"
 #include "ui/panel_flags.hpp"
 #include "ui/ui.hpp"
 #include "ui/widgets.hpp"
@@ -81,17 +83,24 @@ void kernel_bars(const std::vector<KernelTotal>& kernels, bool traced) {
   const float line = ImGui::GetTextLineHeight();
   const float width = ImGui::GetContentRegionAvail().x;
   auto label_of = [](const KernelTotal& k) { return k.launches > 1 ? k.name + " x" + std::to_string(k.launches) : k.name; };
-  float widest = 0;
-  for (const KernelTotal& k : kernels) widest = std::max(widest, ImGui::CalcTextSize(label_of(k).c_str()).x);
+  float widest = 0, widest_time = 0;
+  for (const KernelTotal& k : kernels) {
+    widest = std::max(widest, ImGui::CalcTextSize(label_of(k).c_str()).x);
+    widest_time = std::max(widest_time, ImGui::CalcTextSize(format_ms(k.ms).c_str()).x);
+  }
   const float label_w = std::min(width * 0.6f, widest + 8);
+  // Each time is written just past the end of its bar, never across it: the bars share what the
+  // names and the widest time leave.
+  const float gap = 4;
+  const float bars_w = std::max(2.0f, width - label_w - widest_time - 2 * gap);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (const KernelTotal& k : kernels) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
     dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), label_of(k).c_str());
-    const float bar_w = (width - label_w) * float(k.ms / std::max(total, 1e-9));
-    dl->AddRectFilled(ImVec2(at.x + label_w, at.y + 2), ImVec2(at.x + label_w + std::max(2.0f, bar_w), at.y + line - 1),
+    const float bar_w = std::max(2.0f, bars_w * float(k.ms / std::max(total, 1e-9)));
+    dl->AddRectFilled(ImVec2(at.x + label_w, at.y + 2), ImVec2(at.x + label_w + bar_w, at.y + line - 1),
                       IM_COL32(120, 200, 255, 200));
-    dl->AddText(ImVec2(at.x + label_w + 4, at.y), IM_COL32(255, 255, 255, 255), format_ms(k.ms).c_str());
+    dl->AddText(ImVec2(at.x + label_w + bar_w + gap, at.y), ImGui::GetColorU32(ImGuiCol_Text), format_ms(k.ms).c_str());
     ImGui::Dummy(ImVec2(width, line));
   }
 }
@@ -113,31 +122,59 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
   const ThroughputPoint& last = s.throughput.back();
   // The run's one figure (Controls shows the same); the plot below shows each batch of timed runs.
   const Throughput& timed = s.timed;
-  if (f.resources.big_font) ImGui::PushFont(f.resources.big_font);
-  ImGui::Text("%s", format_rate(timed.keys_per_s).c_str());
-  if (f.resources.big_font) ImGui::PopFont();
-  help_marker("The median of every untraced timed run of this sort so far; the plot shows each batch of live timing. "
-              "GB/s counts the bytes of the passes that ran (B/key), so it can be set against the copy bandwidth.");
-  if (s.copy_gbps > 0) bandwidth_gauge(timed.gbps, timed.bytes_per_key, s.copy_gbps);
-  else ImGui::Text("%s at %.3g B/key", format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key);
   const RunRecord& run = *s.run;
-  if (run.traced_ms > 0 && timed.measured()) {
-    ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.3f, 1.0f), "Tracing overhead %+.0f%%", 100.0 * (run.traced_ms / timed.median_ms - 1.0));
-    help_marker("The pictures come from one traced run: the same kernels with their trace writes compiled in. "
-                "Speeds are only ever taken from the untraced runs.");
+  const MemoryReading memory = memory_reading(run.model_bytes, s.copy_gbps, timed.median_ms);
+  // Where a sort moves too few bytes to time, its time is fixed costs and work: what was measured is
+  // a time per sort, and a rate in keys/s would only grow with n.
+  const bool per_sort = memory.figures == MemoryFigures::too_few_bytes;
+  if (f.resources.big_font) ImGui::PushFont(f.resources.big_font);
+  if (per_sort)
+    ImGui::Text("%s per sort", duration_text(timed.median_ms).c_str());
+  else
+    ImGui::Text("%s", format_rate(timed.keys_per_s).c_str());
+  if (f.resources.big_font) ImGui::PopFont();
+  help_marker(
+      "The median of every untraced timed run of this sort so far; the plot shows each batch of live timing. "
+      "GB/s counts the bytes of the passes that ran (B/key), so it can be set against the copy bandwidth: "
+      "where those bytes would copy in under 1 us, or in under 1% of the sort's time, the time is not "
+      "memory traffic and GB/s is left out.");
+  if (per_sort && run.n > 0)
+    ImGui::Text("%s per key, %s keys", duration_text(timed.median_ms / double(run.n)).c_str(),
+                grouped_count(run.n).c_str());
+  if (!memory.apply())
+    disabled_text_wrapped("%s", memory_reading_text(memory, run.n, run.model_bytes, timed.median_ms).c_str());
+  else if (s.copy_gbps > 0)
+    bandwidth_gauge(timed.gbps, timed.bytes_per_key, s.copy_gbps);
+  else ImGui::Text("%s at %.3g B/key", format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key);
+  // Tracing's cost is a share of the work; where fixed costs are the time, two runs timed in
+  // different ways differ by their clocks, not by the trace. A traced run faster than the timed
+  // ones shows the same: its kernel times leave out what lies between kernels.
+  if (run.traced_ms > 0 && timed.measured() && !per_sort) {
+    if (run.traced_ms > timed.median_ms) {
+      ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.3f, 1.0f), "Tracing overhead %+.0f%%",
+                         100.0 * (run.traced_ms / timed.median_ms - 1.0));
+      help_marker(
+          "The pictures come from one traced run: the same kernels with their trace writes compiled in. "
+          "Speeds are only ever taken from the untraced runs.");
+    }
     disabled_text_wrapped("traced run %s, timed run %s", format_ms(run.traced_ms).c_str(), format_ms(timed.median_ms).c_str());
   }
   // The memory floor: no version of this algorithm moves its bytes faster than a copy does.
   const double bytes_per_key = timed.bytes_per_key;
-  const double ceiling = bytes_per_key > 0 ? s.copy_gbps * 1e9 / bytes_per_key : 0;
+  const double ceiling = memory.apply() && bytes_per_key > 0 ? s.copy_gbps * 1e9 / bytes_per_key : 0;
 
+  // Each batch as a time per sort, or as keys/s.
+  auto value_of = [&](const ThroughputPoint& p) {
+    return !per_sort ? p.keys_per_s : p.keys_per_s > 0 ? 1e3 * double(p.n) / p.keys_per_s : 0.0;
+  };
+  auto value_text = [&](double v) { return per_sort ? duration_text(v) : format_rate(v); };
   // Scale to the runs; show the ceiling on the same axis when it is near enough to compare.
-  double fastest = 0;
-  for (const ThroughputPoint& p : s.throughput) fastest = std::max(fastest, p.keys_per_s);
-  const bool ceiling_on_plot = ceiling > 0 && ceiling < 4 * fastest;
-  const double top = 1.15 * (ceiling_on_plot ? std::max(ceiling, fastest) : fastest);
+  double highest = 0;
+  for (const ThroughputPoint& p : s.throughput) highest = std::max(highest, value_of(p));
+  const bool ceiling_on_plot = ceiling > 0 && ceiling < 4 * highest;
+  const double top = 1.15 * (ceiling_on_plot ? std::max(ceiling, highest) : highest);
   if (ceiling > 0 && !ceiling_on_plot)
-    disabled_text_wrapped("copy-bandwidth ceiling %s (%.0fx higher)", format_rate(ceiling).c_str(), ceiling / fastest);
+    disabled_text_wrapped("copy-bandwidth ceiling %s (%.0fx higher)", format_rate(ceiling).c_str(), ceiling / highest);
   // An untraced run's kernel times where the backend took them; else the traced run's, said so.
   const bool traced_times = run.kernel_times.empty();
   const std::vector<KernelTotal> kernels = !traced_times ? kernel_totals(run.kernel_times)
@@ -175,17 +212,17 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
     const double span = std::max(t1 - t0, 1.0);
     std::vector<ImVec2> points;
     for (const ThroughputPoint& p : s.throughput)
-      if (p.seconds >= t0) points.push_back(ImVec2(p0.x + w * float((p.seconds - t0) / span), y_of(p.keys_per_s)));
+      if (p.seconds >= t0) points.push_back(ImVec2(p0.x + w * float((p.seconds - t0) / span), y_of(value_of(p))));
     if (points.size() >= 2) dl->AddPolyline(points.data(), int(points.size()), IM_COL32(120, 200, 255, 255), 0, 2.0f);
     for (const ImVec2& q : points) dl->AddCircleFilled(q, 2.5f, IM_COL32(120, 200, 255, 255));
     // The axis maximum last, on the panel's background: the runs' line often passes under it.
-    const std::string maximum = format_rate(top);
+    const std::string maximum = value_text(top);
     const ImVec2 maximum_at(p1.x - ImGui::CalcTextSize(maximum.c_str()).x - 4, p0.y + 2);
     dl->AddRectFilled(ImVec2(maximum_at.x - 2, maximum_at.y), ImVec2(p1.x - 1, maximum_at.y + line),
                       ImGui::GetColorU32(ImGuiCol_WindowBg));
     dl->AddText(maximum_at, ImGui::GetColorU32(ImGuiCol_TextDisabled), maximum.c_str());
     char caption[64];
-    std::snprintf(caption, sizeof caption, "timed runs, last %.0f s", span);
+    std::snprintf(caption, sizeof caption, per_sort ? "time per sort, last %.0f s" : "timed runs, last %.0f s", span);
     dl->AddText(ImVec2(p0.x + 4, p1.y + 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), caption);
   }
   ImGui::Dummy(ImVec2(avail.x, plot_h));

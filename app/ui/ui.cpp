@@ -22,6 +22,7 @@ namespace {
 
 constexpr float kBaseFontPixels = 18.0f;  // readable from the back of a classroom at 1080p
 constexpr ImU32 kFocusOutline = IM_COL32(255, 176, 48, 255);
+const ImVec4 kErrorBannerColour(0.55f, 0.08f, 0.07f, 1.0f);
 
 void set_panel_rect(const PanelRect& r) {
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
@@ -41,7 +42,7 @@ constexpr const char* kShortcuts[][2] = {
     {"C", "collapse the controls to a strip / open them"},
     {"P, Shift+P", "save the window / the panel under the mouse as a PNG (in the current directory)"},
     {"Tab, Shift+Tab", "one panel at a time (small windows): the next / previous panel"},
-    {"Enter", "after an error: take what it offers (the n that fits, the CPU backend)"},
+    {"Enter", "after an error: take what it offers (an n that sorts quickly, the n that fits, the CPU backend)"},
     {"F1 or H", "show / hide this help"},
     {"Esc", "close this help; restore a maximised panel"},
 };
@@ -138,6 +139,52 @@ std::optional<PanelId> panel_at(const Layout& layout, ImVec2 point) {
   for (int i = 0; i < kPanelCount; ++i)
     if (layout[PanelId(i)].contains(point.x, point.y)) return PanelId(i);
   return std::nullopt;
+}
+
+// The picture a layout shows largest (the array view, or the one panel a tab or a maximised panel
+// shows), where the eye goes first; Controls only where it is the one panel shown.
+PanelRect main_picture(const Layout& layout) {
+  PanelRect largest;
+  for (int i = 0; i < kPanelCount; ++i) {
+    const PanelRect& r = layout[PanelId(i)];
+    if (PanelId(i) != PanelId::controls && r.visible() && r.w * r.h > largest.w * largest.h) largest = r;
+  }
+  return largest;
+}
+
+// The last request's failure across the top of the main picture, under its title, in every layout:
+// side by side, one panel at a time, a maximised panel, each side of a race. Controls says it too,
+// at its top; where Controls is the one panel shown, that is where the eye already is.
+void draw_error_banner(UiFrame& f, const Layout& layout) {
+  const SessionState& s = f.state;
+  const PanelRect area = main_picture(layout);
+  if (s.error.empty() || !area.visible()) return;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float margin = style.WindowPadding.x;
+  const float title_h = ImGui::GetFontSize() + 2 * style.FramePadding.y;
+  const float width = std::min(area.w - 2 * margin, ImGui::GetFontSize() * 40);
+  ImGui::SetNextWindowPos(ImVec2(area.x + area.w / 2, area.y + title_h + margin), ImGuiCond_Always, ImVec2(0.5f, 0));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, area.h - title_h - 2 * margin));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, kErrorBannerColour);
+  ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(1.0f, 0.42f, 0.38f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 2.0f * f.view.ui_scale);
+  const std::string name = "Error##banner" + f.side;
+  // A scroll bar where the message and its offers are taller than the picture (a small window at a
+  // large scale).
+  if (ImGui::Begin(name.c_str(), nullptr,
+                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                       ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove)) {
+    ImGui::TextWrapped("%s", s.run ? "This request failed; the pictures still show the sort before it:"
+                                   : "Nothing is sorted: the request failed.");
+    ImGui::TextWrapped("%s", s.error.c_str());
+    // A race's second sort follows the first one's request: what the first side offers fixes both.
+    if (f.side.empty()) offer_buttons(f);
+  }
+  ImGui::End();
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor(3);
 }
 
 }  // namespace
@@ -257,9 +304,10 @@ void Ui::draw(Session& session) {
   UiFrame frame{session, state, view_, *resources_, ImGui::GetTime(), layout_};
   if (const gfx::Palette* palette = gfx::find_palette(view_.palette)) frame.palette = palette;
   handle_shortcuts(state);
-  // Enter takes what an error offers: the largest n that fits, or the CPU backend.
-  if (state.offer && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false))
-    session.submit(state.offer->request);
+  // Enter takes what an error offers: an n that sorts quickly, the largest n that fits, or the CPU backend.
+  if (const Offer* offer = state.enter_offer();
+      offer && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false))
+    session.submit(offer->request);
   advance_playback(state);
 
   // The panels of the sections the shown run's trace has; a run without a trace keeps the radix
@@ -288,6 +336,7 @@ void Ui::draw(Session& session) {
     layout_ = fixed_layout(display.x, display.y, view_.ui_scale, sections, view_.show_ladder, view_.layout);
   }
   draw_panels(frame, layout_);
+  draw_error_banner(frame, layout_);
   if (challenger) {
     UiFrame other{*challenger_, *challenger, view_, *challenger_resources_, frame.now, challenger_layout_};
     other.palette = frame.palette;
@@ -296,6 +345,7 @@ void Ui::draw(Session& session) {
     other.title_note = " (B: " + describe_sort(challenger->request.sort) + race_ratio(*challenger, state, "A") + ")";
     challenger_resources_->big_font = resources_->big_font;
     draw_panels(other, challenger_layout_);
+    draw_error_banner(other, challenger_layout_);
   }
   if (layout_.controls_strip.visible()) draw_controls_strip(frame);
   if (layout_.one_at_a_time()) draw_panel_tabs();
@@ -479,6 +529,24 @@ void Ui::draw_panel_tabs() {
     }
   }
   ImGui::End();
+}
+
+void offer_buttons(UiFrame& f) {
+  const SessionState& s = f.state;
+  const Offer* first = s.enter_offer();
+  if (!first) return;
+  // A button cannot wrap: the key that takes the offer and its time follow the button, on its line
+  // where they fit, else under it.
+  auto offer_button = [&](const Offer& offer, bool enter) {
+    if (ImGui::Button(offer.label.c_str())) f.session.submit(offer.request);
+    std::string note = offer.estimated_ms > 0 ? "about " + duration_text(offer.estimated_ms) + " a sort" : "";
+    if (enter) note += note.empty() ? "(Enter)" : " (Enter)";
+    if (note.empty()) return;
+    same_line_if_fits(ImGui::CalcTextSize(note.c_str()).x);
+    ImGui::TextWrapped("%s", note.c_str());
+  };
+  offer_button(*first, true);
+  if (s.offer && &*s.offer != first) offer_button(*s.offer, false);
 }
 
 void draw_help_overlay(UiFrame& f) {

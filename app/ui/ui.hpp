@@ -71,6 +71,8 @@ void draw_ladder_panel(UiFrame& frame, bool* open);
 std::optional<PanelId> focused_panel(const ViewState& view);
 // The keyboard shortcuts, over everything while ViewState::show_help is set.
 void draw_help_overlay(UiFrame& frame);
+// After an error, a button for each thing it offers, the one Enter takes first and marked so.
+void offer_buttons(UiFrame& frame);
 
 // A picture of the window or of one panel, asked for with P / Shift+P or from Controls. The frame
 // loop reads the frame back and writes the file: the UI never touches the framebuffer.

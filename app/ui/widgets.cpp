@@ -26,7 +26,10 @@ std::string format_rate(double keys_per_s) {
   char buf[64];
   if (keys_per_s >= 1e9) std::snprintf(buf, sizeof buf, "%.2f G keys/s", keys_per_s / 1e9);
   else if (keys_per_s >= 1e6) std::snprintf(buf, sizeof buf, "%.1f M keys/s", keys_per_s / 1e6);
-  else std::snprintf(buf, sizeof buf, "%.0f K keys/s", keys_per_s / 1e3);
+  else if (keys_per_s >= 1e3)
+    std::snprintf(buf, sizeof buf, "%.0f K keys/s", keys_per_s / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g keys/s", keys_per_s);  // never "0 K keys/s"
   return buf;
 }
 
