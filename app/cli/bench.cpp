@@ -153,16 +153,19 @@ void print_table(const std::vector<Row>& rows) {
     std::snprintf(cell, sizeof cell, "%-14s ", text.c_str());
     return std::string(cell);
   };
-  std::printf("%-20s %-4s %12s %s%5s %-24s %11s %12s %7s %9s %7s %8s  %s\n", "algorithm", "keys", "n",
-              dist_column("dist").c_str(), "pairs", "params", "median ms", "keys/s", "B/key", "GB/s", "% copy", "vs cub",
-              "verified");
+  // The params column is as wide as its widest cell, so the columns after it stay under their heads.
+  int params_w = 24;
+  for (const Row& r : rows) params_w = std::max(params_w, int(params_text(r.params).size()));
+  std::printf("%-20s %-4s %12s %s%5s %-*s %11s %12s %7s %9s %7s %8s  %s\n", "algorithm", "keys", "n",
+              dist_column("dist").c_str(), "pairs", params_w, "params", "median ms", "keys/s", "B/key", "GB/s", "% copy",
+              "vs cub", "verified");
   bool left_out = false;
   for (const Row& r : rows) {
     const SpeedCells speed = speed_cells(r.keys_per_s, r.gbps, r.pct_copy, r.memory);
     left_out |= !r.memory.apply();
-    std::printf("%-20s %-4s %12llu %s%5s %-24s %11.4f %12s %7.1f %9s %7s %8s  %s\n", r.algorithm.c_str(),
+    std::printf("%-20s %-4s %12llu %s%5s %-*s %11.4f %12s %7.1f %9s %7s %8s  %s\n", r.algorithm.c_str(),
                 r.key_type.c_str(), static_cast<unsigned long long>(r.n), dist_column(r.dist).c_str(),
-                r.pairs ? "yes" : "no", params_text(r.params).c_str(), r.median_ms, speed.keys_per_s.c_str(),
+                r.pairs ? "yes" : "no", params_w, params_text(r.params).c_str(), r.median_ms, speed.keys_per_s.c_str(),
                 r.bytes_per_key, speed.gbps.c_str(), speed.pct_copy.c_str(),
                 r.ratio_to_cub > 0 ? fmt("%.3fx", r.ratio_to_cub).c_str() : "-",
                 r.verified ? "yes" : ("NO: " + r.verify_detail).c_str());
@@ -291,18 +294,21 @@ void print_ladder(const LadderResult& ladder, const std::string& format) {
                     r.change.c_str());
     return;
   }
-  std::printf("%-20s %-32s %11s %10s %8s %9s %7s %10s %8s  %s\n", "step", "params", "median ms", "keys/s", "B/key",
-              "GB/s", "% copy", "seg/store", "vs cub", "verified");
+  int params_w = 32;
+  for (const LadderRow& r : ladder.rows) params_w = std::max(params_w, int(params_text(r.params).size()));
+  std::printf("%-20s %-*s %11s %10s %8s %9s %7s %10s %8s  %s\n", "step", params_w, "params", "median ms", "keys/s",
+              "B/key", "GB/s", "% copy", "seg/store", "vs cub", "verified");
   bool left_out = false;
   for (const LadderRow& r : ladder.rows) {
     if (!r.ran) {
-      std::printf("%-20s %-32s %s\n", r.algorithm.c_str(), params_text(r.params).c_str(), ("not run: " + r.not_run).c_str());
+      std::printf("%-20s %-*s %s\n", r.algorithm.c_str(), params_w, params_text(r.params).c_str(),
+                  ("not run: " + r.not_run).c_str());
     } else {
       const MemoryReading memory =
           memory_reading(uint64_t(r.bytes_per_key * double(ladder.n) + 0.5), ladder.copy_gbps, r.median_ms);
       const SpeedCells speed = speed_cells(r.keys_per_s, r.gbps, r.pct_copy, memory);
       left_out |= !memory.apply();
-      std::printf("%-20s %-32s %11.4f %10s %8.1f %9s %7s %10s %8s  %s\n", r.algorithm.c_str(),
+      std::printf("%-20s %-*s %11.4f %10s %8.1f %9s %7s %10s %8s  %s\n", r.algorithm.c_str(), params_w,
                   params_text(r.params).c_str(), r.median_ms, speed.keys_per_s.c_str(), r.bytes_per_key,
                   speed.gbps.c_str(), speed.pct_copy.c_str(),
                   r.segments_per_store > 0 ? fmt("%.2f", r.segments_per_store).c_str() : "-",

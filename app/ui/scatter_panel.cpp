@@ -219,7 +219,9 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float meter_h = meter_height(p, t.scatter_store, avail.x);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float plot_h = std::max(40.0f, avail.y - meter_h);
+  // The plot keeps room for its two axis captions and the lines between them; in a panel too short
+  // for it and the meter, the meter scrolls below.
+  const float plot_h = std::max(4 * line, avail.y - meter_h);
   // A small run's lines are labelled with their keys: a row for them at either end.
   const int pass_stage = int(stage - t.stages.data());
   const std::vector<std::byte> keys = keys_before_pass(f, *run, pass_stage);
