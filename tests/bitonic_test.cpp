@@ -178,8 +178,28 @@ TEST(BitonicCpu, DescriptorCountsItsPasses) {
   // that swap on random keys.
   EXPECT_EQ(b.model_bytes(shape), 4 * shape.n * (4 * (1 + 7) + 3 * 28) / 2);
   EXPECT_EQ(b.stage_count(shape), 20 * 21 / 2);
-  const std::vector<ExplainPhase> phases = b.explain(nullptr, nullptr);
+  const std::vector<ExplainPhase> phases = b.explain({});
   ASSERT_EQ(phases.size(), 3u);
+}
+
+// The key under the mouse in a step: its comparator's wires, their keys, the block's direction and
+// whether they swapped, as the step's output shows.
+TEST(BitonicCpu, ExplainNamesThePointedKeysComparator) {
+  SortConfig config;
+  config.algorithm = bitonic_sort();
+  const test::TracedRun run = test::traced_cpu_run(test::distinct_keys(16, 10), config);
+  test::expect_network_lines_true(run);
+  // The last level's first step (distance 8) ascends everywhere: wire 2 meets wire 10.
+  const int step = int(run.trace.stages.size()) - 4;
+  ASSERT_EQ(run.trace.stages[size_t(step)].network->distance, 8u);
+  const std::string x = std::to_string(run.key(step, 2)), y = std::to_string(run.key(step, 10));
+  const bool swap = run.key(step, 10) < run.key(step, 2);
+  EXPECT_EQ(run.explain(step, KeyPosition{KeySide::input, 2})[0].for_key,
+            "key " + x + " on wire 2:\nwires 2 and 10 = 2 + 8 hold " + x + " and " + y +
+                "; ascending: the smaller key goes to wire 2\n" +
+                (swap ? y + " < " + x + ", so they swap: wire 2 gets " + y + ", wire 10 gets " + x
+                      : "already in order: no swap"));
+  EXPECT_TRUE(run.explain(step)[0].is_viewed_stage);
 }
 
 TEST(BitonicGpu, SortsEveryKeyTypeAndSize) {

@@ -1,15 +1,14 @@
 // The command line as a user meets it: --help, bench output, and one clear line for each mistake.
 #include <fcntl.h>
 #include <gtest/gtest.h>
-
-#include <map>
-#include <unistd.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -17,6 +16,7 @@
 
 #include "sortscope/algorithm.hpp"
 #include "sortscope/status.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -74,6 +74,18 @@ TEST(Cli, HelpListsEveryAlgorithmAndDistribution) {
   const Result bench = run("bench --help");
   EXPECT_EQ(bench.exit_code, 0);
   EXPECT_NE(bench.out.find("--repeat"), std::string::npos);
+}
+
+// --help is read by students: papers by author and year, no internal names for them.
+TEST(Cli, HelpNamesPapersNotInternalNotes) {
+  for (const char* help : {"--help", "bench --help"}) {
+    const Result r = run(help);
+    EXPECT_EQ(r.exit_code, 0);
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);)
+      EXPECT_EQ(sortscope::test::internal_jargon(line), "") << help << ": " << line;
+  }
+  EXPECT_NE(run("--help").out.find("Heldbo, Nielsen & Lyngsoe 2024: Q = 22"), std::string::npos);
 }
 
 TEST(Cli, BenchJsonHasOneVerifiedRowPerAlgorithm) {
@@ -483,6 +495,7 @@ std::vector<BadInput> bad_inputs() {
       {"UI scale too large", {cpu, c, "--ui-scale", "9"}, "--ui-scale"},
       {"stage below -1", {cpu, c, "--stage", "-5"}, "--stage"},
       {"phase 0 (phases count from 1)", {cpu, c, "--phase", "0"}, "--phase"},
+      {"a key pointed at before the first", {cpu, c, "--hover-key", "-3"}, "--hover-key"},
       {"play slower than a minute a stage", {cpu, c, "--play", "100"}, "--play"},
       {"unknown panel", {cpu, c, "--focus", "nowhere"}, "--focus"},
       {"replaying a missing recording", {cpu, c, "--replay", "missing.ssrec"}, "missing.ssrec"},

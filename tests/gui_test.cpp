@@ -741,6 +741,24 @@ TEST(Gui, PanelPicturesOnlyThatPanel) {
       << read_file(log);
 }
 
+// --hover-key points at a key as the mouse does: Explain writes the formula out for it, in its own
+// colour (the textbook's key 90 in pass 1: dst = 5 + 0 = 5), and nothing of that colour without it.
+TEST(Gui, ExplainWritesTheFormulaOutForThePointedKey) {
+  const std::string args =
+      "--headless --frames 4 --backend cpu --keys-list 170,45,75,90,802,24,2,66 --param tile-keys=2 "
+      "--stage 1 --focus scatter --width 1600 --height 900 --panel explain ";
+  const std::string pointed_png = testing::TempDir() + "/sortscope_gui_key.png";
+  const std::string plain_png = testing::TempDir() + "/sortscope_gui_no_key.png";
+  ASSERT_EQ(run_sortscope(args + "--hover-key 3 --screenshot " + pointed_png), 0);
+  ASSERT_EQ(run_sortscope(args + "--screenshot " + plain_png), 0);
+  Picture pointed, plain;
+  ASSERT_TRUE(load(pointed_png, &pointed));
+  ASSERT_TRUE(load(plain_png, &plain));
+  EXPECT_GT(count_colour(pointed, PanelRect{0, 0, float(pointed.w), float(pointed.h)}, 140, 240, 166), 100)
+      << "no line for the pointed-at key";
+  EXPECT_EQ(count_colour(plain, PanelRect{0, 0, float(plain.w), float(plain.h)}, 140, 240, 166), 0);
+}
+
 TEST(Gui, TheColourBlindPaletteRecoloursTheDigits) {
   const std::string args = "--headless --frames 6 --backend cpu --n 2^16 --stage 2 --width 1600 --height 900 --panel histogram ";
   const std::string wheel_png = testing::TempDir() + "/sortscope_gui_wheel.png";

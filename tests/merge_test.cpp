@@ -139,7 +139,52 @@ TEST(MergeCpu, DescriptorCountsItsRounds) {
   EXPECT_EQ(merge::global_rounds(shape.n, kShape), rounds);
   EXPECT_EQ(m.model_bytes(shape), 8 * shape.n * uint64_t(1 + rounds));
   EXPECT_EQ(m.stage_count(shape), 1 + tile_merges + rounds);
-  ASSERT_EQ(m.explain(nullptr, nullptr).size(), 3u);
+  ASSERT_EQ(m.explain({}).size(), 3u);
+}
+
+// Explain's co-rank for the key under the mouse: of output k of a pair of runs, i came from A, where
+// i is counted here from the stage's output, independently of co-rank's binary search.
+TEST(MergeCpu, ExplainWorksOutTheCoRankOfThePointedOutput) {
+  SortConfig config;
+  config.algorithm = merge_sort();
+  const test::TracedRun run = test::traced_cpu_run(test::distinct_keys(64, 3), config);
+  ASSERT_EQ(run.stages(), 3);  // runs of 17 sorted in registers, then merges of 17 and of 34
+  test::expect_key_lines_land_keys(run, 1);
+  for (int s = 1; s < run.stages(); ++s) {
+    const uint64_t run_length = run.trace.stages[size_t(s)].merge->run_length;
+    for (uint64_t out = 0; out < 64; ++out) {
+      const merge::RunPair pair = merge::run_pair(out, run_length, 64);
+      uint64_t from_a = 0;
+      for (uint64_t o = pair.a_begin; o < out; ++o)
+        for (uint64_t i = pair.a_begin; i < pair.b_begin; ++i) from_a += run.key(s + 1, o) == run.key(s, i);
+      const std::string line =
+          test::phase_named(run.explain(s, KeyPosition{KeySide::output, out}), "Merge by co-rank").for_key;
+      const uint64_t k = out - pair.a_begin;
+      EXPECT_NE(line.find("co-rank i = " + std::to_string(from_a) + ", j = " + std::to_string(k) + " - " +
+                          std::to_string(from_a) + " = " + std::to_string(k - from_a)),
+                std::string::npos)
+          << "stage " << s << " output " << out << ": " << line;
+    }
+  }
+  const std::vector<ExplainPhase> phases = run.explain(2);
+  EXPECT_TRUE(test::phase_named(phases, "Merge by co-rank").is_viewed_stage);
+  EXPECT_NE(test::phase_named(phases, "Merge by co-rank").formula.find("runs of 34 and 30 into one run of 64"),
+            std::string::npos);
+
+  // A global round: the block that writes the pointed-at output, from the splits the trace keeps.
+  const std::vector<uint32_t> many = test::distinct_keys(uint32_t(2 * kShape.tile() + 5), 7);
+  const test::TracedRun rounds = test::traced_cpu_run(many, config);
+  const int last = rounds.stages() - 1;
+  ASSERT_FALSE(rounds.trace.stages[size_t(last)].merge->fused);
+  for (const uint64_t out : {uint64_t(0), uint64_t(kShape.merge_tile() + 3), uint64_t(many.size() - 1)}) {
+    const std::vector<ExplainPhase> at = rounds.explain(last, KeyPosition{KeySide::output, out});
+    const std::string block = "block " + std::to_string(out / kShape.merge_tile()) + " writes outputs";
+    EXPECT_NE(test::phase_named(at, "Tiles, then global rounds").for_key.find(block), std::string::npos);
+    const std::vector<ExplainPhase> from = rounds.explain(last, KeyPosition{KeySide::input, out});
+    const int64_t dst = test::key_line_dst(test::phase_named(from, "Merge by co-rank").for_key);
+    ASSERT_GE(dst, 0);
+    EXPECT_EQ(rounds.key(last + 1, uint64_t(dst)), rounds.key(last, out));
+  }
 }
 
 TEST(MergeGpu, SortsEveryKeyTypeAndSize) {

@@ -159,6 +159,59 @@ TEST(MgRadixCpu, ATeachingTileGivesAFewKeysSeveralBlocks) {
   }
 }
 
+// The textbook's eight keys in blocks of two, pass 1 (4-bit digits): it gives 802 2 66 24 170 90 75
+// 45, and the exclusive scan of digit 10 reads 4, 5, 6, 6, so key 90 (input position 3, block 1) goes
+// to 5 + 0 = 5. Explain works that out for the key under the mouse, pointed at on either side.
+TEST(MgRadixCpu, ExplainWorksOutThePointedKeysDestination) {
+  SortConfig config;
+  config.algorithm = test::algo("mg-radix");
+  set_param(&config, "tile-keys", 2);
+  const test::TracedRun run = test::traced_cpu_run({170, 45, 75, 90, 802, 24, 2, 66}, config);
+  ASSERT_EQ(run.stages(), 8);
+  const std::vector<uint32_t> pass1 = {802, 2, 66, 24, 170, 90, 75, 45};
+  for (uint64_t i = 0; i < 8; ++i) ASSERT_EQ(run.key(1, i), pass1[i]);
+  const RadixSection& p = *run.trace.stages[0].radix;
+  EXPECT_EQ(std::vector<uint64_t>(p.offsets.begin() + 10 * 4, p.offsets.begin() + 11 * 4),
+            (std::vector<uint64_t>{4, 5, 6, 6}));
+
+  for (const KeyPosition at : {KeyPosition{KeySide::input, 3}, KeyPosition{KeySide::output, 5}}) {
+    const std::vector<ExplainPhase> phases = run.explain(0, at);
+    const std::string key = "key 90 at input position 3 (block 1), digit 10:\n";
+    EXPECT_EQ(test::phase_named(phases, "Upsweep (reduce)").for_key,
+              key + "digit = (90 >> 0) & 15 = 10; counts[10][block 1] = 1");
+    EXPECT_EQ(test::phase_named(phases, "Top-level scan").for_key,
+              key + "offset[10][block 1] = keys of digits below 10 + digit 10 in blocks before 1 = 4 + 1 = 5");
+    EXPECT_EQ(test::phase_named(phases, "Downsweep (scan and scatter)").for_key,
+              key + "dst = offset[10][block 1] + rank = 5 + 0 = 5   (rank: keys of digit 10 before it in block 1)");
+    EXPECT_EQ(test::phase_named(phases, "The pass's result").for_key, "key 90: input position 3 -> output position 5");
+  }
+  // 2 and 66 share block 3 and digit 2; 802 in block 2 comes first: 66 goes to 1 + 1.
+  EXPECT_EQ(test::phase_named(run.explain(0, KeyPosition{KeySide::input, 7}), "Downsweep (scan and scatter)").for_key,
+            "key 66 at input position 7 (block 3), digit 2:\n"
+            "dst = offset[2][block 3] + rank = 1 + 1 = 2   (rank: keys of digit 2 before it in block 3)");
+  // Pass 2 (bits 4-7) starts from pass 1's output: 90 is now at position 5, in block 2.
+  EXPECT_EQ(test::phase_named(run.explain(1, KeyPosition{KeySide::input, 5}), "Upsweep (reduce)").for_key,
+            "key 90 at input position 5 (block 2), digit 5:\ndigit = (90 >> 4) & 15 = 5; counts[5][block 2] = 1");
+  for (const ExplainPhase& phase : run.explain(0)) EXPECT_EQ(phase.for_key, "") << "no key pointed at";
+  test::expect_key_lines_land_keys(run, 3);
+}
+
+TEST(MgRadixCpu, ExplainsKeysOfADescendingSortOnABitRange) {
+  // The digits come from the keys' ordered bits, here flipped for the order and cut to bits [2, 14).
+  SortConfig config;
+  config.algorithm = test::algo("mg-radix");
+  config.descending = true;
+  config.begin_bit = 2;
+  config.end_bit = 14;
+  set_param(&config, "tile-keys", 3);
+  const test::TracedRun run =
+      test::traced_cpu_run({170, 45, 75, 90, 802, 24, 2, 66, 4000, 1234, 77, 9, 513, 300, 1500, 3100}, config);
+  const std::string line =
+      test::phase_named(run.explain(0, KeyPosition{KeySide::input, 0}), "Upsweep (reduce)").for_key;
+  EXPECT_NE(line.find("digit = (0x"), std::string::npos) << line;
+  test::expect_key_lines_land_keys(run, 3);
+}
+
 TEST(MgRadixCpu, SkipsPassesWhereEveryKeyHasTheSameDigit) {
   auto backend = make_cpu_backend();
   // All-zero keys: every digit of every pass is 0, so every pass is skipped.

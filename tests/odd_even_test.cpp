@@ -71,6 +71,20 @@ TEST(OddEvenCpu, TraceIsTheNetworkAndStopsEarly) {
   EXPECT_EQ(r.snapshots->stage_of(r.snapshots->count() - 1), int(r.trace->stages.size()) - 1);
 }
 
+// The key under the mouse in a phase: its neighbour, and whether they swapped. Wire 0 has no
+// comparator in an odd phase.
+TEST(OddEvenCpu, ExplainNamesThePointedKeysComparator) {
+  SortConfig config;
+  config.algorithm = odd_even();
+  const test::TracedRun run = test::traced_cpu_run({170, 45, 75, 90, 802, 24, 2, 66}, config);
+  test::expect_network_lines_true(run);
+  EXPECT_EQ(run.explain(0, KeyPosition{KeySide::input, 1})[0].for_key,
+            "key 45 on wire 1:\nwires 0 and 1 = 0 + 1 hold 170 and 45; ascending: the smaller key goes to wire 0\n"
+            "45 < 170, so they swap: wire 0 gets 45, wire 1 gets 170");
+  EXPECT_EQ(run.explain(1, KeyPosition{KeySide::output, 0})[0].for_key,
+            "wire 0 after the step (key 45):\nno comparator reaches wire 0 in this step; its key stays");
+}
+
 TEST(OddEvenCpu, RefusesMoreKeysThanItsLimit) {
   auto cpu = make_cpu_backend();
   ASSERT_OK(cpu->set_data(DataSpec{*parse_distribution("uniform"), odd_even::kMaxItems + 1, 1, KeyType::u32}));

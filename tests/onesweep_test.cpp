@@ -144,6 +144,32 @@ TEST(OnesweepCpu, TraceHoldsItsInvariantsAndSkipsUniformDigits) {
   }
 }
 
+// The textbook's eight keys on 8-bit digits: pass 1 sorts by the low byte, and 90 has six keys of
+// smaller low bytes (2, 24, 34 of 802, 45, 66, 75), so it goes to start[90] = 6 in one launch.
+TEST(OnesweepCpu, ExplainWorksOutThePointedKeysDestination) {
+  SortConfig config;
+  config.algorithm = test::algo("onesweep");
+  const test::TracedRun small = test::traced_cpu_run({170, 45, 75, 90, 802, 24, 2, 66}, config);
+  EXPECT_EQ(
+      test::phase_named(small.explain(0, KeyPosition{KeySide::input, 3}), "Scatter through shared memory").for_key,
+      "key 90 at input position 3 (tile 0), digit 90:\n"
+      "dst = start[90] + prefix[tile 0][90] + rank = 6 + 0 + 0 = 6");
+  test::expect_key_lines_land_keys(small, 3);
+
+  // Above the small-n limit every tile looks back; the tiles before a key's own hold its prefix.
+  const std::vector<uint32_t> keys = test::distinct_keys(uint32_t(onesweep::small_path_limit(4, 0) + 4321), 3001);
+  const test::TracedRun large = test::traced_cpu_run(keys, config);
+  ASSERT_FALSE(large.trace.stages[1].radix->lookback.empty());
+  for (const uint64_t i : {uint64_t(0), uint64_t(123457), uint64_t(keys.size() - 1)}) {
+    const std::vector<ExplainPhase> phases = large.explain(1, KeyPosition{KeySide::input, i});
+    const std::string prefix = test::phase_named(phases, "Decoupled look-back").for_key;
+    EXPECT_NE(prefix.find("prefix[tile "), std::string::npos) << prefix;
+    const int64_t dst = test::key_line_dst(test::phase_named(phases, "Scatter through shared memory").for_key);
+    ASSERT_GE(dst, 0);
+    EXPECT_EQ(large.key(2, uint64_t(dst)), large.key(1, i));
+  }
+}
+
 // ------------------------------------------------------------------------------------------------
 
 TEST(OnesweepGpu, MatchesStableSortForEveryKeyTypeOrderAndSize) {

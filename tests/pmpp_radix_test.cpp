@@ -145,6 +145,47 @@ TEST(PmppRadixCpu, NaiveTakesOnePassPerBit) {
   EXPECT_TRUE(r.verified) << r.verify_detail;
 }
 
+// The textbook's eight keys, pass 1. PMPP 13.3's one-bit pass: bit 0 is 1 for 45 and 75 alone, so
+// 75 (two ones: 45 before it, 75 itself) goes after every zero, and 90 after the zeros before it.
+TEST(PmppRadixCpu, ExplainWorksOutThePointedKeysDestinationOnEveryRung) {
+  const std::vector<uint32_t> textbook = {170, 45, 75, 90, 802, 24, 2, 66};
+  const test::TracedRun naive = test::traced_cpu_run(textbook, RungRun{"pmpp-radix-naive"}.config());
+  const std::vector<ExplainPhase> at_75 = naive.explain(0, KeyPosition{KeySide::input, 2});
+  EXPECT_EQ(test::phase_named(at_75, "Extract the bit").for_key,
+            "key 75 at input position 2 (tile 0), digit 1:\ndigit = (75 >> 0) & 1 = 1, so bits[2] = 1");
+  EXPECT_EQ(test::phase_named(at_75, "Scan the bits").for_key,
+            "key 75 at input position 2 (tile 0), digit 1:\nonesBefore[2] = bits[0] + ... + bits[1] = 1");
+  EXPECT_EQ(test::phase_named(at_75, "Scatter").for_key,
+            "key 75 at input position 2 (tile 0), digit 1:\ndst = n - onesTotal + onesBefore = 8 - 2 + 1 = 7");
+  EXPECT_EQ(test::phase_named(naive.explain(0, KeyPosition{KeySide::output, 1}), "Scatter").for_key,
+            "key 90 at input position 3 (tile 0), digit 0:\ndst = i - onesBefore = 3 - 2 = 1");
+  test::expect_key_lines_land_keys(naive, 3);
+
+  // 4-bit digits: the local sort puts 90 after the tile's four keys of smaller digits (802, 24, 2,
+  // 66) and after 170, the other digit 10: slot 5, where digit 10 starts at slot 4.
+  SortConfig multibit = RungRun{"pmpp-radix-multibit"}.config();
+  set_param(&multibit, "radix-bits", 4);
+  const test::TracedRun local = test::traced_cpu_run(textbook, multibit);
+  const std::vector<ExplainPhase> at_90 = local.explain(0, KeyPosition{KeySide::input, 3});
+  EXPECT_EQ(test::phase_named(at_90, "Coalesced write").for_key,
+            "key 90 at input position 3 (tile 0), digit 10:\n"
+            "dst = offset[10][tile 0] + (slot - first slot of digit 10) = 4 + (5 - 4) = 5");
+  EXPECT_NE(test::phase_named(at_90, "Local sort").for_key.find("= 4 + 1 = 5"), std::string::npos);
+  test::expect_key_lines_land_keys(local, 3);
+
+  // Several tiles: 600 distinct keys in tiles of 256 (one key a thread) on the other rungs.
+  const std::vector<uint32_t> keys = test::distinct_keys(600, 7001);
+  for (const RungRun& rung :
+       {RungRun{"pmpp-radix-coalesced"}, RungRun{"pmpp-radix-coarsened", 4, 1}, RungRun{"counting-radix", 4, 1}}) {
+    SCOPED_TRACE(rung.label());
+    const test::TracedRun run = test::traced_cpu_run(rung.name == std::string("pmpp-radix-coalesced")
+                                                         ? std::vector<uint32_t>(keys.begin(), keys.begin() + 300)
+                                                         : keys,
+                                                     rung.config());
+    test::expect_key_lines_land_keys(run, 3);
+  }
+}
+
 TEST(PmppRadixCpu, RejectsParametersOutOfRange) {
   auto backend = make_cpu_backend();
   ASSERT_OK(backend->set_data(DataSpec{*parse_distribution("uniform"), 1000, 1, KeyType::u32}));

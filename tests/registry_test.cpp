@@ -17,7 +17,7 @@ TEST(Registry, EveryAlgorithmDescribesItselfCompletely) {
     EXPECT_TRUE(names.insert(a->name).second) << "two algorithms share a name";
     EXPECT_EQ(find_algorithm(a->name), a);
     EXPECT_FALSE(a->title.empty());
-    EXPECT_FALSE(a->seed.empty());
+    EXPECT_FALSE(a->paper.empty());
     EXPECT_TRUE(a->cpu || a->cuda || !cuda_available()) << "runs on no backend of this build";
     ASSERT_TRUE(a->model_bytes);
     ASSERT_TRUE(a->explain);
@@ -35,7 +35,7 @@ TEST(Registry, EveryAlgorithmDescribesItselfCompletely) {
       }
     }
     if (a->max_n) EXPECT_FALSE(a->max_n_reason.empty());
-    const std::vector<ExplainPhase> phases = a->explain(nullptr, nullptr);
+    const std::vector<ExplainPhase> phases = a->explain({});
     ASSERT_FALSE(phases.empty());
     for (const ExplainPhase& p : phases) {
       EXPECT_FALSE(p.name.empty() || p.what.empty() || p.formula.empty() || p.source.empty()) << p.name;
@@ -53,6 +53,34 @@ TEST(Registry, EveryAlgorithmDescribesItselfCompletely) {
   }
   EXPECT_EQ(&default_algorithm(), algorithms().front());
   EXPECT_EQ(find_algorithm("no-such-sort"), nullptr);
+}
+
+// Every text a student reads about an algorithm names its papers by author and year: the title,
+// paper, section and parameters, and every phase of Explain, with a traced run's numbers and a key
+// pointed at in every stage.
+TEST(Registry, StudentsReadPapersByAuthorAndYearNotInternalNames) {
+  const std::vector<uint32_t> keys = test::distinct_keys(64, 13);
+  for (const AlgorithmDescriptor* a : algorithms()) {
+    SCOPED_TRACE(std::string(a->name));
+    std::vector<std::string> texts = {std::string(a->title), std::string(a->paper), std::string(a->section),
+                                      std::string(a->max_n_reason)};
+    for (const ParamSpec& p : a->params) texts.push_back(std::string(p.help));
+    const auto add = [&](const std::vector<ExplainPhase>& phases) {
+      for (const ExplainPhase& p : phases)
+        for (const std::string* text : {&p.name, &p.what, &p.formula, &p.source, &p.for_key}) texts.push_back(*text);
+    };
+    add(a->explain({}));
+    if (a->traced() && a->cpu) {
+      SortConfig config;
+      config.algorithm = a;
+      const test::TracedRun run = test::traced_cpu_run(keys, config);
+      for (int s = 0; s < run.stages(); ++s) {
+        add(run.explain(s, KeyPosition{KeySide::input, 7}));
+        add(run.explain(s, KeyPosition{KeySide::output, 7}));
+      }
+    }
+    for (const std::string& text : texts) EXPECT_EQ(test::internal_jargon(text), "") << text;
+  }
 }
 
 TEST(Registry, ParametersParseAndResolve) {
@@ -151,7 +179,7 @@ SortTrace traced(const char* name, uint64_t n) {
 
 TEST(Explain, TextsFollowTheViewedStage) {
   const SortTrace mg = traced("mg-radix", 1 << 14);
-  const std::vector<ExplainPhase> second = test::algo("mg-radix")->explain(&mg, &mg.stages[1]);
+  const std::vector<ExplainPhase> second = test::algo("mg-radix")->explain({&mg, &mg.stages[1]});
   ASSERT_EQ(second.size(), 4u);
   EXPECT_NE(second[0].formula.find("(k >> 4) & 15"), std::string::npos) << second[0].formula;
   EXPECT_NE(second[0].formula.find("16 digits x " + std::to_string(mg.stages[1].radix->rows) + " blocks"),
@@ -161,11 +189,11 @@ TEST(Explain, TextsFollowTheViewedStage) {
   // One-sweep explains its look-back above the small-n limit, and its one launch below it.
   const AlgorithmDescriptor& onesweep = *test::algo("onesweep");
   const SortTrace large = traced("onesweep", 1 << 21);
-  const auto with_lookback = onesweep.explain(&large, &large.stages[0]);
+  const auto with_lookback = onesweep.explain({&large, &large.stages[0]});
   EXPECT_TRUE(std::any_of(with_lookback.begin(), with_lookback.end(),
                           [](const ExplainPhase& p) { return p.shown_in == PhaseView::lookback; }));
   const SortTrace small = traced("onesweep", 1 << 12);
-  const auto one_launch = onesweep.explain(&small, &small.stages[0]);
+  const auto one_launch = onesweep.explain({&small, &small.stages[0]});
   EXPECT_TRUE(std::none_of(one_launch.begin(), one_launch.end(),
                            [](const ExplainPhase& p) { return p.shown_in == PhaseView::lookback; }));
   EXPECT_EQ(one_launch[1].name, "One launch for small n");
@@ -175,7 +203,7 @@ TEST(Explain, TextsFollowTheViewedStage) {
   // So do the timed sorts of 32-bit pairs, which carry each pair packed between passes: said for
   // 32-bit pairs on the pass kernels, not for keys alone or 64-bit keys.
   auto scatter_text = [&](const SortTrace& t) {
-    for (const ExplainPhase& p : onesweep.explain(&t, &t.stages[1]))
+    for (const ExplainPhase& p : onesweep.explain({&t, &t.stages[1]}))
       if (p.shown_in == PhaseView::scatter) return p.what;
     return std::string();
   };

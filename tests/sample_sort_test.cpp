@@ -148,6 +148,81 @@ TEST(SampleDetCpu, TraceKeepsTheSamplesOfFewKeys) {
   EXPECT_TRUE(many.stages[1].buckets->samples.empty());
 }
 
+// The bucket Explain names for a key: read from the line, it must hold the key's place in the sorted
+// output, and lie after the splitter below it, up to the one above.
+uint64_t named_bucket(const std::string& line) {
+  const size_t at = line.find("so bucket ");
+  EXPECT_NE(at, std::string::npos) << line;
+  return at == std::string::npos ? 0 : std::stoull(line.substr(at + 10));
+}
+
+void expect_buckets_named_truly(const test::TracedRun& run, int stage, const std::vector<uint64_t>& sizes,
+                                const std::vector<uint64_t>& splitters) {
+  for (uint64_t i = 0; i < run.trace.n; ++i) {
+    const std::string line = run.explain(stage, KeyPosition{KeySide::input, i})[size_t(stage)].for_key;
+    const uint64_t bucket = named_bucket(line), key = run.key(stage, i);
+    uint64_t sorted_at = 0, start = 0;
+    while (run.key(run.stages(), sorted_at) != key) ++sorted_at;
+    for (uint64_t j = 0; j < bucket; ++j) start += sizes[j];
+    EXPECT_TRUE(start <= sorted_at && sorted_at < start + sizes[bucket]) << line;
+    if (bucket > 0) EXPECT_LT(splitters[bucket - 1], key) << line;
+    if (bucket < splitters.size()) EXPECT_LE(key, splitters[bucket]) << line;
+  }
+}
+
+// Explain for the key under the mouse, step by step: its place in its sublist, its bucket (the
+// splitters below it), where the relocation sends it, its place in its bucket.
+TEST(SampleDetCpu, ExplainFollowsThePointedKeyThroughEveryStep) {
+  std::vector<uint32_t> keys = test::distinct_keys(64, 10, 7);
+  SortConfig config;
+  config.algorithm = sample_det();
+  config.params = {{"s", 4}, {"sublist-keys", 16}};
+  const test::TracedRun run = test::traced_cpu_run(keys, config);
+  ASSERT_EQ(run.stages(), 4);
+  test::expect_key_lines_land_keys(run, 1);
+  for (int stage = 0; stage < 4; ++stage) EXPECT_TRUE(run.explain(stage)[size_t(stage)].is_viewed_stage);
+  const BucketSection& b = *run.trace.stages[2].buckets;
+  expect_buckets_named_truly(run, 1, b.sizes, b.splitters);
+  expect_buckets_named_truly(run, 2, b.sizes, b.splitters);
+  uint64_t smaller = 0;
+  for (uint64_t i = 16; i < 32; ++i) smaller += run.key(0, i) < run.key(0, 17);
+  EXPECT_EQ(run.explain(0, KeyPosition{KeySide::input, 17})[0].for_key,
+            "key " + std::to_string(run.key(0, 17)) +
+                " at input position 17, in sublist 1 [16, 32):\ndst = 16 + keys "
+                "before it in sorted order = 16 + " +
+                std::to_string(smaller) + " = " + std::to_string(16 + smaller));
+
+  // Runs of equal keys are split between buckets by input position: every key still gets a place of
+  // its own, holding a key equal to it.
+  for (uint32_t i = 0; i < keys.size(); ++i) keys[i] = i % 5;
+  const test::TracedRun dup = test::traced_cpu_run(keys, config);
+  for (int stage : {2, 3}) {
+    std::vector<bool> taken(64, false);
+    for (uint64_t i = 0; i < 64; ++i) {
+      const int64_t dst = test::key_line_dst(dup.explain(stage, KeyPosition{KeySide::input, i})[size_t(stage)].for_key);
+      ASSERT_GE(dst, 0) << "stage " << stage << " key " << i;
+      EXPECT_FALSE(taken[size_t(dst)]);
+      taken[size_t(dst)] = true;
+      EXPECT_EQ(dup.key(stage + 1, uint64_t(dst)), dup.key(stage, i));
+    }
+  }
+}
+
+TEST(SampleRandCpu, ExplainFollowsThePointedKeyThroughEveryStep) {
+  std::vector<uint32_t> keys = test::distinct_keys(64, 10, 7);
+  SortConfig config;
+  config.algorithm = test::algo("sample-rand");
+  config.params = {{"k", 4}, {"oversampling", 4}, {"bucket-keys", 16}};
+  const test::TracedRun run = test::traced_cpu_run(keys, config);
+  ASSERT_EQ(run.stages(), 3);
+  test::expect_key_lines_land_keys(run, 1);
+  for (int stage = 0; stage < 3; ++stage) EXPECT_TRUE(run.explain(stage)[size_t(stage)].is_viewed_stage);
+  const BucketSection& b = *run.trace.stages[1].buckets;
+  ASSERT_EQ(b.sizes.size(), 4u);
+  expect_buckets_named_truly(run, 0, b.sizes, b.splitters);
+  expect_buckets_named_truly(run, 1, b.sizes, b.splitters);
+}
+
 TEST(SampleDetCpu, UntracedRunsTimeEveryStep) {
   auto cpu = make_cpu_backend();
   ASSERT_OK(cpu->set_data(DataSpec{*parse_distribution("uniform"), 50000, 1, KeyType::u32}));

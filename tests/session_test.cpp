@@ -723,12 +723,89 @@ TEST(Stages, APhaseRevealsOnlyWhatThePassHasProducedByThen) {
   const PhaseReveal whole = phase_reveal(phases, -1);
   EXPECT_TRUE(whole.offsets && whole.lookback && whole.scatter);
   // One-sweep's tiles find their offsets by looking back, after ranking.
-  std::vector<ExplainPhase> onesweep = find_algorithm("onesweep")->explain(nullptr, nullptr);
+  std::vector<ExplainPhase> onesweep = find_algorithm("onesweep")->explain({});
   ASSERT_EQ(onesweep.size(), 5u);
   EXPECT_FALSE(phase_reveal(onesweep, 1).offsets) << "ranked, not yet looked back";
   EXPECT_TRUE(phase_reveal(onesweep, 2).offsets && phase_reveal(onesweep, 2).lookback);
   EXPECT_FALSE(phase_reveal(onesweep, 2).scatter);
   EXPECT_TRUE(phase_reveal(onesweep, 3).scatter);
+}
+
+// A traced CPU run of `algorithm` on n generated keys, as the session publishes it: trace and the
+// keys after every stage.
+RunRecord traced_run(const char* algorithm, uint64_t n) {
+  auto backend = make_cpu_backend();
+  EXPECT_TRUE(backend->set_data(DataSpec{*parse_distribution("uniform"), n, 3, KeyType::u32}).ok());
+  SortConfig config;
+  config.algorithm = find_algorithm(algorithm);
+  RunOptions options;
+  options.trace = true;
+  options.snapshot_budget = kSnapshotBudgetBytes;
+  RunResult result;
+  EXPECT_TRUE(backend->run(config, options, &result).ok());
+  RunRecord run;
+  run.request.sort = config;
+  run.n = n;
+  run.trace = result.trace;
+  run.snapshots = result.snapshots;
+  return run;
+}
+
+// Explain opens the phase the viewed stage is: a sample sort's stage is one of its steps, a merge
+// stage a tile sort or a merge round. The mouse picks another only at that stage, and pointing at
+// the array view (which every stage shows) picks none.
+TEST(Stages, ExplainOpensThePhaseTheViewedStageIs) {
+  const RunRecord det = traced_run("sample-det", 64);
+  ASSERT_EQ(stage_count(det), 5);
+  const char* steps[] = {"Local sort (steps 1-2)", "Samples and splitters (steps 3-5)",
+                         "Locate, scan, relocate (steps 6-8)", "Bucket sort (step 9)"};
+  for (int stage = 1; stage <= 4; ++stage) {
+    const std::vector<ExplainPhase> phases = stage_phases(det, stage);
+    EXPECT_EQ(phases[explain_open_phase(phases, {})].name, steps[stage - 1])
+        << det.trace->stages[size_t(stage - 1)].name;
+    EXPECT_EQ(phases[explain_open_phase(phases, {-1, PhaseView::keys, true})].name, steps[stage - 1]);
+  }
+  const std::vector<ExplainPhase> bucket_sort = stage_phases(det, 4);
+  EXPECT_EQ(explain_open_phase(bucket_sort, {-1, PhaseView::buckets, true}), 2u) << "the Buckets panel pointed at here";
+  EXPECT_EQ(explain_open_phase(bucket_sort, {-1, PhaseView::buckets, false}), 3u) << "pointed at another stage";
+  EXPECT_EQ(explain_open_phase(bucket_sort, {-1, PhaseView::buckets, true, 1}), 1u) << "clicked here";
+  EXPECT_EQ(explain_open_phase(bucket_sort, {0, PhaseView::none, false}), 0u) << "stepping opens the phase stepped to";
+
+  const RunRecord merge = traced_run("merge", 64);
+  ASSERT_EQ(stage_count(merge), 4);
+  const char* merge_phases[] = {"Sort runs in registers", "Merge by co-rank", "Merge by co-rank"};
+  for (int stage = 1; stage <= 3; ++stage) {
+    const std::vector<ExplainPhase> phases = stage_phases(merge, stage);
+    EXPECT_EQ(phases[explain_open_phase(phases, {})].name, merge_phases[stage - 1])
+        << merge.trace->stages[size_t(stage - 1)].name;
+  }
+  // A radix pass is every one of its phases: the panel pointed at picks one, the first otherwise.
+  const RunRecord mg = traced_mg_radix_run();
+  const std::vector<ExplainPhase> pass = stage_phases(mg, 1);
+  EXPECT_EQ(explain_open_phase(pass, {}), 0u);
+  EXPECT_EQ(explain_open_phase(pass, {-1, PhaseView::scatter, false}), 2u);
+  EXPECT_EQ(explain_open_phase(pass, {-1, PhaseView::keys, true, 0}), 3u) << "a click on another view's phase is past";
+}
+
+// Explain reads the keys on both sides of the viewed stage where the run kept them in host memory.
+TEST(Stages, ExplainReadsTheKeysTheRunKeptOnTheHost) {
+  const RunRecord run = traced_run("mg-radix", 1000);
+  const ExplainContext c = explain_context(run, 2, KeyPosition{KeySide::output, 10});
+  ASSERT_TRUE(c.keys_before && c.keys_after && c.params);
+  EXPECT_EQ(c.keys_before, run.snapshots->keys(2));
+  EXPECT_EQ(c.keys_after, run.snapshots->keys(3));
+  EXPECT_NE(stage_phases(run, 3)[2].formula, "");
+  EXPECT_NE(run.request.sort.algorithm->explain(c)[2].for_key, "");
+  RunRecord no_keys = run;
+  no_keys.snapshots = nullptr;
+  const ExplainContext bare = explain_context(no_keys, 2, KeyPosition{KeySide::output, 10});
+  EXPECT_FALSE(bare.keys_before || bare.keys_after);
+  for (const ExplainPhase& p : run.request.sort.algorithm->explain(bare)) EXPECT_EQ(p.for_key, "");
+}
+
+TEST(Ladder, RungNotesNamePapersByAuthorAndYear) {
+  for (const LadderStep& step : ladder_steps())
+    EXPECT_EQ(test::internal_jargon(std::string(step.change)), "") << step.change;
 }
 
 }  // namespace

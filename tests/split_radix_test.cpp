@@ -221,6 +221,29 @@ TEST(SplitRadixCpu, TraceHoldsItsInvariants) {
   }
 }
 
+// With the key-range map every digit comes from the key less the smallest: 90 - 2 = 88 for the
+// textbook's keys; six keys have smaller digits (43, 73, 32, 22, 0, 64), so 90 goes to 6.
+TEST(SplitRadixCpu, ExplainWorksOutThePointedKeysDestination) {
+  SortConfig mapped;
+  Shape{22, 8, 256, 0, 1}.apply(&mapped);
+  const test::TracedRun textbook = test::traced_cpu_run({170, 45, 75, 90, 802, 24, 2, 66}, mapped);
+  const std::vector<ExplainPhase> at_90 = textbook.explain(0, KeyPosition{KeySide::input, 3});
+  const std::string key = "key 90 at input position 3 (tile 0), digit 88:\n";
+  EXPECT_EQ(test::phase_named(at_90, "Key-range map (option)").for_key,
+            key + "value = key - smallest = 90 - 2 = 88; digit = (88 >> 0) & 255 = 88");
+  EXPECT_EQ(test::phase_named(at_90, "Rank and permute (one-bit splits)").for_key,
+            key + "dst = offset[88][tile 0] + rank = 6 + 0 = 6   (rank: keys of digit 88 before it in tile 0)");
+  test::expect_key_lines_land_keys(textbook, 4);
+
+  // Several tiles of 2 x 32 keys, with the map and without.
+  const std::vector<uint32_t> keys = test::distinct_keys(600, 97, 5000);
+  for (const Shape& shape : {Shape{2, 4, 32, 0, 0}, Shape{2, 4, 32, 1, 1}}) {
+    SortConfig config;
+    shape.apply(&config);
+    test::expect_key_lines_land_keys(test::traced_cpu_run(keys, config), 4);
+  }
+}
+
 // 8-byte values, which the backends' runs (4-byte indices) do not use.
 TEST(SplitRadixCpu, SortsPairsWithEightByteValuesStably) {
   for (KeyType type : {KeyType::u32, KeyType::f64}) {

@@ -4,12 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "sortscope/algorithm.hpp"
 #include "sortscope/backend.hpp"
 #include "sortscope/catalogue.hpp"
 #include "sortscope/key_traits.hpp"
@@ -104,6 +108,151 @@ inline SortTrace cpu_trace(const char* dist, uint64_t n, uint64_t seed, const So
   RunResult r;
   EXPECT_TRUE(backend->run(config, options, &r).ok());
   return r.trace ? *r.trace : SortTrace{};
+}
+
+// n distinct keys, base + k * scale for k = 0..n-1, in a scrambled order (37 is prime to n as long as
+// n is not a multiple of it): a key's value says where it went.
+inline std::vector<uint32_t> distinct_keys(uint32_t n, uint32_t scale = 1, uint32_t base = 0) {
+  std::vector<uint32_t> keys(n);
+  for (uint32_t i = 0; i < n; ++i) keys[i] = base + (i * 37 + 5) % n * scale;
+  return keys;
+}
+
+// A traced CPU-backend run that kept the keys after every stage, as the viewer's runs do: what
+// Explain works its per-key numbers out from.
+struct TracedRun {
+  SortConfig config;
+  SortTrace trace;
+  std::shared_ptr<const StageSnapshots> snapshots;
+
+  int stages() const { return int(trace.stages.size()); }
+  // The keys before trace stage s (s = stages(): the sorted output).
+  const void* keys(int s) const {
+    for (int i = 0; i < snapshots->count(); ++i)
+      if ((i == 0 ? 0 : snapshots->stage_of(i) + 1) == s) return snapshots->keys(i);
+    ADD_FAILURE() << "no snapshot of the keys before stage " << s;
+    return nullptr;
+  }
+  uint32_t key(int s, uint64_t i) const { return static_cast<const uint32_t*>(keys(s))[i]; }
+  // Explain's context for trace stage s, pointing at `at`.
+  ExplainContext context(int s, std::optional<KeyPosition> at = std::nullopt) const {
+    ExplainContext c;
+    c.trace = &trace;
+    c.stage = &trace.stages[size_t(s)];
+    ParamValues values{};
+    EXPECT_TRUE(resolve_params(*config.algorithm, config.params, &values).ok());
+    c.params = values;
+    c.keys_before = keys(s);
+    c.keys_after = keys(s + 1);
+    c.key = at;
+    return c;
+  }
+  std::vector<ExplainPhase> explain(int s, std::optional<KeyPosition> at = std::nullopt) const {
+    return config.algorithm->explain(context(s, at));
+  }
+};
+
+inline TracedRun traced_cpu_run(const std::vector<uint32_t>& keys, const SortConfig& config) {
+  TracedRun run;
+  run.config = config;
+  auto backend = make_cpu_backend();
+  HostKeys host;
+  host.key_type = KeyType::u32;
+  host.n = keys.size();
+  host.bytes.resize(keys.size() * sizeof(uint32_t));
+  std::memcpy(host.bytes.data(), keys.data(), host.bytes.size());
+  EXPECT_TRUE(backend->set_data(std::move(host)).ok());
+  RunOptions options;
+  options.trace = true;
+  options.snapshot_budget = uint64_t(1) << 30;
+  RunResult r;
+  EXPECT_TRUE(backend->run(config, options, &r).ok());
+  EXPECT_TRUE(r.trace && r.snapshots) << "the run kept no trace or no keys";
+  if (r.trace) run.trace = *r.trace;
+  run.snapshots = r.snapshots;
+  return run;
+}
+
+// The phase of that name, or a failure.
+inline const ExplainPhase& phase_named(const std::vector<ExplainPhase>& phases, std::string_view name) {
+  for (const ExplainPhase& p : phases)
+    if (p.name == name) return p;
+  ADD_FAILURE() << "no phase named " << name;
+  static const ExplainPhase none;
+  return none;
+}
+
+// The position a per-key line's "dst = ... = X" works out, or -1 where it has none.
+inline int64_t key_line_dst(const std::string& text) {
+  const size_t dst = text.find("dst = ");
+  if (dst == std::string::npos) return -1;
+  const std::string line = text.substr(dst, text.find('\n', dst) - dst);
+  int64_t value = -1;
+  for (size_t at = line.find("= "); at != std::string::npos; at = line.find("= ", at + 1))
+    if (at + 2 < line.size() && std::isdigit(static_cast<unsigned char>(line[at + 2])))
+      value = std::stoll(line.substr(at + 2));
+  return value;
+}
+
+// Every stage of a run on distinct keys, every key pointed at from the input and from the output:
+// each per-key line that works out a "dst" names the output position where that key really is,
+// and the stage has `lines_per_stage` phases or more with a per-key line.
+inline void expect_key_lines_land_keys(const TracedRun& run, int lines_per_stage = 1) {
+  const uint64_t n = run.trace.n;
+  for (int s = 0; s < run.stages(); ++s)
+    for (uint64_t i = 0; i < n; ++i) {
+      uint64_t dst_of_input = n;
+      for (uint64_t j = 0; j < n; ++j)
+        if (run.key(s + 1, j) == run.key(s, i)) dst_of_input = j;
+      for (KeySide side : {KeySide::input, KeySide::output}) {
+        SCOPED_TRACE(run.trace.stages[size_t(s)].name + (side == KeySide::input ? ": input " : ": output ") +
+                     std::to_string(i));
+        int lines = 0;
+        for (const ExplainPhase& p : run.explain(s, KeyPosition{side, i})) {
+          if (p.for_key.empty()) continue;
+          ++lines;
+          const int64_t dst = key_line_dst(p.for_key);
+          if (dst < 0) continue;
+          EXPECT_EQ(uint64_t(dst), side == KeySide::input ? dst_of_input : i) << p.name << ": " << p.for_key;
+        }
+        EXPECT_GE(lines, lines_per_stage);
+      }
+    }
+}
+
+// Every step of a sorting network on distinct keys, every wire pointed at from both sides: the
+// first phase's line names the comparator the key really took part in, and says it swapped exactly
+// when the keys on its wires changed places.
+inline void expect_network_lines_true(const TracedRun& run) {
+  const uint64_t n = run.trace.n;
+  int swaps = 0;
+  for (int s = 0; s < run.stages(); ++s)
+    for (uint64_t w = 0; w < n; ++w)
+      for (KeySide side : {KeySide::input, KeySide::output}) {
+        const std::string line = run.explain(s, KeyPosition{side, w})[0].for_key;
+        SCOPED_TRACE(run.trace.stages[size_t(s)].name + " wire " + std::to_string(w) + ": " + line);
+        ASSERT_FALSE(line.empty());
+        const bool moved = run.key(s, w) != run.key(s + 1, w);
+        EXPECT_EQ(line.find("they swap") != std::string::npos, moved);
+        if (!moved) continue;
+        ++swaps;
+        uint64_t partner = n;
+        for (uint64_t p = 0; p < n; ++p)
+          if (run.key(s, p) == run.key(s + 1, w)) partner = p;
+        const uint64_t lo = std::min(w, partner), hi = std::max(w, partner);
+        EXPECT_NE(line.find("wires " + std::to_string(lo) + " and " + std::to_string(hi) + " = "), std::string::npos);
+      }
+  EXPECT_GT(swaps, 0) << "no step swapped anything: the test saw nothing";
+}
+
+// Words a student cannot place: how the tool was put together (its "seed" papers, "the report"
+// without a name, its notes), rather than papers named by author and year. Empty, or the first found.
+inline std::string internal_jargon(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  for (const char* word : {"seed 0", "seeds", "seed's", "the seed ", "the report", "report's", "digest", "design.md",
+                           "pmph", "student-project", "pmpp-ch", "-2011", "-2012", "issue"})
+    if (text.find(word) != std::string::npos) return word;
+  return "";
 }
 
 // The CUDA backend, or null with the reason in `why` (tests then GTEST_SKIP with it).

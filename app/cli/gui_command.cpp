@@ -290,6 +290,7 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
     view.stage = options.stage;
     view.phase = options.phase - 1;
     view.focus = view_named(options.focus);
+    if (options.hover_key >= 0) view.pointed_key = ui::ViewState::PointedKey{-1, uint64_t(options.hover_key)};
     view.scan_table_offsets = options.focus == "scan";
     if (const std::optional<ui::PanelId> focused = ui::focused_panel(view)) view.layout.tab = *focused;
     const std::optional<ui::PanelId> pictured = ui::panel_named(options.panel);

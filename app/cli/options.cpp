@@ -284,6 +284,10 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
                  "Panel to point at: outlined, Explain opens on its phase, and its tab opens when the window "
                  "shows one panel at a time; scan opens the scan table on the exclusive scan of the counts")
       ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scan", "scatter", "network", "merge", "buckets", "throughput"}));
+  app.add_option("--hover-key", gui.hover_key,
+                 "Point at key I of the viewed stage's input, as the mouse does: Explain works its formulas out "
+                 "for that key (CPU backend)")
+      ->check(number_in<int64_t>(0, std::numeric_limits<int64_t>::max()));
   const std::vector<std::string> panel_names(std::begin(ui::kPanelNames), std::end(ui::kPanelNames));
   app.add_option("--maximize", gui.maximize, "Panel that takes the whole window (M or a double-click on a title; Esc restores)")
       ->check(CLI::IsMember(panel_names));

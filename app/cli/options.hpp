@@ -47,6 +47,7 @@ struct GuiOptions {
   int phase = 0;   // >= 1: stop inside that stage after its phase P (count, scan, scatter); 0: the whole stage
   double play_seconds = -1;  // >= 0: play the stages, this long per stage (0: a stage per frame)
   std::string focus;         // the panel whose phase Explain opens on, outlined (its tab when one panel shows)
+  int64_t hover_key = -1;    // >= 0: Explain works its formulas out for the key at this input position of the stage
   std::string maximize;      // a panel that takes the whole window
   std::vector<std::string> hide;  // panels not shown
   std::string value_axis = "data";  // the array view's value axis: "data" (the keys' range) or "full" (the type's)

@@ -10,15 +10,26 @@ namespace sortscope::app {
 namespace {
 
 constexpr LadderStep kSteps[] = {
-    {"pmpp-radix-naive", "the start: one bit per pass, one thread per key, a scan of all n bits, scattered writes"},
-    {"pmpp-radix-coalesced", "each block sorts its tile by the bit in shared memory first: writes coalesce, and a "
-                             "tiles x 2 table replaces the n-flag scan"},
-    {"pmpp-radix-multibit", "r bits per pass from r local splits: 32 / r passes instead of 32"},
-    {"pmpp-radix-coarsened", "several keys per thread: more loads in flight, longer bucket runs, a table with fewer rows"},
-    {"counting-radix", "the same counts with no local sort, each thread writing its own keys: what coalescing buys"},
-    {"split-radix", "seed 003's four kernels: Q keys per thread count, a transpose, a scan, lgH splits per tile"},
-    {"mg-radix", "reduce-then-scan: count first, then rank and scatter in one kernel; no sorted tile written between"},
-    {"onesweep", "every digit's histogram in one read, then one kernel per pass with decoupled look-back"},
+    {"pmpp-radix-naive",
+     "PMPP 13.3, the start: one bit per pass, one thread per key, a scan of all n bits, scattered writes"},
+    {"pmpp-radix-coalesced",
+     "PMPP 13.4: each block sorts its tile by the bit in shared memory first: writes "
+     "coalesce, and a tiles x 2 table replaces the n-flag scan"},
+    {"pmpp-radix-multibit", "PMPP 13.5: r bits per pass from r local splits: 32 / r passes instead of 32"},
+    {"pmpp-radix-coarsened",
+     "PMPP 13.6: several keys per thread: more loads in flight, longer bucket runs, a table with fewer rows"},
+    {"counting-radix",
+     "Zagha & Blelloch 1991: the same counts with no local sort, each thread writing its own keys: what "
+     "coalescing buys"},
+    {"split-radix",
+     "Heldbo, Nielsen & Lyngsoe 2024's four kernels: Q keys per thread count, a transpose, a scan, lgH "
+     "splits per tile"},
+    {"mg-radix",
+     "Merrill & Grimshaw 2011, reduce-then-scan: count first, then rank and scatter in one kernel; no "
+     "sorted tile written between"},
+    {"onesweep",
+     "Adinets & Merrill 2022: every digit's histogram in one read, then one kernel per pass with decoupled "
+     "look-back"},
     {"cub-radix", "NVIDIA CUB's DeviceRadixSort, the reference"},
 };
 

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,10 +60,81 @@ inline int trace_stage_of(int stage) { return stage > 0 ? stage - 1 : 0; }
 // algorithm's descriptor lists for Explain. The viewer can stop after each: a position is a view
 // stage and a phase of the trace stage that produced it, -1 for the whole stage.
 
+// The keys of view stage `stage` in host memory, where the run kept exactly that stage's keys
+// there, every one of them (the CPU backend; a recording keeps fewer, a GPU keeps them on the GPU).
+inline const void* host_stage_keys(const RunRecord& run, int stage) {
+  const StageSnapshots* s = run.snapshots.get();
+  if (!s || s->memory() != BackendKind::cpu || s->size() != run.n || s->key_type() != run.key_type) return nullptr;
+  for (int i = 0; i < s->count(); ++i)
+    if ((i == 0 ? 0 : s->stage_of(i) + 1) == stage) return s->keys(i);
+  return nullptr;
+}
+
+// What Explain works from for trace stage `trace_stage`: the stage, the run's parameters, and the
+// keys before it (view stage trace_stage) and after it (trace_stage + 1) with the pointed-at `key`,
+// where the run kept them on the host.
+inline ExplainContext explain_context(const RunRecord& run, int trace_stage,
+                                      std::optional<KeyPosition> key = std::nullopt) {
+  ExplainContext c;
+  if (!run.trace || trace_stage < 0 || trace_stage >= int(run.trace->stages.size())) return c;
+  c.trace = &*run.trace;
+  c.stage = &run.trace->stages[size_t(trace_stage)];
+  ParamValues params{};
+  if (resolve_params(*run.request.sort.algorithm, run.request.sort.params, &params).ok()) c.params = params;
+  c.keys_before = host_stage_keys(run, trace_stage);
+  c.keys_after = host_stage_keys(run, trace_stage + 1);
+  c.key = key;
+  return c;
+}
+
 // The phases of the trace stage that produces view stage `stage` (none for the input).
 inline std::vector<ExplainPhase> stage_phases(const RunRecord& run, int stage) {
   if (stage < 1 || !run.trace || stage > int(run.trace->stages.size())) return {};
-  return run.request.sort.algorithm->explain(&*run.trace, &run.trace->stages[size_t(stage - 1)]);
+  ExplainContext c;
+  c.trace = &*run.trace;
+  c.stage = &run.trace->stages[size_t(stage - 1)];
+  return run.request.sort.algorithm->explain(c);
+}
+
+// How the viewer chose what Explain opens: the phase stepped to (-1: none), the view the mouse
+// points at (or --focus named), whether that pointing happened at the viewed stage (or holds for
+// every stage), and the phase last clicked there (-1: none).
+struct PhaseChoice {
+  int stepped = -1;
+  PhaseView focus = PhaseView::none;
+  bool focus_here = false;
+  int clicked = -1;
+};
+
+// The phase Explain opens. Stepping opens the phase stepped to. A stage that is one phase (a
+// sample sort's step, a merge round, a network step) opens that phase, unless at this stage a phase
+// was clicked or the mouse points at another phase's picture (the array view, which every stage
+// shows, does not count): then the matching phase nearest to it. Otherwise the phase clicked, or
+// the last whose picture the mouse last pointed at, or the first.
+inline size_t explain_open_phase(const std::vector<ExplainPhase>& phases, const PhaseChoice& choice) {
+  const int count = int(phases.size());
+  if (choice.stepped >= 0 && choice.stepped < count) return size_t(choice.stepped);
+  const bool clicked =
+      choice.clicked >= 0 && choice.clicked < count && phases[size_t(choice.clicked)].shown_in == choice.focus;
+  int viewed = -1;
+  for (int i = 0; i < count; ++i)
+    if (phases[size_t(i)].is_viewed_stage) viewed = i;
+  if (viewed >= 0) {
+    if (!choice.focus_here) return size_t(viewed);
+    if (clicked) return size_t(choice.clicked);
+    if (choice.focus == PhaseView::keys || phases[size_t(viewed)].shown_in == choice.focus) return size_t(viewed);
+    int nearest = viewed;
+    for (int i = 0; i < count; ++i)
+      if (phases[size_t(i)].shown_in == choice.focus &&
+          (nearest == viewed || std::abs(i - viewed) < std::abs(nearest - viewed)))
+        nearest = i;
+    return size_t(nearest);
+  }
+  if (clicked) return size_t(choice.clicked);
+  size_t open = 0;
+  for (int i = 0; i < count; ++i)
+    if (phases[size_t(i)].shown_in == choice.focus) open = size_t(i);
+  return open;
 }
 
 struct PhaseStop {

@@ -463,9 +463,14 @@ void draw_array_panel(UiFrame& f, bool* open) {
   ImGui::SetCursorScreenPos(ImVec2(origin.x + axis, origin.y));
   ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(r.array_view.texture())),
                ImVec2(float(columns), float(rows)), ImVec2(0, 1), ImVec2(1, 0));
+  // The keys drawn are those of view stage `shown`; pointing at one tells Explain which key to work out.
+  const int shown = snapshot == 0 ? 0 : run.snapshots->stage_of(snapshot) + 1;
   if (ImGui::IsItemHovered()) {
     const float x = ImGui::GetIO().MousePos.x - (origin.x + axis);
     ImGui::SetTooltip("index ~ %s", format_count(uint64_t(double(x) / columns * run.n)).c_str());
+    if (written)
+      f.view.pointed_key =
+          ViewState::PointedKey{shown, std::min(run.n - 1, uint64_t(std::max(0.0, double(x) / columns * run.n)))};
   }
   if (const StageTrace* viewed = viewed_trace_stage(f, run); viewed && viewed->buckets && !viewed->buckets->splitters.empty()) {
     const ImVec2 plot(origin.x + axis, origin.y);
@@ -483,6 +488,12 @@ void draw_array_panel(UiFrame& f, bool* open) {
   if (written) {
     const ImVec2 cards_at = ImGui::GetCursorScreenPos();
     draw_cards(*f.palette, run, pass, small_keys, cards, cards_at);
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const float cx = (mouse.x - cards_at.x) / (cards.card_w + cards.gap),
+                cy = (mouse.y - cards_at.y) / (cards.card_h + cards.gap);
+    const uint64_t card = uint64_t(std::max(0.0f, cy)) * uint64_t(cards.columns) + uint64_t(std::max(0.0f, cx));
+    if (ImGui::IsWindowHovered() && cx >= 0 && cy >= 0 && cx < float(cards.columns) && card < run.n)
+      f.view.pointed_key = ViewState::PointedKey{shown, card};
     ImGui::SetCursorScreenPos(ImVec2(cards_at.x, cards_at.y + cards.height() + ImGui::GetStyle().ItemSpacing.y));
   }
   if (pass) digit_legend(*f.palette, pass->digits(), avail.x);

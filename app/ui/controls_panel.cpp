@@ -39,7 +39,8 @@ bool algorithm_combo(RunRequest& d) {
         // Keys it does not sort become the 32-bit keys of their kind.
         if (!a->takes(d.data.key_type)) d.data.key_type = word_key_of_kind(d.data.key_type);
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nseed: %s", std::string(a->title).c_str(), std::string(a->seed).c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s\n%s", std::string(a->title).c_str(), std::string(a->paper).c_str());
     }
     ImGui::EndCombo();
   }

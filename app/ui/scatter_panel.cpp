@@ -244,6 +244,7 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
       });
       ImGui::SetTooltip("key at input position %llu\ngoes to output position %llu\ndigit %u",
                         static_cast<unsigned long long>(it->src), static_cast<unsigned long long>(it->dst), it->digit);
+      f.view.pointed_key = ViewState::PointedKey{trace_stage_of(viewed_stage(f.view.stage, *run)), it->src};
     }
   }
   if (p.skipped) {

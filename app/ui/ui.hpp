@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gfx/density_view.hpp"
 #include "gfx/palette.hpp"
@@ -39,6 +40,14 @@ struct PanelResources {
   bool race_hidden = false;      // a race is on but the window is too small for its two columns
   ImFont* big_font = nullptr;    // headline numbers
   bool png_window_asked = false; // the Controls' "Save as PNG" was pressed this frame
+  // Explain's phases for one run, trace stage and pointed-at key: the per-key numbers read every
+  // key of the stage, so they are worked out once, not every frame.
+  uint64_t explain_run = 0;
+  int explain_stage = -1;
+  std::optional<KeyPosition> explain_key;
+  std::vector<ExplainPhase> explain_phases;
+  bool explain_keys_kept = false;      // the run kept the stage's keys on the host
+  bool explain_scroll_to_key = false;  // the pointed-at key changed: scroll its line into view
 };
 
 // What one frame's panels work from.

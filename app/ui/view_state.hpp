@@ -2,6 +2,7 @@
 // playback, and display options. Plain data; no ImGui here.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -32,6 +33,16 @@ struct ViewState {
   bool show_help = false;
   bool show_ladder = false;  // the Ladder view takes the pictures' place
   PhaseView focus = PhaseView::none;  // the view the mouse was last over: Explain highlights its phase
+  int focus_stage = -1;               // the view stage at which the mouse set `focus`; -1: every stage (--focus)
+  int clicked_phase = -1;             // the phase last clicked in Explain, at focus_stage
+  // The key the mouse last pointed at (a key card or point of the array view, a scatter line): its
+  // position in the keys of view stage `keys_stage`, or of the viewed stage's input where that is -1
+  // (--hover-key). Explain works its formulas out for that key.
+  struct PointedKey {
+    int keys_stage = -1;
+    uint64_t position = 0;
+  };
+  std::optional<PointedKey> pointed_key;
   LayoutOptions layout;               // maximised, hidden and collapsed panels; the tab shown
   // Racing: the challenger's algorithm and parameters, sorting the shown run's input beside it (its
   // pairs, order and bit range follow the shown run). Stepping and playback move both.

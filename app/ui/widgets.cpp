@@ -6,7 +6,6 @@
 #include <cstdio>
 
 #include "session/parse.hpp"
-#include "sortscope/half_float.hpp"
 #include "sortscope/key_traits.hpp"
 #include "ui/panel_flags.hpp"
 
@@ -46,27 +45,7 @@ std::string format_ms(double ms) {
   return buf;
 }
 
-std::string format_key(KeyType type, const void* keys, uint64_t i) {
-  char buf[40];
-  switch (type) {
-    case KeyType::u32: std::snprintf(buf, sizeof buf, "%u", static_cast<const uint32_t*>(keys)[i]); break;
-    case KeyType::i32: std::snprintf(buf, sizeof buf, "%d", static_cast<const int32_t*>(keys)[i]); break;
-    case KeyType::f32: std::snprintf(buf, sizeof buf, "%g", double(static_cast<const float*>(keys)[i])); break;
-    case KeyType::u64: std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)static_cast<const uint64_t*>(keys)[i]); break;
-    case KeyType::i64: std::snprintf(buf, sizeof buf, "%lld", (long long)static_cast<const int64_t*>(keys)[i]); break;
-    case KeyType::f64: std::snprintf(buf, sizeof buf, "%g", static_cast<const double*>(keys)[i]); break;
-    case KeyType::u8: std::snprintf(buf, sizeof buf, "%u", unsigned(static_cast<const uint8_t*>(keys)[i])); break;
-    case KeyType::i8: std::snprintf(buf, sizeof buf, "%d", int(static_cast<const int8_t*>(keys)[i])); break;
-    case KeyType::u16: std::snprintf(buf, sizeof buf, "%u", unsigned(static_cast<const uint16_t*>(keys)[i])); break;
-    case KeyType::i16: std::snprintf(buf, sizeof buf, "%d", int(static_cast<const int16_t*>(keys)[i])); break;
-    case KeyType::f16:
-    case KeyType::bf16:
-      std::snprintf(buf, sizeof buf, "%g",
-                    double(half_to_float(static_cast<const uint16_t*>(keys)[i], info(type).mantissa_bits)));
-      break;
-  }
-  return buf;
-}
+std::string format_key(KeyType type, const void* keys, uint64_t i) { return key_text(type, keys, i); }
 
 std::string format_ordered_key(KeyType type, uint64_t ordered) {
   const KeyTypeInfo& k = info(type);
@@ -87,7 +66,9 @@ ImU32 digit_color(const gfx::Palette& palette, uint32_t digit, uint32_t digits, 
 }
 
 void note_focus(UiFrame& frame, PhaseView view) {
-  if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) frame.view.focus = view;
+  if (!ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) return;
+  frame.view.focus = view;
+  frame.view.focus_stage = frame.state.run ? viewed_stage(frame.view.stage, *frame.state.run) : 0;
 }
 
 const StageTrace* viewed_trace_stage(const UiFrame& frame, const RunRecord& run) {

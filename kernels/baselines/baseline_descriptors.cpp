@@ -37,7 +37,7 @@ int cuda_entry(const detail::RadixSortCall& c) {
 }
 #endif
 uint64_t model_bytes(const SortShape& s) { return cub_bytes(s, s.begin_bit, s.end_bit); }
-std::vector<ExplainPhase> explain(const SortTrace*, const StageTrace*) {
+std::vector<ExplainPhase> explain(const ExplainContext&) {
   return timed_only("NVIDIA CUB DeviceRadixSort",
                     "The baseline SortScope races: CUB's one-sweep radix sort as shipped in the CUDA toolkit, called "
                     "in the same process on the same keys. Its kernels are not instrumented, so it has no trace; "
@@ -49,7 +49,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "cub-radix",
     .title = "NVIDIA CUB DeviceRadixSort",
-    .seed = "baseline",
+    .paper = "baseline: NVIDIA CUB",
 #if SORTSCOPE_HAVE_CUDA
     .cuda = cuda_entry,
 #endif
@@ -79,7 +79,7 @@ uint64_t model_bytes(const SortShape& s) {
   for (uint64_t runs = (s.n + tile - 1) / tile; runs > 1; runs = (runs + 1) / 2) ++passes;
   return once * (passes + (s.pairs ? 1 : 0));
 }
-std::vector<ExplainPhase> explain(const SortTrace*, const StageTrace*) {
+std::vector<ExplainPhase> explain(const ExplainContext&) {
   return timed_only("NVIDIA CUB DeviceMergeSort",
                     "The comparison-sort baseline on the GPU: CUB's stable merge sort as shipped in the CUDA toolkit, "
                     "comparing keys with the same order as the radix sorts. Blocks sort tiles in shared memory, then "
@@ -92,7 +92,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "cub-merge",
     .title = "NVIDIA CUB DeviceMergeSort",
-    .seed = "baseline",
+    .paper = "baseline: NVIDIA CUB",
 #if SORTSCOPE_HAVE_CUDA
     .cuda = cuda_entry,
 #endif
@@ -114,7 +114,7 @@ int cuda_entry(const detail::RadixSortCall& c) {
 #endif
 // thrust::sort of primitive keys runs CUB's radix sort over every bit of the key.
 uint64_t model_bytes(const SortShape& s) { return cub_bytes(s, 0, key_bits(s.key_type)); }
-std::vector<ExplainPhase> explain(const SortTrace*, const StageTrace*) {
+std::vector<ExplainPhase> explain(const ExplainContext&) {
   return timed_only("thrust::sort",
                     "Thrust's sort on the device; for primitive keys it dispatches to CUB's radix sort, so it shows "
                     "what a library call costs on top of the kernels (temporary allocation, dispatch).",
@@ -125,7 +125,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "thrust",
     .title = "thrust::sort (stable_sort_by_key for pairs) on the device",
-    .seed = "baseline",
+    .paper = "baseline: NVIDIA Thrust",
 #if SORTSCOPE_HAVE_CUDA
     .cuda = cuda_entry,
 #endif
@@ -140,7 +140,7 @@ namespace {
 Status cpu_entry(const RadixSortArgs& args, const ParamValues&, SortTrace*, const StageObserver*) {
   return cpu::std_sort(args);
 }
-std::vector<ExplainPhase> explain(const SortTrace*, const StageTrace*) {
+std::vector<ExplainPhase> explain(const ExplainContext&) {
   return timed_only("std::sort on one core",
                     "Introsort (quicksort, heapsort, insertion sort) on one CPU core; std::stable_sort for pairs. "
                     "The comparison-sort baseline: O(n log n) comparisons against the radix sorts' O(n) passes.",
@@ -151,7 +151,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "std-sort",
     .title = "std::sort (std::stable_sort for pairs) on the host",
-    .seed = "baseline",
+    .paper = "baseline: the C++ standard library",
     .cpu = cpu_entry,
     .key_widths = kAllKeyWidths,
     .model_bytes = host_sort_bytes,
@@ -164,7 +164,7 @@ namespace {
 Status cpu_entry(const RadixSortArgs& args, const ParamValues&, SortTrace*, const StageObserver*) {
   return cpu::parallel_sort(args);
 }
-std::vector<ExplainPhase> explain(const SortTrace*, const StageTrace*) {
+std::vector<ExplainPhase> explain(const ExplainContext&) {
   return timed_only("Parallel sort on every core",
                     "libstdc++'s parallel mode (a multiway merge sort over OpenMP threads): the best a laptop's CPU "
                     "does with a library call.",
@@ -175,7 +175,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "cpu-par",
     .title = "libstdc++ parallel-mode sort on every host core",
-    .seed = "baseline",
+    .paper = "baseline: libstdc++ parallel mode",
     .cpu = cpu_entry,
     .key_widths = kAllKeyWidths,
     .model_bytes = host_sort_bytes,

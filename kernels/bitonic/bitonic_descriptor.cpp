@@ -4,6 +4,7 @@
 
 #include "bitonic/bitonic.hpp"
 #include "bitonic/bitonic_policy.hpp"
+#include "common/explain_keys.hpp"
 
 namespace sortscope::bitonic {
 namespace {
@@ -22,9 +23,9 @@ uint64_t model_bytes(const SortShape& s) {
   return keys * (4 * uint64_t(shared_launches(s.n)) + 3 * uint64_t(global_steps(s.n))) / 2;
 }
 
-std::string number(uint64_t v) { return std::to_string(v); }
-
-std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {
+std::vector<ExplainPhase> explain(const ExplainContext& c) {
+  const SortTrace* trace = c.trace;
+  const StageTrace* stage = c.stage;
   std::string step = "level m merges blocks of 2^m keys in m steps: compare (i, i + 2^d) for d = m - 1, ..., 0";
   std::string size =
       "n keys over N = bit_ceil(n) wires: log2 N levels, log2 N (log2 N + 1) / 2 steps of N / 2 comparators";
@@ -47,7 +48,7 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
               (shared_launches(n) == 1 ? " launch" : " launches") + "), " + number(global_steps(n)) +
               " global passes; this step: " + (net.fused ? "shared memory" : "a global pass");
   }
-  return {
+  std::vector<ExplainPhase> phases = {
       {"Merge bitonic sequences",
        "Batcher's bitonic sort is a sorting network: a fixed pattern of compare-and-swap steps, each comparing "
        "disjoint pairs all at once. Level m sorts blocks of 2^m keys: the two halves of a block were sorted in "
@@ -74,6 +75,12 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
        "finishes the level in shared memory.",
        where, "PMPP 13.8; shared-memory tiling, PMPP chapter 5", PhaseView::throughput},
   };
+  // A stage is one step of the network: the first phase, with the pointed-at key's comparator.
+  if (stage && stage->network) {
+    phases[0].is_viewed_stage = true;
+    phases[0].for_key = network_key_line(c);
+  }
+  return phases;
 }
 
 }  // namespace
@@ -82,7 +89,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "bitonic",
     .title = "Bitonic sort (Batcher's sorting network)",
-    .seed = "pmpp-ch13",
+    .paper = "Hwu, Kirk & El Hajj 2022 (PMPP, 4th ed.)",
     .section = "PMPP 13.8",
     .cpu = cpu_entry,
 #if SORTSCOPE_HAVE_CUDA

@@ -3,6 +3,9 @@
 
 #include <array>
 #include <charconv>
+#include <cstdio>
+
+#include "sortscope/half_float.hpp"
 
 namespace sortscope {
 namespace {
@@ -45,6 +48,29 @@ const auto& find_info(const Table& table, Id id) {
 
 std::span<const KeyTypeInfo> key_types() { return kKeyTypes; }
 const KeyTypeInfo& info(KeyType k) { return find_info(kKeyTypes, k); }
+
+std::string key_text(KeyType type, const void* keys, uint64_t i) {
+  char buf[40];
+  switch (type) {
+    case KeyType::u32: std::snprintf(buf, sizeof buf, "%u", static_cast<const uint32_t*>(keys)[i]); break;
+    case KeyType::i32: std::snprintf(buf, sizeof buf, "%d", static_cast<const int32_t*>(keys)[i]); break;
+    case KeyType::f32: std::snprintf(buf, sizeof buf, "%g", double(static_cast<const float*>(keys)[i])); break;
+    case KeyType::u64: std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)static_cast<const uint64_t*>(keys)[i]); break;
+    case KeyType::i64: std::snprintf(buf, sizeof buf, "%lld", (long long)static_cast<const int64_t*>(keys)[i]); break;
+    case KeyType::f64: std::snprintf(buf, sizeof buf, "%g", static_cast<const double*>(keys)[i]); break;
+    case KeyType::u8: std::snprintf(buf, sizeof buf, "%u", unsigned(static_cast<const uint8_t*>(keys)[i])); break;
+    case KeyType::i8: std::snprintf(buf, sizeof buf, "%d", int(static_cast<const int8_t*>(keys)[i])); break;
+    case KeyType::u16: std::snprintf(buf, sizeof buf, "%u", unsigned(static_cast<const uint16_t*>(keys)[i])); break;
+    case KeyType::i16: std::snprintf(buf, sizeof buf, "%d", int(static_cast<const int16_t*>(keys)[i])); break;
+    case KeyType::f16:
+    case KeyType::bf16:
+      std::snprintf(buf, sizeof buf, "%g",
+                    double(half_to_float(static_cast<const uint16_t*>(keys)[i], info(type).mantissa_bits)));
+      break;
+  }
+  return buf;
+}
+
 std::optional<KeyType> parse_key_type(std::string_view name) {
   for (const auto& k : kKeyTypes)
     if (k.name == name) return k.id;

@@ -1,7 +1,11 @@
 // Merge sort by co-rank as the rest of the program sees it: entry points, byte model, stage count
 // and Explain.
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <utility>
 
+#include "common/explain_keys.hpp"
 #include "merge/merge.hpp"
 
 namespace sortscope::merge {
@@ -22,9 +26,96 @@ uint64_t model_bytes(const SortShape& s) {
   return s.n < 2 ? 0 : once * uint64_t(1 + global_rounds(s.n, shape_for(s)));
 }
 
-std::string number(uint64_t v) { return std::to_string(v); }
+// The length of the runs the first stage sorts in registers: every thread's keys.
+uint64_t register_run(const SortTrace& t) {
+  for (const StageTrace& s : t.stages)
+    if (s.merge) return s.merge->run_length;
+  return t.n;
+}
 
-std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {
+// "runs of 34 into runs of 68, the last of 32": what a merge stage makes of n keys.
+std::string runs_text(uint64_t run, uint64_t n) {
+  if (n <= 2 * run) return "runs of " + number(run) + " and " + number(n - run) + " into one run of " + number(n);
+  const uint64_t last = n % (2 * run);
+  return "runs of " + number(run) + " into runs of " + number(2 * run) + (last ? ", the last of " + number(last) : "");
+}
+
+// The pointed-at key in a merge stage: the co-rank of its output, read from the stage's input, and
+// which merger writes it.
+struct MergeKey {
+  RunPair pair{};
+  uint64_t k = 0, i = 0, j = 0;  // output k of the pair takes A[i] or B[j]: i keys of A and j of B come before it
+  bool from_a = true;
+  uint64_t src = 0, dst = 0;
+  std::string key;
+};
+
+std::optional<MergeKey> merge_key(const StageKeys& keys, const MergeSection& m) {
+  if (!keys.kept() || !keys.pointed() || m.run_length == 0) return std::nullopt;
+  const KeyPosition at = *keys.pointed();
+  const uint64_t n = keys.size();
+  MergeKey r;
+  r.pair = run_pair(at.position, m.run_length, n);
+  const RunPair& p = r.pair;
+  const uint64_t a_len = p.b_begin - p.a_begin, b_len = p.b_end - p.b_begin;
+  struct Run {
+    const StageKeys& keys;
+    uint64_t begin;
+    uint64_t operator[](uint64_t x) const { return keys.field(KeySide::input, begin + x); }
+  };
+  const Run a{keys, p.a_begin}, b{keys, p.b_begin};
+  const auto less = [](uint64_t x, uint64_t y) { return x < y; };
+  if (at.side == KeySide::output) {
+    r.k = at.position - p.a_begin;
+    r.i = co_rank<uint64_t>(r.k, a_len, b_len, a, b, less);
+    r.j = r.k - r.i;
+    r.from_a = r.i < a_len && (r.j >= b_len || !less(b[r.j], a[r.i]));
+    r.src = r.from_a ? p.a_begin + r.i : p.b_begin + r.j;
+  } else {
+    r.src = at.position;
+    r.from_a = r.src < p.b_begin;
+    const uint64_t f = keys.field(KeySide::input, r.src);
+    if (r.from_a) {
+      // A's key goes after the keys of B that are smaller: ties take A first.
+      r.i = r.src - p.a_begin;
+      while (r.j < b_len && b[r.j] < f) ++r.j;
+    } else {
+      r.j = r.src - p.b_begin;
+      while (r.i < a_len && a[r.i] <= f) ++r.i;
+    }
+    r.k = r.i + r.j;
+  }
+  r.dst = p.a_begin + r.k;
+  r.key = keys.text(KeySide::input, r.src);
+  if (keys.field(KeySide::output, r.dst) != keys.field(KeySide::input, r.src)) return std::nullopt;
+  return r;
+}
+
+// The co-rank of output k, the conditions that make it one (with the keys they compare), and the
+// key output k takes.
+std::string co_rank_line(const StageKeys& keys, const MergeKey& r) {
+  const RunPair& p = r.pair;
+  const uint64_t a_len = p.b_begin - p.a_begin, b_len = p.b_end - p.b_begin;
+  const auto a = [&](uint64_t x) { return keys.text(KeySide::input, p.a_begin + x); };
+  const auto b = [&](uint64_t x) { return keys.text(KeySide::input, p.b_begin + x); };
+  std::string text = "pair A = [" + number(p.a_begin) + ", " + number(p.b_begin) + "), B = [" + number(p.b_begin) +
+                     ", " + number(p.b_end) + "); output k = " + number(r.k) + ": co-rank i = " + number(r.i) +
+                     ", j = " + number(r.k) + " - " + number(r.i) + " = " + number(r.j);
+  std::string checks;
+  if (r.i > 0 && r.j < b_len)
+    checks += "A[" + number(r.i - 1) + "] = " + a(r.i - 1) + " <= B[" + number(r.j) + "] = " + b(r.j);
+  if (r.j > 0 && r.i < a_len)
+    checks += (checks.empty() ? "" : ", ") + std::string("B[") + number(r.j - 1) + "] = " + b(r.j - 1) + " < A[" +
+              number(r.i) + "] = " + a(r.i);
+  if (!checks.empty()) text += "\nbecause " + checks;
+  return text + "\noutput " + number(r.k) + " takes " +
+         (r.from_a ? "A[" + number(r.i) + "]" : "B[" + number(r.j) + "]") + " = " + r.key + ": position " +
+         number(r.dst);
+}
+
+std::vector<ExplainPhase> explain(const ExplainContext& c) {
+  const SortTrace* trace = c.trace;
+  const StageTrace* stage = c.stage;
   std::string registers = "each thread sorts its keys in registers with an odd-even transposition network";
   std::string co_rank_text =
       "co-rank(k) = the i with A[i-1] <= B[k-i] and B[k-i-1] < A[i]: binary search on the diagonal i + j = k";
@@ -32,24 +123,21 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
   if (trace && trace->n > 1) {
     const uint64_t n = trace->n, tile = trace->tile_items;
     int global = 0, fused = 0;
-    uint64_t items = 0;
-    for (const StageTrace& s : trace->stages) {
-      if (!s.merge) continue;
-      (s.merge->fused ? fused : global) += 1;
-      if (s.merge->fused) items = s.merge->items_per_block;
-    }
-    rounds = number(n) + " keys: tiles of " + number(tile) + ", " + number(fused) + " merges inside them, " +
-             number(global) + " global rounds (" + number(trace->grid_blocks) + " blocks each); every round reads and writes the keys once";
+    for (const StageTrace& s : trace->stages)
+      if (s.merge) (s.merge->fused ? fused : global) += 1;
+    rounds = number(n) + " keys: tiles of " + number(std::min(n, tile)) + ", " + number(fused) +
+             " merges inside them, " + number(global) + " global rounds (" + number(trace->grid_blocks) +
+             " blocks each); every round reads and writes the keys once";
     if (stage && stage->merge) {
       const MergeSection& m = *stage->merge;
-      co_rank_text = stage->name + ": runs of " + number(m.run_length) + " into runs of " +
-                     number(2 * m.run_length) + "; each " + (m.fused ? "thread" : "block") + " finds the co-rank of its first of " +
-                     number(m.items_per_block) + " outputs in about " + number(ceil_log2(m.run_length) + 1) + " probes";
+      co_rank_text = stage->name + ": " + runs_text(m.run_length, n) + "; each " + (m.fused ? "thread" : "block") +
+                     " finds the co-rank of its first of " + number(m.items_per_block) + " outputs in about " +
+                     number(ceil_log2(m.run_length) + 1) + " probes";
     } else if (stage) {
-      registers = stage->name + ": " + number(n) + " keys in runs of " + number(items ? items : n);
+      registers = stage->name + ": " + number(n) + " keys in runs of " + number(std::min(n, register_run(*trace)));
     }
   }
-  return {
+  std::vector<ExplainPhase> phases = {
       {"Sort runs in registers",
        "A block loads a tile of keys, and each thread sorts its own few keys in registers with an odd-even "
        "transposition network: a fixed sequence of compare-and-swaps between neighbours, which swaps only when the "
@@ -72,6 +160,44 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
        "once, so the time is the number of rounds times one pass over memory.",
        rounds, "PMPP 12.6 (tiled merge), 13.7", PhaseView::throughput},
   };
+  if (!trace || !stage) return phases;
+  // The tile sort is the first phase; every merge, in a tile or a global round, the second.
+  phases[stage->merge ? 1 : 0].is_viewed_stage = true;
+  const StageKeys keys(c);
+  if (!stage->merge) {
+    const uint64_t run = std::max<uint64_t>(1, register_run(*trace));
+    const auto range_of = [&](uint64_t i) {
+      return std::pair{i / run * run, std::min(keys.size(), i / run * run + run)};
+    };
+    if (const std::optional<RangeSortMove> m = range_sort_move(keys, range_of))
+      phases[0].for_key = range_sort_line(*m, *keys.pointed(), "thread " + number(m->begin / run) + "'s run");
+    return phases;
+  }
+  const MergeSection& m = *stage->merge;
+  const std::optional<MergeKey> r = merge_key(keys, m);
+  if (!r) return phases;
+  phases[1].for_key = key_position_text(r->key, *keys.pointed(), r->src) + ":\n" + co_rank_line(keys, *r);
+  if (keys.pointed()->side == KeySide::input)
+    phases[1].for_key += r->from_a ? "\ndst = pair start + A before it + B smaller = " + number(r->pair.a_begin) +
+                                         " + " + number(r->i) + " + " + number(r->j) + " = " + number(r->dst)
+                                   : "\ndst = pair start + B before it + A not larger = " + number(r->pair.a_begin) +
+                                         " + " + number(r->j) + " + " + number(r->i) + " = " + number(r->dst);
+  // Which merger writes the key's output, from the splits the trace kept (a fused stage keeps the
+  // first tile's threads only).
+  const uint64_t merger = r->dst / std::max<uint64_t>(m.items_per_block, 1);
+  if (merger < m.splits.size()) {
+    const MergeSplit& split = m.splits[merger];
+    const uint64_t tile = std::max<uint64_t>(trace->tile_items, 1);
+    const std::string who = m.fused ? "thread " + number(merger % (tile / std::max<uint64_t>(m.items_per_block, 1))) +
+                                          " of tile " + number(r->dst / tile)
+                                    : "block " + number(merger);
+    phases[2].for_key = key_position_text(r->key, *keys.pointed(), r->src) + ":\n" + who + " writes outputs [" +
+                        number(split.out_begin) + ", " +
+                        number(std::min(split.out_begin + m.items_per_block, r->pair.b_end)) +
+                        "), starting from A at " + number(split.a_begin) + " and B at " + number(split.b_begin) +
+                        " (its co-rank); position " + number(r->dst) + " is one of them";
+  }
+  return phases;
 }
 
 }  // namespace
@@ -80,7 +206,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "merge",
     .title = "Merge sort by co-rank",
-    .seed = "pmpp-ch13",
+    .paper = "Hwu, Kirk & El Hajj 2022 (PMPP, 4th ed.)",
     .section = "PMPP 13.7",
     .cpu = cpu_entry,
 #if SORTSCOPE_HAVE_CUDA

@@ -83,9 +83,10 @@ uint64_t model_bytes(const SortShape& s) {
   return uint64_t(all) * s.n * info(s.key_type).bytes + uint64_t(moving + (final_copy ? 1 : 0)) * radix_pass_bytes(s);
 }
 
-std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {
-  const RadixPassNumbers n = radix_pass_numbers(trace, stage, "blocks");
-  return {
+std::vector<ExplainPhase> explain(const ExplainContext& c) {
+  const RadixPassNumbers n = radix_pass_numbers(c.trace, c.stage, "blocks");
+  const std::optional<RadixKeyMove> move = radix_key_move(c);
+  std::vector<ExplainPhase> phases = {
       {"Upsweep (reduce)",
        "A fixed grid of C blocks each walks its own run of tiles, counting the digit of every key in registers, "
        "and writes one count per digit. Nothing moves yet: this kernel only reads the keys.",
@@ -95,18 +96,24 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
        "One block scans the counts table bucket-major: down digit 0's column over every block, then digit 1's. "
        "Each cell becomes where that block's keys of that digit start in the output. If no start lies in "
        "[1, n - 1], one digit holds every key and the pass is skipped (early exit).",
-       "offset[d][b] = sum over d' < d of hist[d'] + sum over b' < b of counts[d][b']",
+       with_example("offset[d][b] = sum over d' < d of hist[d'] + sum over b' < b of counts[d][b']", n.offset_example),
        "Merrill & Grimshaw 2011, 3.1 (three kernels for any n) and 3.3.3 (early exit); PMPP 13.4, Fig. 13.6",
        PhaseView::scan_table},
       {"Downsweep (scan and scatter)",
        "Each block reads its tiles again, ranks every key among the tile's keys of the same digit (local "
        "multi-scan), exchanges the tile through shared memory into digit order, and lets consecutive threads "
        "write each digit's run, so a warp's store touches few 128-byte segments.",
-       "dst(k) = offset[d][b] + keys of digit d before k in block b",
+       with_example("dst(k) = offset[d][b] + keys of digit d before k in block b", n.scatter_example),
        "Merrill & Grimshaw 2011, 3.3.1 (decoding, multi-scan, key exchange, Fig. 9); PMPP 13.4 (coalescing)",
        PhaseView::scatter},
-      radix_result_phase(n),
+      radix_result_phase(n, move),
   };
+  if (move) {
+    phases[0].for_key = radix_for_key(*move, radix_digit_line(*move, *c.stage->radix) + "; " + radix_count_line(*move));
+    phases[1].for_key = radix_for_key(*move, radix_offset_line(*move));
+    phases[2].for_key = radix_for_key(*move, radix_scatter_line(*move));
+  }
+  return phases;
 }
 
 }  // namespace
@@ -115,7 +122,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "mg-radix",
     .title = "LSD radix, reduce-then-scan (Merrill & Grimshaw)",
-    .seed = "merrill-grimshaw-2011",
+    .paper = "Merrill & Grimshaw 2011",
     .section = "Merrill & Grimshaw 2011, 3",
     .params = kParams,
     .cpu = cpu_entry,

@@ -2,6 +2,7 @@
 // model and Explain.
 #include <string>
 
+#include "common/explain_keys.hpp"
 #include "odd_even/odd_even.hpp"
 #include "odd_even/odd_even_policy.hpp"
 
@@ -20,7 +21,9 @@ int stages(const SortShape& s) { return max_phases(s.n); }
 // keys on an H200: 34 B/key measured by Nsight Compute against these 8).
 uint64_t model_bytes(const SortShape& s) { return 2 * s.n * (uint64_t(info(s.key_type).bytes) + (s.pairs ? 4 : 0)); }
 
-std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {
+std::vector<ExplainPhase> explain(const ExplainContext& c) {
+  const SortTrace* trace = c.trace;
+  const StageTrace* stage = c.stage;
   std::string pattern = "phase p compares (i, i + 1) for every i = p mod 2 at once";
   std::string bound = "at most n phases; a run stops after an even and an odd phase swap nothing";
   if (trace && stage && stage->network) {
@@ -29,7 +32,7 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
               std::to_string(net.exchanges) + " swapped";
     bound = std::to_string(trace->stages.size()) + " phases ran of at most " + std::to_string(trace->n);
   }
-  return {
+  std::vector<ExplainPhase> phases = {
       {"Compare and swap neighbours",
        "Every phase compares disjoint pairs of neighbours, all at once, and swaps a pair when its second key is "
        "smaller. Even phases take pairs (0,1), (2,3), ...; odd phases (1,2), (3,4), .... Only strictly smaller "
@@ -41,6 +44,12 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
        "one block runs every phase in shared memory; beyond, the whole grid synchronises between phases.",
        bound, "PMPP 13.8; Knuth, The Art of Computer Programming vol. 3, 5.3.4", PhaseView::keys},
   };
+  // A stage is one step of the network: the first phase, with the pointed-at key's comparator.
+  if (stage && stage->network) {
+    phases[0].is_viewed_stage = true;
+    phases[0].for_key = network_key_line(c);
+  }
+  return phases;
 }
 
 }  // namespace
@@ -49,7 +58,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "odd-even",
     .title = "Odd-even transposition sort (a sorting network)",
-    .seed = "pmpp-ch13",
+    .paper = "Hwu, Kirk & El Hajj 2022 (PMPP, 4th ed.)",
     .section = "PMPP 13.8",
     .cpu = cpu_entry,
 #if SORTSCOPE_HAVE_CUDA

@@ -67,18 +67,42 @@ uint64_t model_bytes(const SortShape& s) {
 
 // The phases every rung shares: the scan of its table and the pass's result.
 ExplainPhase scan_phase(const RadixPassNumbers& n, const char* what) {
-  return {"Scan (reduce, spine, apply)",
-          std::string(what) +
-              " Three kernels scan it in place: each block sums 2048 entries, one block scans those sums, then each "
-              "block scans its entries again starting from its sum's offset. It is the hierarchical scan of PMPP "
-              "chapter 11, launched once per pass.",
-          "offset[d][t] = sum over d' < d of hist[d'] + sum over t' < t of count[d][t']   (" + n.table + ")",
-          "PMPP 11.5 (hierarchical scan); PMPP 13.4, Fig. 13.6 (bucket-major table)", PhaseView::scan_table};
+  return {
+      "Scan (reduce, spine, apply)",
+      std::string(what) +
+          " Three kernels scan it in place: each block sums 2048 entries, one block scans those sums, then each "
+          "block scans its entries again starting from its sum's offset. It is the hierarchical scan of PMPP "
+          "chapter 11, launched once per pass.",
+      with_example("offset[d][t] = sum over d' < d of hist[d'] + sum over t' < t of count[d][t']   (" + n.table + ")",
+                   n.offset_example),
+      "PMPP 11.5 (hierarchical scan); PMPP 13.4, Fig. 13.6 (bucket-major table)", PhaseView::scan_table};
 }
 
-std::vector<ExplainPhase> explain_naive(const SortTrace* trace, const StageTrace* stage) {
-  const RadixPassNumbers n = radix_pass_numbers(trace, stage, "tiles");
-  return {
+// The numbers every rung shows for the pointed-at key: its digit and count, its offset, and the
+// result; the scatter's line is the rung's own.
+void add_key_lines(const ExplainContext& c, const RadixKeyMove& m, const std::string& scatter,
+                   std::vector<ExplainPhase>* phases) {
+  for (ExplainPhase& p : *phases) {
+    if (m.skipped)
+      p.for_key = radix_for_key(m, radix_scatter_line(m));
+    else if (p.shown_in == PhaseView::histogram)
+      p.for_key = radix_for_key(m, radix_digit_line(m, *c.stage->radix) + "; " + radix_count_line(m));
+    else if (p.shown_in == PhaseView::scan_table)
+      p.for_key = radix_for_key(m, radix_offset_line(m));
+    else if (p.shown_in == PhaseView::scatter)
+      p.for_key = radix_for_key(m, scatter);
+  }
+}
+
+std::vector<ExplainPhase> explain_naive(const ExplainContext& c) {
+  const RadixPassNumbers n = radix_pass_numbers(c.trace, c.stage, "tiles");
+  const std::optional<RadixKeyMove> move = radix_key_move(c);
+  const RadixSection* pass = c.stage && c.stage->radix ? &*c.stage->radix : nullptr;
+  const std::string ones_numbers =
+      pass && pass->histogram.size() == 2
+          ? "here n = " + number(c.trace->n) + ", onesTotal = " + number(pass->histogram[1])
+          : "";
+  std::vector<ExplainPhase> phases = {
       {"Extract the bit",
        "One thread per key writes the pass's bit of its key to an array of n flags. A pass sorts by one bit, so a "
        "32-bit key takes 32 passes.",
@@ -93,16 +117,35 @@ std::vector<ExplainPhase> explain_naive(const SortTrace* trace, const StageTrace
        "Each thread writes its own key: a zero goes to its position less the ones before it, a one after all the "
        "zeros. Both keep input order, so the pass is stable. Neighbouring threads' keys go to far-apart places "
        "whenever their bits differ: a warp's store touches many memory segments (the coalescing meter).",
-       "dst = bit ? n - onesTotal + onesBefore[i] : i - onesBefore[i]", "PMPP 13.3, Fig. 13.4",
-       PhaseView::scatter},
-      radix_result_phase(n),
+       with_example("dst = bit ? n - onesTotal + onesBefore[i] : i - onesBefore[i]", ones_numbers),
+       "PMPP 13.3, Fig. 13.4", PhaseView::scatter},
+      radix_result_phase(n, move),
   };
+  if (!move) return phases;
+  // One bit per pass: the ones before the key, in every tile before it and in its own, are what
+  // the grid-wide scan gives it; a zero's place is the zeros before it.
+  const auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+  const RadixKeyMove& m = *move;
+  const uint64_t ones_total = c.stage->radix->histogram.size() > 1 ? c.stage->radix->histogram[1] : 0;
+  const uint64_t ones_before = m.digit ? m.earlier + m.rank : m.src - (m.earlier + m.rank);
+  const std::string scatter =
+      m.digit ? explain_format("dst = n - onesTotal + onesBefore = %llu - %llu + %llu = %llu", u(c.trace->n),
+                               u(ones_total), u(ones_before), u(m.dst))
+              : explain_format("dst = i - onesBefore = %llu - %llu = %llu", u(m.src), u(ones_before), u(m.dst));
+  add_key_lines(c, m, scatter, &phases);
+  if (!m.skipped) {
+    phases[0].for_key = radix_for_key(
+        m, radix_digit_line(m, *c.stage->radix) + explain_format(", so bits[%llu] = %u", u(m.src), m.digit));
+    phases[1].for_key = radix_for_key(m, explain_format("onesBefore[%llu] = bits[0] + ... + bits[%llu] = %llu",
+                                                        u(m.src), u(m.src ? m.src - 1 : 0), u(ones_before)));
+  }
+  return phases;
 }
 
-std::vector<ExplainPhase> explain_local_sort(const SortTrace* trace, const StageTrace* stage, const char* section,
-                                             const char* what_changed) {
-  const RadixPassNumbers n = radix_pass_numbers(trace, stage, "tiles");
-  return {
+std::vector<ExplainPhase> explain_local_sort(const ExplainContext& c, const char* section, const char* what_changed) {
+  const RadixPassNumbers n = radix_pass_numbers(c.trace, c.stage, "tiles");
+  const std::optional<RadixKeyMove> move = radix_key_move(c);
+  std::vector<ExplainPhase> phases = {
       {"Local sort",
        std::string(what_changed) +
            " Each block loads a tile and sorts it by the pass's digit in shared memory: one stable split per digit "
@@ -116,50 +159,72 @@ std::vector<ExplainPhase> explain_local_sort(const SortTrace* trace, const Stage
        "Each block reads its sorted tile back and writes every bucket's run to the bucket's offset for the tile. "
        "Consecutive threads hold consecutive keys of a run, so a warp's store lands in one or two runs of "
        "consecutive places: few memory segments per store.",
-       "dst = offset[d][t] + (slot in tile - first slot of digit d in tile)",
+       with_example("dst = offset[d][t] + (slot in tile - first slot of digit d in tile)", n.scatter_example),
        std::string(section) + "; PMPP 13.4, Fig. 13.7", PhaseView::scatter},
-      radix_result_phase(n),
+      radix_result_phase(n, move),
   };
+  if (!move) return phases;
+  // After the local sort the key sits at its slot in the tile: the tile's keys of smaller digits,
+  // then those of its own digit before it.
+  const auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+  const RadixKeyMove& m = *move;
+  const uint64_t slot = m.unit_smaller + m.rank;
+  add_key_lines(
+      c, m,
+      explain_format("dst = offset[%u][tile %llu] + (slot - first slot of digit %u) = %llu + (%llu - %llu) = %llu",
+                     m.digit, u(m.unit), m.digit, u(m.unit_offset), u(slot), u(m.unit_smaller), u(m.dst)),
+      &phases);
+  if (!m.skipped)
+    phases[0].for_key +=
+        explain_format("\nslot in tile %llu = keys of smaller digits + keys of digit %u before it = %llu + %llu = %llu",
+                       u(m.unit), m.digit, u(m.unit_smaller), u(m.rank), u(slot));
+  return phases;
 }
 
-std::vector<ExplainPhase> explain_coalesced(const SortTrace* trace, const StageTrace* stage) {
-  return explain_local_sort(trace, stage, "PMPP 13.4",
+std::vector<ExplainPhase> explain_coalesced(const ExplainContext& c) {
+  return explain_local_sort(c, "PMPP 13.4",
                             "One bit per pass again, but the writes are fixed: the naive rung's neighbouring "
                             "threads scattered their keys far apart.");
 }
-std::vector<ExplainPhase> explain_multibit(const SortTrace* trace, const StageTrace* stage) {
-  return explain_local_sort(trace, stage, "PMPP 13.5",
+std::vector<ExplainPhase> explain_multibit(const ExplainContext& c) {
+  return explain_local_sort(c, "PMPP 13.5",
                             "r bits per pass: 32 / r passes instead of 32, 2^r buckets per tile. Buckets get smaller "
                             "as r grows, so writes coalesce less and the table grows.");
 }
-std::vector<ExplainPhase> explain_coarsened(const SortTrace* trace, const StageTrace* stage) {
-  return explain_local_sort(trace, stage, "PMPP 13.6",
+std::vector<ExplainPhase> explain_coarsened(const ExplainContext& c) {
+  return explain_local_sort(c, "PMPP 13.6",
                             "Each thread owns several keys: tiles are larger, so each bucket's run is longer (better "
                             "writes) and the table has fewer rows (a cheaper scan).");
 }
 
-std::vector<ExplainPhase> explain_counting(const SortTrace* trace, const StageTrace* stage) {
-  const RadixPassNumbers n = radix_pass_numbers(trace, stage, "tiles");
-  return {
+std::vector<ExplainPhase> explain_counting(const ExplainContext& c) {
+  const RadixPassNumbers n = radix_pass_numbers(c.trace, c.stage, "tiles");
+  const std::optional<RadixKeyMove> move = radix_key_move(c);
+  std::vector<ExplainPhase> phases = {
       {"Count",
        "Each block counts the digits of its tile in shared-memory counters and writes them as one column of the "
        "table. Zagha and Blelloch's parallel counting sort: every processor builds a histogram of its own keys.",
        n.digit + "\ncount[d][t] = keys of tile t with digit d",
-       "Zagha & Blelloch 1991 (Histogram-Keys), as in seed 003, 2.1; PMPP 13.2", PhaseView::histogram},
+       "Zagha & Blelloch 1991 (Histogram-Keys), as Heldbo, Nielsen & Lyngsoe 2024 (2.1) describe it; PMPP 13.2",
+       PhaseView::histogram},
       scan_phase(n, "The tiles x digits table, bucket-major (Scan-Buckets)."),
       {"Rank and permute",
        "Each block reads its tile again; a thread ranks each of its keys among the tile's keys of the same digit "
        "(warps count digit by digit, so ranks follow input order: stable) and writes it straight to its bucket. "
        "There is no local sort: neighbouring threads' keys land in different buckets, and a warp's store touches "
        "many memory segments. This is what the local sort of the next rungs fixes.",
-       "dst = offset[d][t] + keys of digit d before this one in tile t",
-       "Zagha & Blelloch 1991 (Rank-and-Permute), seed 003, 2.1; PMPP 13.4 (why coalescing matters)",
+       with_example("dst = offset[d][t] + keys of digit d before this one in tile t", n.scatter_example),
+       "Zagha & Blelloch 1991 (Rank-and-Permute), as Heldbo, Nielsen & Lyngsoe 2024 (2.1) describe it; PMPP 13.4 "
+       "(why coalescing matters)",
        PhaseView::scatter},
-      radix_result_phase(n),
+      radix_result_phase(n, move),
   };
+  if (move) add_key_lines(c, *move, radix_scatter_line(*move), &phases);
+  return phases;
 }
 
-constexpr const char* kPmppSeed = "pmpp-ch13";
+// Programming Massively Parallel Processors, 4th edition, chapter 13.
+constexpr const char* kPmppPaper = "Hwu, Kirk & El Hajj 2022 (PMPP, 4th ed.)";
 
 }  // namespace
 }  // namespace sortscope::pmpp_radix
@@ -175,8 +240,8 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "counting-radix",
     .title = "LSD radix, counting sort per digit (Zagha & Blelloch)",
-    .seed = "pmph-student-project",
-    .section = "seed 003, 2.1; PMPP 13.2",
+    .paper = "Zagha & Blelloch 1991",
+    .section = "Zagha & Blelloch 1991; PMPP 13.2",
     .params = pmpp_radix::kCountingParams,
     .cpu = pmpp_radix::cpu_entry<pmpp_radix::Rung::counting>,
     SORTSCOPE_LADDER_CUDA(pmpp_radix::Rung::counting)
@@ -192,7 +257,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "pmpp-radix-naive",
     .title = "LSD radix, one bit per pass, one thread per key (PMPP 13.3)",
-    .seed = pmpp_radix::kPmppSeed,
+    .paper = pmpp_radix::kPmppPaper,
     .section = "PMPP 13.3",
     .cpu = pmpp_radix::cpu_entry<pmpp_radix::Rung::naive>,
     SORTSCOPE_LADDER_CUDA(pmpp_radix::Rung::naive)
@@ -208,7 +273,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "pmpp-radix-coalesced",
     .title = "LSD radix, one bit, local sort for coalesced writes (PMPP 13.4)",
-    .seed = pmpp_radix::kPmppSeed,
+    .paper = pmpp_radix::kPmppPaper,
     .section = "PMPP 13.4",
     .cpu = pmpp_radix::cpu_entry<pmpp_radix::Rung::coalesced>,
     SORTSCOPE_LADDER_CUDA(pmpp_radix::Rung::coalesced)
@@ -224,7 +289,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "pmpp-radix-multibit",
     .title = "LSD radix, r-bit digits from r local splits (PMPP 13.5)",
-    .seed = pmpp_radix::kPmppSeed,
+    .paper = pmpp_radix::kPmppPaper,
     .section = "PMPP 13.5",
     .params = pmpp_radix::kMultibitParams,
     .cpu = pmpp_radix::cpu_entry<pmpp_radix::Rung::multibit>,
@@ -241,7 +306,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "pmpp-radix-coarsened",
     .title = "LSD radix, several keys per thread (PMPP 13.6)",
-    .seed = pmpp_radix::kPmppSeed,
+    .paper = pmpp_radix::kPmppPaper,
     .section = "PMPP 13.6",
     .params = pmpp_radix::kCoarsenedParams,
     .cpu = pmpp_radix::cpu_entry<pmpp_radix::Rung::coarsened>,

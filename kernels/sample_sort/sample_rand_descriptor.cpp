@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "sample_sort/sample_explain.hpp"
 #include "sample_sort/sample_sort.hpp"
 #include "sample_sort/sample_sort_policy.hpp"
 
@@ -53,9 +54,9 @@ uint64_t model_bytes(const SortShape& s) {
   return s.n * (classify + scatter + 2 * item * sample_sort::merge_passes(mean_bucket, buckets));
 }
 
-std::string number(uint64_t v) { return std::to_string(v); }
-
-std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {
+std::vector<ExplainPhase> explain(const ExplainContext& c) {
+  const SortTrace* trace = c.trace;
+  const StageTrace* stage = c.stage;
   std::string sampling = "a*k random samples, sorted; splitter j = sample (j + 1) a - 1, for j < k - 1";
   std::string buckets = "bucket j: keys after splitter j-1, up to splitter j; no bound, but with a samples per bucket "
                         "the largest is near n/k";
@@ -64,9 +65,9 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
     const uint64_t largest = *std::max_element(b.sizes.begin(), b.sizes.end());
     char ratio[32];
     std::snprintf(ratio, sizeof ratio, "%.2f", double(largest) * double(b.sizes.size()) / double(trace->n));
-    buckets = number(b.sizes.size()) + " buckets, the largest " + number(largest) + " keys = " + ratio + " x n/k";
+    buckets = number(b.sizes.size()) + " buckets, the largest of " + keys_text(largest) + " = " + ratio + " x n/k";
   }
-  return {
+  std::vector<ExplainPhase> phases = {
       {"Random samples and splitters",
        "Draw a*k keys at random positions (the oversampling factor a times the k buckets wanted), sort them, and "
        "take every a-th as a splitter. The more samples per bucket, the closer each bucket comes to n/k keys; "
@@ -80,7 +81,8 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
        "tiles x buckets table gives every tile's place in every bucket, and the keys move there in their input "
        "order. Keys are told apart by their input position as well as their value, so runs of equal keys are "
        "split too, and the sort is stable.",
-       buckets, "Leischner, Osipov & Sanders 2010; Sanders & Winkel 2004 (super scalar sample sort)", PhaseView::buckets},
+       buckets, "Leischner, Osipov & Sanders 2010; Sanders & Winkel 2004 (super scalar sample sort)",
+       PhaseView::buckets},
       {"Sort the buckets",
        "On the CPU a bucket of at most M keys is sorted directly and a larger one is distributed again, with its "
        "own random samples. The CUDA backend sorts every bucket by merge sort instead (the tile sort, then merge "
@@ -89,6 +91,15 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
        "sorted.",
        buckets, "Leischner, Osipov & Sanders 2010", PhaseView::keys},
   };
+  if (!trace || !stage) return phases;
+  // The three stages are the three phases, in order.
+  const size_t index = size_t(stage - trace->stages.data());
+  if (index >= phases.size()) return phases;
+  phases[index].is_viewed_stage = true;
+  if (index == 0 && stage->buckets) phases[0].for_key = sample_sort::bucket_line(c, stage->buckets->splitters);
+  if (index == 1) phases[1].for_key = sample_sort::distribution_line(c, std::max<uint64_t>(trace->tile_items, 1));
+  if (index == 2) phases[2].for_key = sample_sort::bucket_sort_line(c);
+  return phases;
 }
 
 }  // namespace
@@ -97,7 +108,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "sample-rand",
     .title = "Randomized sample sort (GPU Sample Sort)",
-    .seed = "dehne-zaboli-2012",
+    .paper = "Leischner, Osipov & Sanders 2010",
     .section = "Dehne & Zaboli 2012's comparison: Leischner, Osipov & Sanders 2010",
     .params = kParams,
     .cpu = cpu_entry,

@@ -2,8 +2,11 @@
 // model, stage count and Explain, phase by phase with the paper's steps.
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <utility>
 
+#include "sample_sort/sample_explain.hpp"
 #include "sample_sort/sample_sort.hpp"
 #include "sample_sort/sample_sort_policy.hpp"
 
@@ -47,21 +50,22 @@ uint64_t model_bytes(const SortShape& s) {
   return s.n * (2 * item * (local_passes + 1 + bucket_passes) + uint64_t(key)) + 3 * table;
 }
 
-std::string number(uint64_t v) { return std::to_string(v); }
-
 std::string ratio(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2f", v);
   return text;
 }
 
-std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {
+std::vector<ExplainPhase> explain(const ExplainContext& c) {
+  const SortTrace* trace = c.trace;
+  const StageTrace* stage = c.stage;
   std::string local = "m = ceil(n / sublist keys) sublists, each sorted on its own";
   std::string sampling = "s equidistant samples per sorted sublist; sort the m*s samples; take s equidistant global samples";
   std::string buckets = "bucket j = keys after splitter j-1, up to splitter j; |B_j| <= 2n/s";
   if (trace && trace->n > 0) {
     const uint64_t n = trace->n, m = trace->grid_blocks;
-    local = number(m) + (m == 1 ? " sublist" : " sublists") + " of " + number(trace->tile_items) + " keys, each sorted on its own";
+    local = number(m) + (m == 1 ? " sublist" : " sublists") + " of " +
+            number(std::min<uint64_t>(n, trace->tile_items)) + " keys, each sorted on its own";
     if (stage && stage->buckets) {
       const BucketSection& b = *stage->buckets;
       const uint64_t s = b.splitters.size() + 1;
@@ -69,13 +73,13 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
                  " sublists; " + number(b.splitters.size()) + " splitters from their sort";
       if (!b.sizes.empty()) {
         const uint64_t largest = *std::max_element(b.sizes.begin(), b.sizes.end());
-        buckets = number(s) + " buckets, the largest " + number(largest) + " keys = " +
+        buckets = number(s) + " buckets, the largest of " + keys_text(largest) + " = " +
                   ratio(double(largest) * double(s) / double(n)) + " x n/s; the bound 2n/s = " + number(b.bound) +
                   (largest <= b.bound ? " holds" : " is BROKEN");
       }
     }
   }
-  return {
+  std::vector<ExplainPhase> phases = {
       {"Local sort (steps 1-2)",
        "The keys are cut into m sublists, each small enough for one block's shared memory, and every sublist is "
        "sorted there on its own. Nothing crosses a sublist yet: the picture shows m sorted runs. With the local "
@@ -107,6 +111,28 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
        "rounds its own size needs, and the bound promises that none holds more than 2n/s keys.",
        buckets, "Dehne & Zaboli 2012, Algorithm 1 step 9", PhaseView::keys},
   };
+  if (!trace || !stage) return phases;
+  // The four stages are the four phases, in order.
+  const size_t index = size_t(stage - trace->stages.data());
+  if (index >= phases.size()) return phases;
+  phases[index].is_viewed_stage = true;
+  const StageKeys keys(c);
+  const uint64_t len = std::max<uint64_t>(trace->tile_items, 1);
+  const auto sublist_of = [&](uint64_t i) {
+    return std::pair{i / len * len, std::min(keys.size(), i / len * len + len)};
+  };
+  std::string& line = phases[index].for_key;
+  if (index == 0) {
+    if (const std::optional<RangeSortMove> move = range_sort_move(keys, sublist_of))
+      line = range_sort_line(*move, *keys.pointed(), "sublist " + number(move->begin / len));
+  } else if (index == 1 && stage->buckets) {
+    line = sample_sort::bucket_line(c, stage->buckets->splitters);
+  } else if (index == 2) {
+    line = sample_sort::distribution_line(c, len);
+  } else if (index == 3) {
+    line = sample_sort::bucket_sort_line(c);
+  }
+  return phases;
 }
 
 }  // namespace
@@ -115,7 +141,7 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "sample-det",
     .title = "Deterministic sample sort (Dehne & Zaboli)",
-    .seed = "dehne-zaboli-2012",
+    .paper = "Dehne & Zaboli 2012",
     .section = "Dehne & Zaboli 2012, Algorithm 1",
     .params = kParams,
     .cpu = cpu_entry,

@@ -19,11 +19,11 @@ enum Param { kKeysPerThreadParam, kRadixBitsParam, kBlockThreadsParam, kImplicit
 
 constexpr ParamSpec kParams[] = {
     {"keys-per-thread", kMinKeysPerThread, kMaxKeysPerThread, kDefaultKeysPerThread,
-     "Q: keys each thread holds; a tile is Q x B keys (the report's Q = 22)"},
+     "Q: keys each thread holds; a tile is Q x B keys (Heldbo, Nielsen & Lyngsoe 2024: Q = 22)"},
     {"radix-bits", kMinRadixBits, kMaxRadixBits, kDefaultRadixBits,
-     "lgH: digit width, one-bit splits per pass; 2^lgH buckets (the report's lgH = 8)"},
+     "lgH: digit width, one-bit splits per pass; 2^lgH buckets (Heldbo, Nielsen & Lyngsoe 2024: lgH = 8)"},
     {"block-threads", kMinBlockThreads, kMaxBlockThreads, kDefaultBlockThreads,
-     "B: threads per block, a multiple of 32 (the report's B = 256)"},
+     "B: threads per block, a multiple of 32 (Heldbo, Nielsen & Lyngsoe 2024: B = 256)"},
     {"implicit-counting", 0, 1, 0,
      "1: split two bits at a time, three 10-bit counters packed in one word (Ha et al.)"},
     {"range-map", 0, 1, 0, "1: subtract the smallest key first and skip the passes above the range's top bit"},
@@ -83,31 +83,35 @@ std::string range_map_numbers(const SortTrace* trace) {
                                                          : "only the digits of the passes that ran");
 }
 
-std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stage) {
-  const RadixPassNumbers n = radix_pass_numbers(trace, stage, "tile rows");
+std::vector<ExplainPhase> explain(const ExplainContext& c) {
+  const SortTrace* trace = c.trace;
+  const RadixPassNumbers n = radix_pass_numbers(trace, c.stage, "tile rows");
+  // With the key-range map every digit is taken from the key less the smallest.
+  const bool range_map = c.params && (*c.params)[kRangeMapParam] != 0;
+  const std::optional<RadixKeyMove> move = radix_key_move(c, range_map ? smallest_sort_bits(c) : 0);
   const std::string tile = trace ? explain_format("%u keys per tile, %u tiles", trace->tile_items, trace->grid_blocks)
                                  : std::string("Q x B keys per tile");
-  return {
+  std::vector<ExplainPhase> phases = {
       {"Key-range map (option)",
        "With range-map on, one reduction first finds the smallest and largest key (as ordered bits). Every digit is "
        "then taken from k - min, whose bits above bit_width(max - min) are zero in every key: those passes would find "
        "one digit holding every key, so they do not run and show as skipped. Keys are never rewritten, so -0.0 "
        "and NaN payloads come out as they went in.",
        "value(k) = k - min;   " + range_map_numbers(trace),
-       "Heldbo, Nielsen & Lyngsoe, section 2 (pseudocode step 1, mapping [a, b] to [0, b - a]; about 30%)",
+       "Heldbo, Nielsen & Lyngsoe 2024, section 2 (pseudocode step 1, mapping [a, b] to [0, b - a]; about 30%)",
        PhaseView::keys},
       {"Histogram",
        "One block per tile: each of the B threads counts the digits of its Q keys into shared-memory counters "
        "(atomic adds; one row of counters per warp, so fewer threads contend for a counter) and the block writes "
        "its tile's row of the tiles x digits table. " + tile + ".",
        n.digit + "\ncounts[t][d] = keys of tile t with digit d   (" + n.table + ")",
-       "Heldbo, Nielsen & Lyngsoe, 3.1 (histogram kernel, Q keys per thread)", PhaseView::histogram},
+       "Heldbo, Nielsen & Lyngsoe 2024, 3.1 (histogram kernel, Q keys per thread)", PhaseView::histogram},
       {"Transpose and scan",
        "The table is transposed to digits x tiles, so that one digit's counts over all tiles lie at consecutive "
        "addresses, then scanned in that (bucket-major) order: one block per digit scans its row, and the last "
        "block to finish scans the digit totals. Each cell becomes where that tile's keys of that digit start.",
-       "offset[d][t] = sum over d' < d of hist[d'] + sum over t' < t of counts[t'][d]",
-       "Heldbo, Nielsen & Lyngsoe, 3.2 (transpose kernel) and 3.3 (scan kernel); Satish et al. 2009 step 3",
+       with_example("offset[d][t] = sum over d' < d of hist[d'] + sum over t' < t of counts[t'][d]", n.offset_example),
+       "Heldbo, Nielsen & Lyngsoe 2024, 3.2 (transpose kernel) and 3.3 (scan kernel); Satish et al. 2009 step 3",
        PhaseView::scan_table},
       {"Rank and permute (one-bit splits)",
        "Each block loads its tile into shared memory and gives every key a rank word: its digit above its position. "
@@ -118,13 +122,26 @@ std::vector<ExplainPhase> explain(const SortTrace* trace, const StageTrace* stag
        "run of each digit then puts the warps' runs in tile order, as one block-wide split would have. With "
        "implicit-counting on, two bits split at once: digits 0, 1, 2 count in three 10-bit fields of one word, digit "
        "3's count is what is left. Then consecutive threads write each digit's run to consecutive addresses.",
-       "split on bit b: dst = b ? zeros + (i - zeros before i) : zeros before i\n"
-       "dst(k) = offset[d][t] + keys of digit d before k in tile t",
-       "Heldbo, Nielsen & Lyngsoe, 3.4 (rank-and-permute) and section 2 (implicit counting, Ha et al. 2010); the "
-       "report calls its pass not stable (3.5): LSD order needs it stable, and split by split it is",
+       with_example("split on bit b: dst = b ? zeros + (i - zeros before i) : zeros before i\n"
+                    "dst(k) = offset[d][t] + keys of digit d before k in tile t",
+                    n.scatter_example),
+       "Heldbo, Nielsen & Lyngsoe 2024, 3.4 (rank-and-permute) and section 2 (implicit counting, Ha et al. 2010); "
+       "they call their pass not stable (3.5): LSD order needs it stable, and split by split it is",
        PhaseView::scatter},
-      radix_result_phase(n),
+      radix_result_phase(n, move),
   };
+  if (!move) return phases;
+  const RadixKeyMove& m = *move;
+  if (m.skipped) {
+    for (ExplainPhase& p : phases) p.for_key = radix_for_key(m, radix_scatter_line(m));
+    return phases;
+  }
+  phases[0].for_key = radix_for_key(
+      m, range_map ? radix_digit_line(m, *c.stage->radix) : "range-map is off: digits come from the key itself");
+  phases[1].for_key = radix_for_key(m, radix_digit_line(m, *c.stage->radix) + "; " + radix_count_line(m));
+  phases[2].for_key = radix_for_key(m, radix_offset_line(m));
+  phases[3].for_key = radix_for_key(m, radix_scatter_line(m));
+  return phases;
 }
 
 }  // namespace
@@ -133,8 +150,8 @@ extern const AlgorithmDescriptor descriptor;
 const AlgorithmDescriptor descriptor{
     .name = "split-radix",
     .title = "LSD radix, one-bit splits in shared memory (Heldbo, Nielsen & Lyngsoe; Ha et al.)",
-    .seed = "pmph-student-project",
-    .section = "Heldbo, Nielsen & Lyngsoe, 3",
+    .paper = "Heldbo, Nielsen & Lyngsoe 2024",
+    .section = "Heldbo, Nielsen & Lyngsoe 2024, 3",
     .params = kParams,
     .cpu = cpu_entry,
 #if SORTSCOPE_HAVE_CUDA

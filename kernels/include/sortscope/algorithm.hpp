@@ -60,6 +60,32 @@ struct ExplainPhase {
   std::string formula;
   std::string source;
   PhaseView shown_in = PhaseView::none;
+  // The formula for the key under the mouse, with its numbers ("dst = 5 + 0 = 5"); empty when no
+  // key is pointed at or the run kept no keys to work it out from.
+  std::string for_key;
+  // The viewed stage is this phase (a step of a sample sort, a merge round): Explain opens it
+  // unless the mouse points at another phase's picture.
+  bool is_viewed_stage = false;
+};
+
+// The key the mouse points at: a position in the viewed stage's input or in its output.
+enum class KeySide { input, output };
+struct KeyPosition {
+  KeySide side = KeySide::input;
+  uint64_t position = 0;
+  bool operator==(const KeyPosition&) const = default;
+};
+
+// What Explain is asked about: the viewed stage of a traced run, and, where the run kept them in
+// host memory, the keys before and after that stage (trace->n keys of trace->key_type each), with
+// the key the mouse points at. Every pointer may be null: the formulas then keep their symbols.
+struct ExplainContext {
+  const SortTrace* trace = nullptr;
+  const StageTrace* stage = nullptr;
+  std::optional<ParamValues> params;  // the run's parameters, resolved
+  const void* keys_before = nullptr;
+  const void* keys_after = nullptr;
+  std::optional<KeyPosition> key;
 };
 
 // What a byte model or size limit needs to know about a run.
@@ -93,8 +119,8 @@ using CudaEntry = int (*)(const detail::RadixSortCall& call);
 struct AlgorithmDescriptor {
   std::string_view name;     // canonical CLI/JSON name
   std::string_view title;    // what a person reads in the UI
-  std::string_view seed;     // the paper it comes from, or "baseline"
-  std::string_view section;  // the seed's section, e.g. "PMPP 13.8"
+  std::string_view paper;    // the paper it comes from, by authors and year; "baseline: " and the library it calls
+  std::string_view section;  // the paper's section, e.g. "PMPP 13.8"
   std::span<const ParamSpec> params;
   CpuEntry cpu = nullptr;    // null: not on the CPU backend
   CudaEntry cuda = nullptr;  // null: not on the CUDA backend (or built without CUDA)
@@ -118,8 +144,9 @@ struct AlgorithmDescriptor {
   // Ok when its parameters take this run's keys, order and bit range (a teaching setting may
   // narrow them); else the one line a user reads. Null: no parameter narrows them.
   Status (*check_shape)(const SortShape& shape) = nullptr;
-  // The phases of `stage` (null: none viewed yet) for Explain.
-  std::vector<ExplainPhase> (*explain)(const SortTrace* trace, const StageTrace* stage) = nullptr;
+  // The phases of the context's stage (none viewed yet when it is null) for Explain, with the
+  // pointed-at key's numbers where the context has the keys.
+  std::vector<ExplainPhase> (*explain)(const ExplainContext& context) = nullptr;
 
   bool runs_on(BackendKind b) const { return b == BackendKind::cpu ? cpu != nullptr : cuda != nullptr; }
   bool takes(KeyType k) const { return (key_widths & key_width_bit(info(k).bytes)) != 0; }

@@ -34,6 +34,8 @@ std::span<const KeyTypeInfo> key_types();
 const KeyTypeInfo& info(KeyType k);
 std::optional<KeyType> parse_key_type(std::string_view name);
 inline int key_bits(KeyType k) { return info(k).bytes * 8; }
+// Key i of `keys` (an array of keys of type `type`) as a person writes it: "170", "-3", "0.25".
+std::string key_text(KeyType type, const void* keys, uint64_t i);
 
 enum class Distribution {
   uniform,
