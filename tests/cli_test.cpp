@@ -283,6 +283,24 @@ TEST(Cli, BenchLeavesOutMemoryFiguresWhereTheTimeIsNotMemoryTraffic) {
   }
 }
 
+// A byte model that counts only what every run must move (odd-even's keys pass through the cache n
+// times) is marked as a lower bound wherever its bytes are shown.
+TEST(Cli, BenchMarksALowerBoundByteModel) {
+  const Result table = run("bench --backend cpu --algorithm odd-even,bitonic --n 2^10 --repeat 1 --warmup 0");
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  std::istringstream lines(table.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("odd-even ", 0) == 0) EXPECT_NE(line.find(" 8.0+ "), std::string::npos) << line;
+    if (line.rfind("bitonic ", 0) == 0) EXPECT_EQ(line.find('+'), std::string::npos) << line;
+  }
+  EXPECT_NE(table.out.find("# +: at least"), std::string::npos) << table.out;
+  const Result json = run("bench --backend cpu --algorithm odd-even,bitonic --n 2^10 --repeat 1 --warmup 0 --format json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json results = nlohmann::json::parse(json.out).at("results");
+  EXPECT_TRUE(results.at(0).at("model_is_lower_bound").get<bool>());
+  EXPECT_FALSE(results.at(1).at("model_is_lower_bound").get<bool>());
+}
+
 // Offscreen there is no button: a size that does not fit names the --n that fits and, where that
 // would take long, the power of two that sorts in about a second here, timed on this machine.
 TEST(Cli, AHeadlessRunTooLargeNamesAnNThatSortsInReasonableTime) {

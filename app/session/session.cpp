@@ -97,7 +97,8 @@ void Session::show_recording(const Recording& r) {
                        "): its pictures, timings and look-back are that machine's. Change anything to sort here.";
   run_times_ms_ = r.times_ms;
   if (run_times_ms_.empty() && record->untraced_ms > 0) run_times_ms_.push_back(record->untraced_ms);
-  state_.timed = throughput_of(record->n, record->model_bytes, median_ms(run_times_ms_));
+  state_.timed = throughput_of(record->n, record->model_bytes, median_ms(run_times_ms_),
+                               record->request.sort.algorithm->model_is_lower_bound);
   const double gbps_per_ms = double(record->model_bytes) * 1e-6;
   for (size_t i = 0; i < r.times_ms.size(); ++i)
     if (r.times_ms[i] > 0)
@@ -358,7 +359,7 @@ void Session::handle_request(const RunRequest& request) {
 
   std::lock_guard lock(mutex_);
   run_times_ms_ = result.times_ms;
-  state_.timed = throughput_of(n, result.model_bytes, median_ms(run_times_ms_));
+  state_.timed = throughput_of(n, result.model_bytes, median_ms(run_times_ms_), request.sort.algorithm->model_is_lower_bound);
   state_.run = std::move(record);
   state_.replay_note.clear();
   state_.error.clear();
@@ -422,7 +423,7 @@ void Session::live_run() {
   run_times_ms_.insert(run_times_ms_.end(), result.times_ms.begin(), result.times_ms.end());
   if (run_times_ms_.size() > kRunTimesKept)
     run_times_ms_.erase(run_times_ms_.begin(), run_times_ms_.end() - kRunTimesKept);
-  state_.timed = throughput_of(n, state_.run->model_bytes, median_ms(run_times_ms_));
+  state_.timed = throughput_of(n, state_.run->model_bytes, median_ms(run_times_ms_), request.sort.algorithm->model_is_lower_bound);
   changed_.notify_all();
 }
 

@@ -19,11 +19,16 @@ struct Throughput {
   double keys_per_s = 0;
   double gbps = 0;
   double bytes_per_key = 0;
+  // The model counts only what every run must move (AlgorithmDescriptor::model_is_lower_bound):
+  // bytes per key, GB/s and % of copy are then "at least".
+  bool lower_bound = false;
   bool measured() const { return median_ms > 0; }
+  const char* at_least() const { return lower_bound ? "at least " : ""; }
 };
 
-inline Throughput throughput_of(uint64_t n, uint64_t model_bytes, double median_ms) {
+inline Throughput throughput_of(uint64_t n, uint64_t model_bytes, double median_ms, bool lower_bound = false) {
   Throughput t;
+  t.lower_bound = lower_bound;
   t.median_ms = median_ms;
   t.bytes_per_key = n ? double(model_bytes) / double(n) : 0;
   if (median_ms > 0) {

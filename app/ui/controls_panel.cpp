@@ -259,10 +259,10 @@ void result_summary(const SessionState& s) {
     if (!memory.apply())
       disabled_text_wrapped("%s", memory_reading_text(memory, run.n, run.model_bytes, timed.median_ms).c_str());
     else if (s.copy_gbps > 0)
-      ImGui::TextWrapped("%s at %.3g B/key, %.0f%% of copy bandwidth", format_bytes_rate(timed.gbps).c_str(),
-                         timed.bytes_per_key, 100.0 * timed.gbps / s.copy_gbps);
+      ImGui::TextWrapped("%s%s at %.3g B/key, %.0f%% of copy bandwidth", timed.at_least(),
+                         format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key, 100.0 * timed.gbps / s.copy_gbps);
     else
-      ImGui::TextWrapped("%s at %.3g B/key", format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key);
+      ImGui::TextWrapped("%s%s at %.3g B/key", timed.at_least(), format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key);
   }
   // Tracing's cost only where the time is work, not fixed costs, and the traced run took longer.
   if (run.traced_ms > 0) {
