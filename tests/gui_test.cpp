@@ -564,7 +564,7 @@ TEST(Gui, AFewKeysShowTheirTimePerSortAndNoMemoryFigures) {
 }
 
 TEST(Widgets, ARateUnderAThousandKeysPerSecondIsNeverZeroK) {
-  using sortscope::app::ui::format_rate;
+  using sortscope::app::format_rate;
   EXPECT_EQ(format_rate(153.7), "154 keys/s");
   EXPECT_EQ(format_rate(0.25), "0.25 keys/s");
   EXPECT_EQ(format_rate(11e3), "11 K keys/s");

@@ -160,6 +160,11 @@ class Reader {
       return Status::Ok();
     };
     if (key == "run") return words(&s.run, &s.run_line);
+    if (key == "recording") {
+      if (value.empty()) return fail(line, "recording: names a recording file (under the data folder's recordings/)");
+      s.recording = value;
+      return Status::Ok();
+    }
     if (key == "view") return words(&s.view, &s.view_line);
     if (key == "show") {
       s.show.clear();
@@ -211,7 +216,7 @@ class Reader {
       if (s.experiment->paper.empty()) return fail(line, "paper: needs at least one x=y pair");
       return Status::Ok();
     }
-    return fail(line, "unknown line '" + key + ":' in a step (run, view, show, ask, because, sweep, measure, paper)");
+    return fail(line, "unknown line '" + key + ":' in a step (run, view, show, ask, because, sweep, measure, paper, recording)");
   }
 
   Status end_step() {

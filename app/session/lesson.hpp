@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "session/session.hpp"
 #include "sortscope/status.hpp"
 
 namespace sortscope::app {
@@ -56,6 +57,7 @@ struct LessonExperiment {
 };
 
 struct LessonStep {
+  std::string recording;          // without a GPU, what a GPU lesson's step replays (a data file)
   int line = 0;  // of its heading, for messages
   std::string title;
   std::vector<std::string> run;   // a whole set-up, as command-line words; empty: the step before's
@@ -75,6 +77,26 @@ struct Lesson {
   bool gpu = false;
   std::string recording;
   std::vector<LessonStep> steps;
+};
+
+// What one step asks for, checked as the command line checks it: the run and the view.
+struct LessonStepPlan {
+  RunRequest request;
+  std::optional<SortConfig> race;  // a second sort beside the first
+  bool ladder = false;             // climb the radix ladder on the run's keys
+  std::string replay;              // a recording to show instead of sorting (a path)
+  std::string fallback_replay;     // a GPU lesson's step without a GPU: the recording it shows
+  int stage = -1;                  // ViewState's encoding: -1 the last stage
+  int phase = -1;                  // -1: the whole stage
+  std::string focus, maximize, value_axis;
+  std::vector<std::string> hide;
+  int64_t hover_key = -1;
+  bool new_run = true;  // the step sorts (or replays) anew; false: it keeps the run before and moves the view
+};
+
+struct LoadedLesson {
+  Lesson lesson;
+  std::vector<LessonStepPlan> plans;  // one a step
 };
 
 // Reads a lesson's text; a mistake is one line: "PATH:LINE: what is wrong".

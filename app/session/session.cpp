@@ -116,9 +116,20 @@ Session::~Session() {
   worker_.join();
 }
 
+void Session::replay(std::shared_ptr<const Recording> recording) {
+  {
+    std::lock_guard lock(mutex_);
+    pending_.reset();
+    pending_replay_ = std::move(recording);
+    ++requests_submitted_;
+  }
+  changed_.notify_all();
+}
+
 void Session::submit(const RunRequest& request) {
   {
     std::lock_guard lock(mutex_);
+    pending_replay_.reset();
     pending_ = request;
     state_.request = request;
     ++requests_submitted_;
@@ -189,8 +200,21 @@ void Session::worker_loop() {
     {
       std::unique_lock lock(mutex_);
       changed_.wait_for(lock, std::chrono::milliseconds(100),
-                        [&] { return stop_ || pending_.has_value() || ladders_done_ < ladders_requested_; });
+                        [&] { return stop_ || pending_.has_value() || pending_replay_ || ladders_done_ < ladders_requested_; });
       if (stop_) return;
+      if (pending_replay_) {
+        // A recording is shown as it is: nothing runs here until the next request.
+        history_.clear();
+        show_recording(*std::exchange(pending_replay_, nullptr));
+        current_.reset();
+        loaded_data_.reset();
+        state_.error.clear();
+        state_.offer.reset();
+        state_.quick_offer.reset();
+        ++requests_done_;
+        changed_.notify_all();
+        continue;
+      }
       request.swap(pending_);
       live = state_.live;
       ladder = !request && ladders_done_ < ladders_requested_;

@@ -123,6 +123,9 @@ class Session {
 
   // Non-blocking: the worker picks the newest request up after its current run.
   void submit(const RunRequest& request);
+  // Non-blocking: shows a recorded run instead, as Options::replay does at the start (a lesson's
+  // GPU numbers on a machine without a GPU); the newest of submit and replay wins.
+  void replay(std::shared_ptr<const Recording> recording);
   void rerun();
   void set_live(bool live);
   // Non-blocking: after the current request, runs every step of the radix ladder on its data set.
@@ -151,6 +154,7 @@ class Session {
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   std::optional<RunRequest> pending_;
+  std::shared_ptr<const Recording> pending_replay_;
   uint64_t requests_submitted_ = 0;
   uint64_t requests_done_ = 0;
   uint64_t ladders_requested_ = 0;

@@ -25,16 +25,19 @@ struct PanelRect {
   bool contains(float px, float py) const { return visible() && px >= x && px < x + w && py >= y && py < y + h; }
 };
 
-enum class PanelId { controls, array, explain, histogram, scan_table, scatter, network, merge, buckets, throughput, ladder };
-constexpr int kPanelCount = 11;
+enum class PanelId {
+  controls, array, explain, histogram, scan_table, scatter, network, merge, buckets, throughput, ladder, plot, lesson
+};
+constexpr int kPanelCount = 13;
 
 // The names --maximize, --hide, --panel and --focus take, in PanelId order.
 constexpr const char* kPanelNames[kPanelCount] = {"controls", "array",   "explain", "histogram",  "scan-table", "scatter",
-                                                  "network",  "merge",   "buckets", "throughput", "ladder"};
+                                                  "network",  "merge",   "buckets", "throughput", "ladder", "plot",
+                                                  "lesson"};
 // What a tab or a list calls each panel, in PanelId order.
 constexpr const char* kPanelTitles[kPanelCount] = {"Controls", "Array",      "Explain",    "Histogram",
                                                    "Scan table", "Scatter", "Network", "Merge path",
-                                                   "Buckets",    "Throughput", "Ladder"};
+                                                   "Buckets",    "Throughput", "Ladder", "Experiment", "Lesson"};
 
 inline const char* panel_name(PanelId id) { return kPanelNames[int(id)]; }
 inline const char* panel_title(PanelId id) { return kPanelTitles[int(id)]; }
@@ -60,15 +63,15 @@ struct LayoutOptions {
 
 // A panel the run has no data for, or that is hidden, keeps an empty rectangle and is not drawn.
 struct Layout {
-  PanelRect controls, array, explain, histogram, scan_table, scatter, network, merge, buckets, throughput, ladder;
+  PanelRect controls, array, explain, histogram, scan_table, scatter, network, merge, buckets, throughput, ladder, plot, lesson;
   PanelRect controls_strip;          // the collapsed controls: buttons to open them and to step
   PanelRect tabs;                    // one panel at a time: the row of tabs choosing it
   std::vector<PanelId> tab_panels;   // the panels the tabs offer
   std::optional<PanelId> maximized;  // the panel that took the whole window
 
   PanelRect& operator[](PanelId id) {
-    PanelRect* rects[kPanelCount] = {&controls, &array, &explain, &histogram,  &scan_table, &scatter,
-                                     &network,  &merge, &buckets, &throughput, &ladder};
+    PanelRect* rects[kPanelCount] = {&controls, &array,   &explain,    &histogram, &scan_table, &scatter, &network,
+                                     &merge,    &buckets, &throughput, &ladder,    &plot,       &lesson};
     return *rects[int(id)];
   }
   const PanelRect& operator[](PanelId id) const { return const_cast<Layout&>(*this)[id]; }
@@ -187,10 +190,13 @@ struct RaceLayout {
 // Of a race column's height: the array view, the main picture beside the scatter, the throughput.
 constexpr float kRaceShares[3] = {0.36f, 0.34f, 0.30f};
 
-// The smallest window (in pixels at `ui_scale`) whose race columns can all be read.
+// A race column's least width: the array view's, less the margin its title line keeps.
+constexpr float kMinRaceColumn = 440;
+
+// The smallest window (in pixels at `ui_scale`) whose race columns can be read: two columns of the
+// array view over the main picture.
 inline PanelMinimum race_minimum(float ui_scale) {
-  const float h = std::max({kMinArray.h / kRaceShares[0], kMinRowPanel.h / kRaceShares[1], kMinRowPanel.h / kRaceShares[2]});
-  return {(kStripWidth + 2 * kMinArray.w) * ui_scale, h * ui_scale};
+  return {(kStripWidth + 2 * kMinRaceColumn) * ui_scale, 2 * std::max(kMinArray.h, kMinRowPanel.h) * ui_scale};
 }
 
 inline RaceLayout race_layout(float width, float height, float ui_scale, const unsigned sections[2],
@@ -204,13 +210,16 @@ inline RaceLayout race_layout(float width, float height, float ui_scale, const u
   else race.sides[0].controls_strip = {0, 0, left, height};
   const float column = (width - left) / 2;
   const float top_h = height * kRaceShares[0], middle_h = height * kRaceShares[1], bottom_h = height - top_h - middle_h;
+  auto main_of = [&](int side) {
+    if (sections[side] & kNetworkSection) return PanelId::network;
+    if (sections[side] & kMergeSection) return PanelId::merge;
+    return PanelId::histogram;
+  };
   for (int side = 0; side < 2; ++side) {
     Layout& l = race.sides[side];
     const float x = left + column * float(side);
     l.array = {x, 0, column, top_h};
-    PanelId main = PanelId::histogram;
-    if (sections[side] & kNetworkSection) main = PanelId::network;
-    if (sections[side] & kMergeSection) main = PanelId::merge;
+    const PanelId main = main_of(side);
     const bool scatter = main == PanelId::histogram && column >= 2 * kMinRowPanel.w * s;
     l[main] = {x, top_h, scatter ? column / 2 : column, middle_h};
     if (scatter) l.scatter = {x + column / 2, top_h, column / 2, middle_h};
@@ -218,6 +227,82 @@ inline RaceLayout race_layout(float width, float height, float ui_scale, const u
     race.fits = race.fits && l.array.w >= kMinArray.w * s && l.array.h >= kMinArray.h * s && l[main].h >= kMinRowPanel.h * s &&
                 l.throughput.h >= kMinRowPanel.h * s;
   }
+  if (race.fits) return race;
+  // A projector's window (1920x1080 at scale 1.5 or 2): each column keeps its array view over its
+  // main picture, and the titles carry the speeds the throughput panels would.
+  RaceLayout compact;
+  compact.sides[0].controls = race.sides[0].controls;
+  compact.sides[0].controls_strip = race.sides[0].controls_strip;
+  for (int side = 0; side < 2; ++side) {
+    Layout& l = compact.sides[side];
+    const float x = left + column * float(side);
+    l.array = {x, 0, column, height / 2};
+    l[main_of(side)] = {x, height / 2, column, height / 2};
+    compact.fits = compact.fits && column >= kMinRaceColumn * s && height / 2 >= kMinRowPanel.h * s;
+  }
+  return compact;
+}
+
+// --- Lessons ---
+//
+// A lesson's caption, its question and its Back and Next take a strip along the window's foot;
+// above it the step's own panels (`show:`), side by side and large, without the controls (the
+// presenter's layout), or the usual layout where a step names none. Before its answer a step's
+// question takes the whole window: the class predicts before it sees.
+
+constexpr float kLessonStripShare = 0.26f;  // of the window's height
+constexpr float kMinLessonStrip = 150;      // UI-scale units: a title, three lines, the buttons
+
+inline float lesson_strip_height(float height, float ui_scale) {
+  return std::min(height * 0.45f, std::max(height * kLessonStripShare, kMinLessonStrip * ui_scale));
+}
+
+// `show`: the step's panels, in its order, of those the run has.
+inline Layout lesson_layout(float width, float height, float ui_scale, unsigned sections, bool ladder,
+                            const LayoutOptions& options, const std::vector<PanelId>& show, bool question_open) {
+  if (question_open) {
+    Layout l;
+    l.lesson = {0, 0, width, height};
+    return l;
+  }
+  const float strip = lesson_strip_height(height, ui_scale), above = height - strip;
+  if (options.maximized) {
+    Layout l = fixed_layout(width, above, ui_scale, sections, ladder, options);
+    l.lesson = {0, above, width, strip};
+    return l;
+  }
+  if (show.empty()) {
+    Layout l = fixed_layout(width, above, ui_scale, sections, ladder, options);
+    l.lesson = {0, above, width, strip};
+    return l;
+  }
+  Layout l;
+  const float w = width / float(show.size());
+  for (size_t i = 0; i < show.size(); ++i) l[show[i]] = {w * float(i), 0, w, above};
+  l.lesson = {0, above, width, strip};
+  return l;
+}
+
+// A race in a lesson: a column a side, each with the step's panels stacked (the array view and the
+// run's main picture where the step names none), and the lesson's strip across the foot.
+inline RaceLayout lesson_race_layout(float width, float height, float ui_scale, const unsigned sections[2],
+                                     const std::vector<PanelId>& show) {
+  RaceLayout race;
+  const float strip = lesson_strip_height(height, ui_scale), above = height - strip, column = width / 2;
+  for (int side = 0; side < 2; ++side) {
+    std::vector<PanelId> panels = show;
+    if (panels.empty()) {
+      PanelId main = PanelId::histogram;
+      if (sections[side] & kNetworkSection) main = PanelId::network;
+      if (sections[side] & kMergeSection) main = PanelId::merge;
+      panels = {PanelId::array, main};
+    }
+    Layout& l = race.sides[side];
+    const float h = above / float(panels.size());
+    for (size_t i = 0; i < panels.size(); ++i) l[panels[i]] = {column * float(side), h * float(i), column, h};
+    race.fits = race.fits && column >= kMinRowPanel.w * ui_scale && h >= kMinRowPanel.h * ui_scale * 0.6f;
+  }
+  race.sides[0].lesson = {0, above, width, strip};
   return race;
 }
 

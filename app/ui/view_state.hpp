@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "session/lesson.hpp"
 #include "sortscope/algorithm.hpp"
 #include "sortscope/backend.hpp"
 #include "ui/layout.hpp"
@@ -17,6 +19,18 @@ namespace sortscope::app::ui {
 enum class Theme { dark, high_contrast };
 const char* theme_name(Theme theme);  // "dark", "high-contrast"
 std::optional<Theme> theme_named(const std::string& name);
+
+// A lesson being given: the step on the screen and what the class answered.
+struct LessonView {
+  std::shared_ptr<const LoadedLesson> lesson;
+  int step = 0;
+  int applied = -1;            // the step whose set-up the session and the view have
+  std::vector<int> chosen;     // a step's choice, -1 until the class picks one
+  std::vector<char> revealed;  // a step's run and caption shown (after its question, if it has one)
+  bool blank = false;          // B: a black screen, as presentation tools blank it
+  std::string shown_replay;    // the recording the session shows for the lesson, if any
+  bool question_open() const { return lesson->lesson.steps[size_t(step)].question && !revealed[size_t(step)]; }
+};
 
 struct ViewState {
   // View stage 0 is the input; stage s + 1 the keys after trace stage s (session/stages.hpp).
@@ -47,6 +61,11 @@ struct ViewState {
   // Racing: the challenger's algorithm and parameters, sorting the shown run's input beside it (its
   // pairs, order and bit range follow the shown run). Stepping and playback move both.
   std::optional<SortConfig> race;
+  std::optional<LessonView> lesson;  // a lesson being given, step by step
+  // Thickness of the pictures' lines (scatter, comparators, plots) over their own: the back row of
+  // a lecture hall needs more, and the high-contrast theme starts at twice it.
+  float line_width = 1.0f;
+  float line_scale() const { return line_width * (theme == Theme::high_contrast ? 2.0f : 1.0f); }
 };
 
 }  // namespace sortscope::app::ui

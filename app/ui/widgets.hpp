@@ -8,16 +8,13 @@
 #include <string>
 
 #include "gfx/palette.hpp"
+#include "session/number_text.hpp"
 #include "session/session.hpp"
 #include "session/stages.hpp"
 #include "ui/ui.hpp"
 
 namespace sortscope::app::ui {
 
-std::string format_count(uint64_t n);          // "1,048,576 (2^20)"
-std::string format_rate(double keys_per_s);    // "12.3 G keys/s"
-std::string format_bytes_rate(double gbps);    // "2961 GB/s"
-std::string format_ms(double ms);              // "0.412 ms" / "12.5 us"
 // Key i of an array of `type` keys, as its value: "170", "-3", "2.5".
 std::string format_key(KeyType type, const void* keys, uint64_t i);
 // A key given as ordered bits (sortscope::Twiddle, ascending), as its value.

@@ -1,0 +1,26 @@
+// Lessons on the command line: finding them (the data folders' lessons/), checking each step's
+// set-up as the command line checks its own flags, and `sortscope lessons`.
+#pragma once
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "session/lesson.hpp"
+
+namespace sortscope::app::cli {
+
+// The lesson files of every data folder (session/data_files.hpp), in name order; a name two folders
+// hold is the first folder's.
+std::vector<std::filesystem::path> lesson_files();
+
+// A shipped lesson by name (its file name without .md), or a lesson file by path, read and
+// checked. A broken lesson is one line: "PATH:LINE: what is wrong".
+Status open_lesson(const std::string& name_or_path, LoadedLesson* out);
+
+// `sortscope lessons`: every lesson by chapter and paper, with its steps; a broken file is listed
+// with its one line. Returns the exit code (1 when a shipped lesson is broken).
+int list_lessons(std::ostream& out);
+
+}  // namespace sortscope::app::cli

@@ -1,0 +1,97 @@
+// Caption fields from the shown run: its speed, its stages, its scatter's coalescing, its buckets,
+// the race beside it and the ladder it climbed.
+#include "session/lesson_captions.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "session/number_text.hpp"
+#include "session/stages.hpp"
+
+namespace sortscope::app {
+namespace {
+
+std::string printed(const char* format, double v) {
+  char text[48];
+  std::snprintf(text, sizeof text, format, v);
+  return text;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> caption_values(const CaptionInputs& in) {
+  std::map<std::string, std::string> v;
+  if (!in.shown) return v;
+  const SessionState& s = *in.shown;
+  v["device"] = s.device_name;
+  if (s.ladder) {
+    const LadderRow* fastest = nullptr;
+    for (const LadderRow& r : s.ladder->rows)
+      if (r.ran && (!fastest || r.keys_per_s > fastest->keys_per_s)) fastest = &r;
+    if (fastest) v["ladder_fastest"] = fastest->algorithm + " (" + format_rate(fastest->keys_per_s) + ")";
+  }
+  if (!s.run) return v;
+  const RunRecord& run = *s.run;
+  v["n"] = format_count(run.n);
+  v["algorithm"] = std::string(run.request.sort.algorithm->title);
+  const Throughput& t = s.timed;
+  if (t.measured()) {
+    v["ms"] = duration_text(t.median_ms);
+    v["keys_per_s"] = format_rate(t.keys_per_s);
+    const MemoryReading memory = memory_reading(run.model_bytes, s.copy_gbps, t.median_ms);
+    if (memory.apply()) {
+      v["gbps"] = t.at_least() + format_bytes_rate(t.gbps);
+      v["bytes_per_key"] = t.at_least() + printed("%.3g", t.bytes_per_key);
+      if (s.copy_gbps > 0) v["pct_copy"] = t.at_least() + printed("%.0f%%", 100.0 * t.gbps / s.copy_gbps);
+    }
+  }
+  if (in.challenger && in.challenger->timed.measured() && t.measured())
+    v["race_speedup"] = printed("%.2fx", in.challenger->timed.median_ms / t.median_ms);
+  if (!run.trace) return v;
+  const SortTrace& trace = *run.trace;
+  const int stage = viewed_stage(in.view_stage, run);
+  v["stages"] = std::to_string(trace.stages.size());
+  v["stage"] = std::to_string(stage);
+  v["stage_name"] = stage_name(run, stage);
+  int skipped = 0;
+  for (const StageTrace& st : trace.stages) skipped += st.radix && st.radix->skipped;
+  v["skipped_passes"] = std::to_string(skipped);
+  if (trace.stages.empty()) return v;
+  const StageTrace& viewed = trace.stages[size_t(trace_stage_of(stage))];
+  if (viewed.radix && viewed.radix->coalescing.warp_stores) {
+    const CoalescingStats& c = viewed.radix->coalescing;
+    const double ran = trace.scatter_store == ScatterStore::exchanged ? c.average_exchanged() : c.average_direct();
+    v["segments_per_store"] = printed("%.2f", ran);
+    v["segments_direct"] = printed("%.2f", c.average_direct());
+    v["ideal_segments"] = printed("%.2g", 32.0 * info(run.key_type).bytes / kSegmentBytes);
+  }
+  if (viewed.network) v["swaps"] = grouped_count(viewed.network->exchanges);
+  // The buckets: the viewed stage's, or the last stage that knows their sizes.
+  const BucketSection* buckets = viewed.buckets && !viewed.buckets->sizes.empty() ? &*viewed.buckets : nullptr;
+  for (const StageTrace& st : trace.stages)
+    if (!buckets && st.buckets && !st.buckets->sizes.empty()) buckets = &*st.buckets;
+  if (buckets) {
+    const uint64_t largest = *std::max_element(buckets->sizes.begin(), buckets->sizes.end());
+    v["largest_bucket"] = grouped_count(largest);
+    v["largest_bucket_ratio"] =
+        printed("%.2f", double(largest) * double(buckets->sizes.size()) / double(std::max<uint64_t>(run.n, 1)));
+    if (buckets->bound) v["bound"] = grouped_count(buckets->bound);
+  }
+  return v;
+}
+
+std::string fill_caption(const std::string& caption, const std::map<std::string, std::string>& values) {
+  std::string out;
+  size_t at = 0;
+  for (size_t open = caption.find('{'); open != std::string::npos; open = caption.find('{', at)) {
+    const size_t close = caption.find('}', open);
+    if (close == std::string::npos) break;
+    out += caption.substr(at, open - at);
+    const auto it = values.find(caption.substr(open + 1, close - open - 1));
+    out += it != values.end() ? it->second : "...";
+    at = close + 1;
+  }
+  return out + caption.substr(at);
+}
+
+}  // namespace sortscope::app
