@@ -7,12 +7,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <cstdio>
 #include <iostream>
 #include <mutex>
 #include <vector>
 
+#include "cli/lessons.hpp"
 #include "cli/options.hpp"
 #include "platform/platform.hpp"
 #include "session/recording.hpp"
@@ -45,19 +50,6 @@ std::string shown_panel_names(const ui::Layout& layout) {
   for (int i = 0; i < ui::kPanelCount; ++i)
     if (layout[ui::PanelId(i)].visible()) names += (names.empty() ? "" : ", ") + std::string(ui::panel_name(ui::PanelId(i)));
   return names;
-}
-
-PhaseView view_named(const std::string& name) {
-  if (name == "array") return PhaseView::keys;
-  if (name == "lookback") return PhaseView::lookback;
-  if (name == "histogram") return PhaseView::histogram;
-  if (name == "scan-table" || name == "scan") return PhaseView::scan_table;
-  if (name == "scatter") return PhaseView::scatter;
-  if (name == "network") return PhaseView::network;
-  if (name == "merge") return PhaseView::merge;
-  if (name == "buckets") return PhaseView::buckets;
-  if (name == "throughput") return PhaseView::throughput;
-  return PhaseView::none;
 }
 
 // Median and 90th percentile of the frame times, with the frames per second they allow.
@@ -234,6 +226,138 @@ int soak(Platform& platform, ui::Ui& ui, Session& session, const RunRequest& bas
 
 }  // namespace
 
+// "Merge by co-rank!" -> "merge-by-co-rank": a step's title in a file name.
+std::string slug(const std::string& title) {
+  std::string out;
+  for (char c : title) {
+    if (std::isalnum(static_cast<unsigned char>(c))) out += char(std::tolower(static_cast<unsigned char>(c)));
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.substr(0, 48);
+}
+
+// Waits for what the step set running (its sort, its race, its experiment), then settles the frame.
+void settle_lesson_step(Platform& platform, ui::Ui& ui, Session& session, bool live) {
+  render_frame(platform, ui, session);  // the step's set-up goes to the session here
+  if (!session.wait_until_shown(kHeadlessWaitSeconds, live ? 3 : 1))
+    std::cerr << "sortscope: the step's sort did not finish in " << kHeadlessWaitSeconds << " s\n";
+  render_frame(platform, ui, session);  // a race's second sort starts once the first one is shown
+  if (ui.challenger() && !ui.challenger()->wait_until_shown(kHeadlessWaitSeconds, live ? 3 : 1))
+    std::cerr << "sortscope: the race's second sort did not finish in " << kHeadlessWaitSeconds << " s\n";
+  for (int settle = 0; settle < 3; ++settle) render_frame(platform, ui, session);
+}
+
+// A lesson given offscreen: each step (a question before and after its answer) rendered once its
+// run is in; with --export, a PNG a picture and a PDF of them all (an MP4 where ffmpeg is
+// installed); with --check-layout, each picture checked; with --record-lesson, each GPU step's run
+// and experiment saved as the recording it names.
+int give_lesson_offscreen(Platform& platform, ui::Ui& ui, Session& session, const LoadedLesson& lesson,
+                          const GuiOptions& options) {
+  int status = 0;
+  const std::filesystem::path dir(options.export_dir);
+  if (!options.export_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+      std::cerr << "sortscope: --export: cannot make the folder '" << printable(options.export_dir) << "'\n";
+      return 2;
+    }
+  }
+  struct Kept {
+    std::shared_ptr<const RunRecord> run;
+    SessionState state;
+    std::vector<std::shared_ptr<const Experiment>> experiments;
+  };
+  std::map<std::string, Kept> recordings;
+  std::vector<Image> pages;
+  std::vector<std::string> names;
+  for (int step = 0; step < int(lesson.plans.size()); ++step) {
+    const LessonStep& s = lesson.lesson.steps[size_t(step)];
+    for (const bool revealed : s.question ? std::vector<bool>{false, true} : std::vector<bool>{true}) {
+      ui::LessonView& view = *ui.view().lesson;
+      view.step = step;
+      view.revealed[size_t(step)] = revealed;
+      view.chosen[size_t(step)] = -1;
+      settle_lesson_step(platform, ui, session, options.live);
+      const std::string what = "step " + std::to_string(step + 1) + " (" + s.title + (revealed ? "" : ", before the answer") + ")";
+      if (options.check_layout) {
+        const std::vector<ui::LayoutProblem> problems = ui::audit_rendered_frame();
+        for (const ui::LayoutProblem& p : problems) std::cerr << "sortscope: layout: " << what << ": " << p.window << ": " << p.what << "\n";
+        if (!problems.empty()) status = 1;
+      }
+      if (!options.export_dir.empty()) {
+        Image image;
+        if (Status r = platform.read_frame(&image); !r.ok()) {
+          std::cerr << "sortscope: " << printable(r.message()) << "\n";
+          return 1;
+        }
+        char name[16];
+        std::snprintf(name, sizeof name, "%02d-", step + 1);
+        const std::string file = (dir / (name + slug(s.title) + (revealed ? "" : "-question") + ".png")).string();
+        if (Status w = write_png(image, file); !w.ok()) {
+          std::cerr << "sortscope: " << printable(w.message()) << "\n";
+          return 1;
+        }
+        pages.push_back(std::move(image));
+        names.push_back(file);
+      }
+      const SessionState now = session.state();
+      if (!now.error.empty()) {
+        std::cerr << "sortscope: " << what << ": " << printable(now.error) << "\n";
+        status = 1;
+      }
+      if (now.run && !now.run->verified && now.replay_note.empty()) {
+        std::cerr << "sortscope: " << what << ": the output failed verification: " << printable(now.run->verify_detail) << "\n";
+        status = 1;
+      }
+      const LessonStepPlan& plan = lesson.plans[size_t(step)];
+      if (!options.record_lesson.empty() && revealed && !plan.fallback_replay.empty() && now.run && now.replay_note.empty()) {
+        Kept& kept = recordings[std::filesystem::path(plan.fallback_replay).filename().string()];
+        if (!kept.run) {
+          kept.run = now.run;
+          kept.state = now;
+        }
+        if (plan.experiment && now.experiment && now.experiment->request == *plan.experiment) kept.experiments.push_back(now.experiment);
+      }
+      platform.present();
+    }
+  }
+  for (const auto& [name, kept] : recordings) {
+    const std::string path = (std::filesystem::path(options.record_lesson) / name).string();
+    RecordingSize size;
+    if (Status s = save_recording(*kept.run, kept.state, path, &size, kRecordedKeysPerSnapshot, kept.experiments); !s.ok()) {
+      std::cerr << "sortscope: --record-lesson: " << printable(s.message()) << "\n";
+      status = 1;
+    } else {
+      std::cerr << "sortscope: recorded " << describe(size, kept.run->n) << " and " << kept.experiments.size()
+                << " experiment(s) to " << path << "\n";
+    }
+  }
+  if (!pages.empty()) {
+    const std::string pdf = (dir / (lesson.lesson.name + ".pdf")).string();
+    if (Status s = write_pdf(pages, pdf); !s.ok()) {
+      std::cerr << "sortscope: " << printable(s.message()) << "\n";
+      return 1;
+    }
+    std::cerr << "sortscope: wrote " << pages.size() << " pictures and " << pdf << "\n";
+    // A video for slides that play themselves, four seconds a picture, where ffmpeg is installed.
+    if (std::system("command -v ffmpeg > /dev/null 2>&1") == 0) {
+      const std::filesystem::path list = dir / "pictures.txt";
+      std::ofstream out(list);
+      for (const std::string& file : names) out << "file '" << std::filesystem::absolute(file).string() << "'\nduration 4\n";
+      out << "file '" << std::filesystem::absolute(names.back()).string() << "'\n";
+      out.close();
+      const std::string mp4 = (dir / (lesson.lesson.name + ".mp4")).string();
+      const std::string command = "ffmpeg -y -loglevel error -f concat -safe 0 -i '" + list.string() +
+                                  "' -vf format=yuv420p -r 25 '" + mp4 + "'";
+      if (std::system(command.c_str()) == 0) std::cerr << "sortscope: wrote " << mp4 << "\n";
+      else std::cerr << "sortscope: ffmpeg could not make " << mp4 << "\n";
+    }
+  }
+  return status;
+}
+
 int run_gui(const RunRequest& asked, const GuiOptions& options) {
   RunRequest request = asked;
   std::optional<SortConfig> race;
@@ -245,6 +369,15 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       return 2;
     }
     if (shown) request.sort.algorithm = shown;
+  }
+  // A broken lesson is one line before any window: its file, its line, the rule.
+  std::shared_ptr<LoadedLesson> lesson;
+  if (!options.lesson.empty()) {
+    lesson = std::make_shared<LoadedLesson>();
+    if (const Status s = open_lesson(options.lesson, lesson.get()); !s.ok()) {
+      std::cerr << "sortscope: " << printable(s.message()) << "\n";
+      return 2;
+    }
   }
   // A recording that cannot be shown is a mistake in the command line: say so before any window.
   std::shared_ptr<Recording> recording;
@@ -285,11 +418,12 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
     session_options.live = options.live;
     session_options.device_lock = std::make_shared<std::mutex>();
     session_options.replay = std::move(recording);
+    session_options.idle = lesson != nullptr;
     Session session(session_options);
     ui::ViewState view = settings.view;
     view.stage = options.stage;
     view.phase = options.phase - 1;
-    view.focus = view_named(options.focus);
+    view.focus = ui::phase_view_named(options.focus);
     if (options.hover_key >= 0) view.pointed_key = ui::ViewState::PointedKey{-1, uint64_t(options.hover_key)};
     view.scan_table_offsets = options.focus == "scan";
     if (const std::optional<ui::PanelId> focused = ui::focused_panel(view)) view.layout.tab = *focused;
@@ -305,9 +439,15 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
     view.race = race;
     ui::Ui ui(view);
     ui.set_device_lock(session_options.device_lock);
+    if (lesson) ui.open_lesson(lesson);
+    if (lesson && (!options.export_dir.empty() || !options.record_lesson.empty()))
+      status = give_lesson_offscreen(*platform, ui, session, *lesson, options);
     if (options.soak_runs > 0) status = soak(*platform, ui, session, request, options.soak_runs, options.soak_max_log);
     // A soak has drawn its frames; otherwise draw the asked number (0: until the window closes).
-    const int frames = options.soak_runs > 0 ? -1 : options.frames > 0 ? options.frames : (options.headless ? kDefaultHeadlessFrames : 0);
+    const bool given = lesson && (!options.export_dir.empty() || !options.record_lesson.empty());
+    const int frames = options.soak_runs > 0 || given ? -1
+                       : options.frames > 0           ? options.frames
+                                                      : (options.headless ? kDefaultHeadlessFrames : 0);
     // Timed frames start once the sort is on screen: they measure drawing, not sorting.
     const bool time_frames = options.frame_times && !platform->interactive();
     if (time_frames && !session.wait_until_shown(kHeadlessWaitSeconds, 1))

@@ -9,6 +9,7 @@
 
 #include "cli/options.hpp"
 #include "session/data_files.hpp"
+#include "session/sweep.hpp"
 #include "ui/layout.hpp"
 
 namespace sortscope::app::cli {
@@ -18,7 +19,7 @@ namespace {
 const std::set<std::string> kPresentersFlags = {
     "--headless", "--frames", "--screenshot", "--panel", "--width", "--height", "--ui-scale", "--theme",
     "--palette", "--settings", "--record", "--soak", "--soak-max-log2", "--check-layout", "--frame-times",
-    "--print-text", "--show-help", "--no-live", "--lesson", "--export", "bench", "lessons"};
+    "--print-text", "--show-help", "--no-live", "--lesson", "--export", "--record-lesson", "bench", "lessons"};
 
 // What a `view:` line may change: where the viewer looks, not what was sorted.
 const std::set<std::string> kViewFlags = {"--stage", "--phase", "--focus", "--maximize", "--hide",
@@ -122,6 +123,25 @@ class Checker {
     plan->value_axis = c.gui.value_axis;
     plan->hide = c.gui.hide;
     plan->hover_key = c.gui.hover_key;
+    if (step.experiment) {
+      ExperimentRequest e;
+      e.base = plan->request;
+      e.sweep = step.experiment->sweep;
+      std::vector<RunRequest> series;
+      for (const std::string& name : step.experiment->series) {
+        const AlgorithmDescriptor* a = find_algorithm(name);
+        if (!a) return fail(step.line, "series: unknown algorithm '" + name + "' (sortscope --help lists them)");
+        e.series.push_back(a);
+        series.push_back(plan->request);
+        series.back().sort.algorithm = a;
+      }
+      if (series.empty()) series.push_back(plan->request);
+      Sweeps sweeps;
+      sweeps.ns = {plan->request.data.n};
+      sweeps.dists = {plan->request.data.dist};
+      if (Status s = parse_sweep(e.sweep, series, &sweeps); !s.ok()) return fail(step.line, "sweep: " + s.message());
+      plan->experiment = e;
+    }
     return Status::Ok();
   }
 

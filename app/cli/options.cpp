@@ -12,6 +12,7 @@
 #include <span>
 #include <sstream>
 
+#include "cli/lessons.hpp"
 #include "gfx/palette.hpp"
 #include "session/parse.hpp"
 #include "sortscope/backend.hpp"
@@ -340,6 +341,19 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
                "After the last frame, print the text every panel shows, a line of a text per line of output as "
                "PANEL: TEXT (to read a picture's numbers by script)");
 
+  CLI::Option* lesson = app.add_option("--lesson", gui.lesson,
+                                       "Give a lesson, step by step: a shipped lesson's name (sortscope lessons lists "
+                                       "them) or a lesson file");
+  app.add_option("--export", gui.export_dir,
+                 "With --headless --lesson: write a picture of every step (a question's before and after its "
+                 "answer) and one PDF of them into DIR, and an MP4 through ffmpeg where it is installed")
+      ->needs(lesson);
+  app.add_option("--record-lesson", gui.record_lesson,
+                 "With --lesson: save each GPU step's run and experiment as the recording it names, into DIR "
+                 "(run on a GPU machine: the recordings a machine without a GPU shows)")
+      ->needs(lesson);
+  CLI::App* lessons_cmd = app.add_subcommand("lessons", "List the lessons, by chapter and paper");
+
   BenchOptions& bench = c.bench;
   RunOptions bench_run;
   CLI::App* bench_cmd = app.add_subcommand("bench", "Time algorithms on one input in one process, median of --repeat runs");
@@ -396,6 +410,8 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   if (bench_cmd->parsed()) {
     c.kind = Command::Kind::bench;
     c.run = bench_run;
+  } else if (lessons_cmd->parsed()) {
+    c.kind = Command::Kind::lessons;
   } else {
     c.kind = Command::Kind::gui;
   }
@@ -441,6 +457,11 @@ int main(int argc, char** argv) {
     }
   }
   if (c.kind == Command::Kind::bench) return run_bench(c.run, c.bench);
+  if (c.kind == Command::Kind::lessons) return list_lessons(std::cout);
+  if (!c.gui.export_dir.empty() && !c.gui.headless) {
+    std::cerr << "sortscope: --export writes a lesson's pictures offscreen: add --headless\n";
+    return 2;
+  }
   std::vector<RunRequest> requests;
   if (Status s = to_requests(c.run, &requests); !s.ok()) {
     std::cerr << "sortscope: " << printable(s.message()) << "\n";

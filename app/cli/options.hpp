@@ -59,6 +59,9 @@ struct GuiOptions {
   std::string race;          // a challenger beside the shown sort: ALGORITHM[:NAME=VALUE,...] or a preset
   bool check_layout = false; // after the last frame, report text cut off, overlapping or broken mid-word
   bool print_text = false;   // after the last frame, print every panel's text as drawn
+  std::string lesson;        // a lesson to give: a shipped lesson's name or a lesson file
+  std::string export_dir;    // with --headless --lesson: a picture a step (and a PDF of them) in this folder
+  std::string record_lesson;  // with --lesson: save each step's run and experiment as the recording it names, here
   bool live = true;          // keep timing runs in the background for the throughput plot
   int soak_runs = 0;         // > 0: sort this many requests in turn, sampling memory (see soak in gui_command.cpp)
   int soak_max_log = 26;     // the soak's largest n is 2^this
@@ -87,7 +90,7 @@ int run_bench(const RunOptions& run, const BenchOptions& bench);
 // What a command line asks for: the GUI, a bench run, or to exit at once with `exit_code` (help,
 // version, or a mistake, whose one-line message went to the error stream).
 struct Command {
-  enum class Kind { gui, bench, exit };
+  enum class Kind { gui, bench, lessons, exit };
   Kind kind = Kind::gui;
   int exit_code = 0;
   RunOptions run;  // the GUI's or bench's run options

@@ -46,6 +46,9 @@ Status create_window_platform(const PlatformOptions& options, std::unique_ptr<Pl
 Status create_headless_platform(const PlatformOptions& options, std::unique_ptr<Platform>* out);
 
 Status write_png(const Image& image, const std::string& path);
+// A PDF of one page a picture, each page the picture's shape (slides: 1920x1080 makes 16:9 pages),
+// the pictures JPEG-compressed.
+Status write_pdf(const std::vector<Image>& pages, const std::string& path);
 // The part of `image` inside the rectangle (in pixels, top row first), clipped to the image.
 Image crop(const Image& image, int x, int y, int width, int height);
 

@@ -193,6 +193,17 @@ class Reader {
       s.experiment->sweep = value;
       return Status::Ok();
     }
+    if (key == "series") {
+      if (!s.experiment) return fail(line, "series: names an experiment's algorithms: put 'sweep:' first");
+      std::string item;
+      std::istringstream list(value);
+      while (std::getline(list, item, ',')) {
+        item = trim(item);
+        if (!item.empty()) s.experiment->series.push_back(item);
+      }
+      if (s.experiment->series.empty()) return fail(line, "series: needs one algorithm or more, separated by commas");
+      return Status::Ok();
+    }
     if (key == "measure") {
       if (value != "keys/s" && value != "ms" && value != "GB/s") return fail(line, "measure: is keys/s, ms or GB/s");
       if (!s.experiment) return fail(line, "measure: belongs to an experiment: put 'sweep:' first");
@@ -216,7 +227,7 @@ class Reader {
       if (s.experiment->paper.empty()) return fail(line, "paper: needs at least one x=y pair");
       return Status::Ok();
     }
-    return fail(line, "unknown line '" + key + ":' in a step (run, view, show, ask, because, sweep, measure, paper, recording)");
+    return fail(line, "unknown line '" + key + ":' in a step (run, view, show, ask, because, sweep, series, measure, paper, recording)");
   }
 
   Status end_step() {

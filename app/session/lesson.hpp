@@ -23,6 +23,7 @@
 //   - [x] pmpp-radix-coalesced                the answer
 //   because: Its local sort puts each digit's keys side by side first.
 //   sweep: n=2^10..2^20                       an experiment, plotted: as bench --sweep takes it
+//   series: onesweep, cub-radix               its lines, one an algorithm (default: the run's)
 //   measure: keys/s                           what the plot shows: keys/s, ms or GB/s
 //   paper: GTX 285, Fig. 3: 16=310, 32=290    the paper's numbers beside ours: x=y pairs
 //
@@ -50,7 +51,8 @@ struct LessonQuestion {
 
 // A sweep run and plotted in the app, with the paper's own numbers beside ours where given.
 struct LessonExperiment {
-  std::string sweep;              // "n=2^10..2^20", "radix-bits=1..8", "dist=uniform,zipf", "algorithm=a,b"
+  std::string sweep;              // "n=2^10..2^20", "radix-bits=1..8", "dist=uniform,zipf"
+  std::vector<std::string> series;  // algorithms, a line each; empty: the run's
   std::string measure = "keys/s";  // keys/s, ms or GB/s
   std::string paper_label;        // where the paper's numbers come from
   std::vector<std::pair<double, double>> paper;  // x -> y, in the measure's unit
@@ -91,6 +93,7 @@ struct LessonStepPlan {
   std::string focus, maximize, value_axis;
   std::vector<std::string> hide;
   int64_t hover_key = -1;
+  std::optional<ExperimentRequest> experiment;  // the step's sweep over its run
   bool new_run = true;  // the step sorts (or replays) anew; false: it keeps the run before and moves the view
 };
 

@@ -32,7 +32,7 @@ std::map<std::string, std::string> caption_values(const CaptionInputs& in) {
   }
   if (!s.run) return v;
   const RunRecord& run = *s.run;
-  v["n"] = format_count(run.n);
+  v["n"] = grouped_count(run.n);
   v["algorithm"] = std::string(run.request.sort.algorithm->title);
   const Throughput& t = s.timed;
   if (t.measured()) {

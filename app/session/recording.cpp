@@ -144,7 +144,47 @@ LadderResult ladder_from_json(const nlohmann::json& j) {
   return l;
 }
 
+nlohmann::json experiment_json(const Experiment& e) {
+  nlohmann::json series = nlohmann::json::array();
+  for (const AlgorithmDescriptor* a : e.request.series) series.push_back(std::string(a->name));
+  nlohmann::json points = nlohmann::json::array();
+  for (const ExperimentPoint& p : e.points)
+    points.push_back({{"series", p.series}, {"x", p.x}, {"x_text", p.x_text}, {"ms", p.ms},
+                      {"keys_per_s", p.keys_per_s}, {"gbps", p.gbps}, {"verified", p.verified}});
+  return {{"base", request_json(e.request.base)}, {"series", series},   {"sweep", e.request.sweep},
+          {"x_name", e.x_name},                   {"categorical", e.categorical}, {"device", e.device},
+          {"backend", std::string(backend_name(e.backend))}, {"recorded_at", e.recorded_at.empty() ? utc_now() : e.recorded_at},
+          {"points", points}};
+}
+
+Status experiment_from_json(const nlohmann::json& j, Experiment* e) {
+  SORTSCOPE_RETURN_IF_ERROR(request_from_json(j.at("base"), &e->request.base));
+  for (const nlohmann::json& name : j.at("series")) {
+    const AlgorithmDescriptor* a = find_algorithm(name.get<std::string>());
+    if (!a) return InvalidArgument("an experiment names an unknown algorithm '" + name.get<std::string>() + "'");
+    e->request.series.push_back(a);
+  }
+  e->request.sweep = j.at("sweep").get<std::string>();
+  e->x_name = j.at("x_name").get<std::string>();
+  e->categorical = j.at("categorical").get<bool>();
+  e->device = j.at("device").get<std::string>();
+  e->backend = j.at("backend").get<std::string>() == "cuda" ? BackendKind::cuda : BackendKind::cpu;
+  e->recorded_at = j.at("recorded_at").get<std::string>();
+  for (const nlohmann::json& p : j.at("points"))
+    e->points.push_back({p.at("series").get<std::string>(), p.at("x").get<double>(), p.at("x_text").get<std::string>(),
+                         p.at("ms").get<double>(), p.at("keys_per_s").get<double>(), p.at("gbps").get<double>(),
+                         p.at("verified").get<bool>()});
+  e->planned = e->points.size();
+  return Status::Ok();
+}
+
 }  // namespace
+
+std::shared_ptr<const Experiment> Recording::experiment(const ExperimentRequest& request) const {
+  for (const auto& e : experiments)
+    if (e->request.key() == request.key()) return e;
+  return nullptr;
+}
 
 std::string describe(const RecordingSize& size, uint64_t n) {
   std::ostringstream out;
@@ -155,7 +195,7 @@ std::string describe(const RecordingSize& size, uint64_t n) {
 }
 
 Status save_recording(const RunRecord& run, const SessionState& state, const std::string& path, RecordingSize* size,
-                      uint64_t max_keys_per_snapshot) {
+                      uint64_t max_keys_per_snapshot, const std::vector<std::shared_ptr<const Experiment>>& experiments) {
   // Every k-th key, k the smallest power of two that brings a snapshot within the bound.
   const StageSnapshots* snapshots = run.snapshots.get();
   const uint64_t stored = snapshots ? snapshots->size() : 0;
@@ -187,6 +227,10 @@ Status save_recording(const RunRecord& run, const SessionState& state, const std
                            {"key_stride", stride}};
   if (run.trace) header["trace"] = *run.trace;
   if (state.ladder) header["ladder"] = ladder_json(*state.ladder);
+  if (!experiments.empty()) {
+    header["experiments"] = nlohmann::json::array();
+    for (const auto& e : experiments) header["experiments"].push_back(experiment_json(*e));
+  }
   const std::string text = header.dump();
 
   std::ofstream out(path, std::ios::binary);
@@ -247,6 +291,12 @@ Status load_recording(const std::string& path, Recording* recording) {
     r.run.verify_detail = h.at("verify_detail").get<std::string>();
     if (h.contains("trace")) r.run.trace = h.at("trace").get<SortTrace>();
     if (h.contains("ladder")) r.ladder = std::make_shared<LadderResult>(ladder_from_json(h.at("ladder")));
+    if (h.contains("experiments"))
+      for (const nlohmann::json& e : h.at("experiments")) {
+        auto experiment = std::make_shared<Experiment>();
+        if (Status s = experiment_from_json(e, experiment.get()); !s.ok()) return not_one(s.message());
+        r.experiments.push_back(std::move(experiment));
+      }
     const std::vector<int> stages = h.at("snapshot_stages").get<std::vector<int>>();
     const uint64_t keys_each = h.at("keys_each").get<uint64_t>();
     r.key_stride = h.at("key_stride").get<uint64_t>();

@@ -27,6 +27,9 @@ struct Recording {
   std::string recorded_at;    // UTC date and time
   uint64_t key_stride = 1;    // snapshots keep every key_stride-th key
   std::shared_ptr<const LadderResult> ladder;  // the radix ladder climbed on the run's data, if it was
+  std::vector<std::shared_ptr<const Experiment>> experiments;  // lessons' sweeps run on that machine
+  // The experiment recorded for `request` (by its key), or null.
+  std::shared_ptr<const Experiment> experiment(const ExperimentRequest& request) const;
 };
 
 // What save_recording wrote, for the line that states its size.
@@ -40,8 +43,10 @@ struct RecordingSize {
 
 std::string describe(const RecordingSize& size, uint64_t n);
 
+// `experiments`: sweeps to keep with the run (a lesson's, run on the same machine).
 Status save_recording(const RunRecord& run, const SessionState& state, const std::string& path,
-                      RecordingSize* size = nullptr, uint64_t max_keys_per_snapshot = kRecordedKeysPerSnapshot);
+                      RecordingSize* size = nullptr, uint64_t max_keys_per_snapshot = kRecordedKeysPerSnapshot,
+                      const std::vector<std::shared_ptr<const Experiment>>& experiments = {});
 Status load_recording(const std::string& path, Recording* recording);
 
 }  // namespace sortscope::app

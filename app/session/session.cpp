@@ -6,7 +6,9 @@
 #include <cmath>
 
 #include "session/parse.hpp"
+#include "session/number_text.hpp"
 #include "session/recording.hpp"
+#include "session/sweep.hpp"
 
 namespace sortscope::app {
 
@@ -75,7 +77,7 @@ Session::Session(const Options& options) : options_(options), start_(std::chrono
   state_.request = options.initial;
   if (options.replay) {
     show_recording(*options.replay);
-  } else {
+  } else if (!options.idle) {
     pending_ = options.initial;
     requests_submitted_ = 1;
   }
@@ -154,6 +156,33 @@ void Session::set_live(bool live) {
   changed_.notify_all();
 }
 
+std::string ExperimentRequest::key() const {
+  std::string names;
+  for (const AlgorithmDescriptor* a : series) {
+    if (!names.empty()) names += ',';
+    names += a->name;
+  }
+  if (names.empty()) names = base.sort.algorithm->name;
+  return sweep + " | " + names;
+}
+
+void Session::run_experiment(const ExperimentRequest& request, std::shared_ptr<const Experiment> recorded) {
+  {
+    std::lock_guard lock(mutex_);
+    if (recorded) {
+      state_.experiment = std::move(recorded);
+    } else {
+      // Replacing one that has not started yet keeps one count for both.
+      if (!pending_experiment_) ++experiments_requested_;
+      pending_experiment_ = request;
+      auto starting = std::make_shared<Experiment>();
+      starting->request = request;
+      state_.experiment = std::move(starting);
+    }
+  }
+  changed_.notify_all();
+}
+
 void Session::climb_ladder() {
   {
     std::lock_guard lock(mutex_);
@@ -179,6 +208,7 @@ bool Session::wait_until_shown(double timeout_s, size_t throughput_points) const
   // A failed request has no timed runs to wait for.
   return changed_.wait_for(lock, std::chrono::duration<double>(timeout_s), [&] {
     return requests_done_ == requests_submitted_ && ladders_done_ == ladders_requested_ &&
+           experiments_done_ == experiments_requested_ &&
            (history_.size() >= throughput_points || !state_.error.empty());
   });
 }
@@ -196,11 +226,15 @@ void Session::set_busy(const std::string& what) {
 void Session::worker_loop() {
   for (;;) {
     std::optional<RunRequest> request;
+    std::optional<ExperimentRequest> experiment;
     bool live = false, ladder = false;
     {
       std::unique_lock lock(mutex_);
       changed_.wait_for(lock, std::chrono::milliseconds(100),
-                        [&] { return stop_ || pending_.has_value() || pending_replay_ || ladders_done_ < ladders_requested_; });
+                        [&] {
+                          return stop_ || pending_.has_value() || pending_replay_ || pending_experiment_ ||
+                                 ladders_done_ < ladders_requested_;
+                        });
       if (stop_) return;
       if (pending_replay_) {
         // A recording is shown as it is: nothing runs here until the next request.
@@ -218,10 +252,12 @@ void Session::worker_loop() {
       request.swap(pending_);
       live = state_.live;
       ladder = !request && ladders_done_ < ladders_requested_;
+      if (!request && !ladder) experiment.swap(pending_experiment_);
     }
     // Sessions racing on one device take turns: a timed run never shares the GPU with another.
     std::unique_lock<std::mutex> device;
-    if (options_.device_lock && (request || ladder || (live && current_))) device = std::unique_lock(*options_.device_lock);
+    if (options_.device_lock && (request || ladder || experiment || (live && current_)))
+      device = std::unique_lock(*options_.device_lock);
     if (request) {
       handle_request(*request);
       std::lock_guard lock(mutex_);
@@ -231,6 +267,11 @@ void Session::worker_loop() {
       run_ladder_steps();
       std::lock_guard lock(mutex_);
       ladders_done_ = ladders_requested_;
+      changed_.notify_all();
+    } else if (experiment) {
+      run_experiment_steps(*experiment);
+      std::lock_guard lock(mutex_);
+      ++experiments_done_;
       changed_.notify_all();
     } else if (live && current_) {
       live_run();
@@ -419,6 +460,74 @@ void Session::run_ladder_steps() {
   state_.ladder = std::make_shared<const LadderResult>(std::move(result));
   state_.busy = false;
   state_.busy_what.clear();
+}
+
+// The sweep on this backend, each point published as it is measured; then the shown run's own data
+// set again, for its live timing.
+void Session::run_experiment_steps(const ExperimentRequest& e) {
+  auto result = std::make_shared<Experiment>();
+  result->request = e;
+  auto publish = [&] {
+    std::lock_guard lock(mutex_);
+    if (state_.experiment && state_.experiment->request == e) state_.experiment = std::make_shared<const Experiment>(*result);
+  };
+  auto stop = [&](const Status& s) {
+    result->error = s.message();
+    publish();
+    set_busy("");
+  };
+  if (Status s = ensure_backend(e.base.backend); !s.ok()) return stop(s);
+  std::vector<RunRequest> requests;
+  for (const AlgorithmDescriptor* a : e.series.empty() ? std::vector<const AlgorithmDescriptor*>{e.base.sort.algorithm} : e.series) {
+    requests.push_back(e.base);
+    requests.back().sort.algorithm = a;
+  }
+  Sweeps sweeps;
+  sweeps.ns = {e.base.data.n};
+  sweeps.dists = {e.base.data.dist};
+  if (Status s = parse_sweep(e.sweep, requests, &sweeps); !s.ok()) return stop(s);
+  const bool by_dist = sweeps.dists.size() > 1, by_param = !sweeps.param.empty();
+  result->x_name = by_param ? sweeps.param : by_dist ? "dist" : "n";
+  result->categorical = by_dist;
+  result->device = backend_->device_name();
+  result->backend = backend_->kind();
+  const size_t values = by_param ? sweeps.values.size() : 1;
+  result->planned = sweeps.ns.size() * sweeps.dists.size() * values * requests.size();
+  publish();
+  for (size_t point = 0; point < sweeps.ns.size() * sweeps.dists.size(); ++point) {
+    DataSpec data = e.base.data;
+    data.n = sweeps.ns[point / sweeps.dists.size()];
+    data.dist = sweeps.dists[point % sweeps.dists.size()];
+    set_busy("experiment: " + data.dist.name() + ", " + grouped_count(data.n) + " keys");
+    loaded_data_.reset();
+    if (Status s = backend_->set_data(data); !s.ok()) return stop(s);
+    for (const RunRequest& r : requests)
+      for (size_t v = 0; v < values; ++v) {
+        SortConfig config = r.sort;
+        if (by_param) set_param(&config, sweeps.param, sweeps.values[v]);
+        RunOptions options;
+        options.warmup = 1;
+        options.repeat = 5;
+        RunResult run;
+        if (Status s = backend_->run(config, options, &run); !s.ok()) return stop(s);
+        const Throughput t = throughput_of(backend_->size(), run.model_bytes, run.median_ms);
+        ExperimentPoint p;
+        p.series = std::string(r.sort.algorithm->name);
+        p.x = by_param ? double(sweeps.values[v]) : by_dist ? double(point % sweeps.dists.size()) : double(data.n);
+        p.x_text = by_param ? std::to_string(sweeps.values[v]) : by_dist ? data.dist.name() : format_count(data.n);
+        p.ms = t.median_ms;
+        p.keys_per_s = t.keys_per_s;
+        p.gbps = t.gbps;
+        p.verified = run.verified;
+        result->points.push_back(p);
+        publish();
+      }
+  }
+  // The shown run's live timing goes on over its own keys.
+  if (current_) {
+    if (Status s = backend_->set_data(current_->data); s.ok()) loaded_data_ = current_->data;
+  }
+  set_busy("");
 }
 
 void Session::live_run() {

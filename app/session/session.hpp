@@ -58,6 +58,37 @@ struct ThroughputPoint {
   uint64_t n = 0;
 };
 
+// A lesson's experiment: one sweep over the run's data set, every series (an algorithm) at every
+// swept value, its points published as they come in.
+struct ExperimentRequest {
+  RunRequest base;                                   // the data set and sort the sweep varies
+  std::vector<const AlgorithmDescriptor*> series;    // empty: the base's algorithm alone
+  std::string sweep;                                 // as bench --sweep takes it
+  std::string key() const;                           // what names it in a recording
+  bool operator==(const ExperimentRequest&) const = default;
+};
+
+struct ExperimentPoint {
+  std::string series;  // the algorithm's name
+  double x = 0;        // the swept value: n, the parameter's value, or the distribution's index
+  std::string x_text;  // as the axis writes it
+  double ms = 0, keys_per_s = 0, gbps = 0;
+  bool verified = false;
+};
+
+struct Experiment {
+  ExperimentRequest request;
+  std::string x_name;           // "n", a parameter's name, or "dist"
+  bool categorical = false;     // x is a distribution's index: bars, not a line
+  std::vector<ExperimentPoint> points;
+  size_t planned = 0;           // the points it will have
+  std::string device;           // where it ran
+  BackendKind backend = BackendKind::cpu;
+  std::string recorded_at;      // from a recording: when (else empty)
+  std::string error;            // why it stopped, if it did
+  bool done() const { return !error.empty() || points.size() >= planned; }
+};
+
 // What one click (or Enter) does about the last failure: the largest n that fits when memory ran
 // out (and a smaller one that sorts quickly, where that n would take long), the CPU backend when the
 // GPU stopped working.
@@ -93,6 +124,7 @@ struct SessionState {
   bool live = true;
   std::shared_ptr<const LadderResult> ladder;  // the last climb of the radix ladder, if any
   std::string replay_note;   // while a recording is shown: where and when it ran
+  std::shared_ptr<const Experiment> experiment;  // the last experiment, as far as it has come
   // What Enter takes after an error: the quick offer where there is one, else the offer; or none.
   const Offer* enter_offer() const { return quick_offer ? &*quick_offer : offer ? &*offer : nullptr; }
 };
@@ -108,6 +140,8 @@ class Session {
     // Shown first instead of sorting `initial`: a run recorded elsewhere (session/recording.hpp).
     // Nothing runs until a request is submitted; that request runs on this machine.
     std::shared_ptr<const Recording> replay;
+    // Nothing runs until a request (or a recording) is submitted: a lesson sets its first step up.
+    bool idle = false;
     // Shared by sessions that race side by side: each holds it while it sorts, so their timed runs
     // take turns on the device instead of slowing each other down.
     std::shared_ptr<std::mutex> device_lock;
@@ -130,6 +164,9 @@ class Session {
   void set_live(bool live);
   // Non-blocking: after the current request, runs every step of the radix ladder on its data set.
   void climb_ladder();
+  // Non-blocking: runs an experiment after the current request (replacing any still to come); its
+  // points appear in state().experiment. With `recorded`, that recording's results are shown instead.
+  void run_experiment(const ExperimentRequest& request, std::shared_ptr<const Experiment> recorded = nullptr);
 
   SessionState state() const;
 
@@ -144,6 +181,7 @@ class Session {
   void report_failure(const RunRequest& request, const Status& status);
   void live_run();
   void run_ladder_steps();
+  void run_experiment_steps(const ExperimentRequest& request);
   Status ensure_backend(BackendChoice choice);
   void set_busy(const std::string& what);
   double now_seconds() const;
@@ -155,10 +193,13 @@ class Session {
   mutable std::condition_variable changed_;
   std::optional<RunRequest> pending_;
   std::shared_ptr<const Recording> pending_replay_;
+  std::optional<ExperimentRequest> pending_experiment_;
   uint64_t requests_submitted_ = 0;
   uint64_t requests_done_ = 0;
   uint64_t ladders_requested_ = 0;
   uint64_t ladders_done_ = 0;
+  uint64_t experiments_requested_ = 0;
+  uint64_t experiments_done_ = 0;
   bool stop_ = false;
   SessionState state_;
   std::deque<ThroughputPoint> history_;

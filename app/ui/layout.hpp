@@ -250,22 +250,25 @@ inline RaceLayout race_layout(float width, float height, float ui_scale, const u
 // presenter's layout), or the usual layout where a step names none. Before its answer a step's
 // question takes the whole window: the class predicts before it sees.
 
-constexpr float kLessonStripShare = 0.26f;  // of the window's height
-constexpr float kMinLessonStrip = 150;      // UI-scale units: a title, three lines, the buttons
+constexpr float kMinLessonStrip = 150;   // UI-scale units: a title, three lines, the buttons
+constexpr float kMaxLessonShare = 0.45f;  // of the window's height; a longer caption scrolls
 
-inline float lesson_strip_height(float height, float ui_scale) {
-  return std::min(height * 0.45f, std::max(height * kLessonStripShare, kMinLessonStrip * ui_scale));
+// `wanted`: the height the step's words take (lesson_panel_height), kept between the least a
+// strip needs and the most the pictures can spare.
+inline float lesson_strip_height(float height, float ui_scale, float wanted) {
+  return std::min(height * kMaxLessonShare, std::max(wanted, kMinLessonStrip * ui_scale));
 }
 
 // `show`: the step's panels, in its order, of those the run has.
 inline Layout lesson_layout(float width, float height, float ui_scale, unsigned sections, bool ladder,
-                            const LayoutOptions& options, const std::vector<PanelId>& show, bool question_open) {
+                            const LayoutOptions& options, const std::vector<PanelId>& show, bool question_open,
+                            float wanted_strip) {
   if (question_open) {
     Layout l;
     l.lesson = {0, 0, width, height};
     return l;
   }
-  const float strip = lesson_strip_height(height, ui_scale), above = height - strip;
+  const float strip = lesson_strip_height(height, ui_scale, wanted_strip), above = height - strip;
   if (options.maximized) {
     Layout l = fixed_layout(width, above, ui_scale, sections, ladder, options);
     l.lesson = {0, above, width, strip};
@@ -286,9 +289,9 @@ inline Layout lesson_layout(float width, float height, float ui_scale, unsigned 
 // A race in a lesson: a column a side, each with the step's panels stacked (the array view and the
 // run's main picture where the step names none), and the lesson's strip across the foot.
 inline RaceLayout lesson_race_layout(float width, float height, float ui_scale, const unsigned sections[2],
-                                     const std::vector<PanelId>& show) {
+                                     const std::vector<PanelId>& show, float wanted_strip) {
   RaceLayout race;
-  const float strip = lesson_strip_height(height, ui_scale), above = height - strip, column = width / 2;
+  const float strip = lesson_strip_height(height, ui_scale, wanted_strip), above = height - strip, column = width / 2;
   for (int side = 0; side < 2; ++side) {
     std::vector<PanelId> panels = show;
     if (panels.empty()) {

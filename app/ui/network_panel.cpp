@@ -70,7 +70,8 @@ struct WireKeys {
   bool known() const { return before && after; }
 };
 
-void comparator_diagram(const RunRecord& run, const SortTrace& t, int viewed) {
+// `thickness`: the view's line width (ViewState::line_scale), over the lines' own.
+void comparator_diagram(const RunRecord& run, const SortTrace& t, int viewed, float thickness) {
   const uint64_t n = t.n;
   WireKeys keys;
   keys.before = host_keys_at(run, viewed);
@@ -183,14 +184,14 @@ void comparator_diagram(const RunRecord& run, const SortTrace& t, int viewed) {
       const float x = column.lane_x(c.lane, placed.lanes);
       const float ya = wire_y(c.low), yb = wire_y(c.high);
       if (!is_lit) {
-        dl->AddLine(ImVec2(x, ya), ImVec2(x, yb), color, 1.5f);
+        dl->AddLine(ImVec2(x, ya), ImVec2(x, yb), color, 1.5f * thickness);
         dl->AddCircleFilled(ImVec2(x, ya), dot, color);
         dl->AddCircleFilled(ImVec2(x, yb), dot, color);
         continue;
       }
       const bool swapped = !keys.known() || !same_key(run.key_type, keys.before, c.low, keys.after, c.low);
       dl->AddLine(ImVec2(x, ya), ImVec2(x, yb), color,
-                  swapped ? std::max(2.5f, font * 0.13f) : std::max(1.5f, font * 0.05f));
+                  (swapped ? std::max(2.5f, font * 0.13f) : std::max(1.5f, font * 0.05f)) * thickness);
       for (float y : {ya, yb}) {
         if (swapped)
           dl->AddCircleFilled(ImVec2(x, y), dot, color);
@@ -284,7 +285,7 @@ void draw_network_panel(UiFrame& f, bool* open) {
                         direction_text(net).c_str(), static_cast<unsigned long long>(net.exchanges),
                         net.fused ? "in shared memory" : "a global pass");
   if (t.n <= kMaxDiagramWires) {
-    comparator_diagram(*run, t, viewed);
+    comparator_diagram(*run, t, viewed, f.view.line_scale());
   } else {
     // The list scrolls to the viewed stage when it changes, and is free to scroll otherwise.
     int& listed = f.resources.network_list_stage;

@@ -50,7 +50,7 @@ bool labels_fit(KeyType type, const std::vector<std::byte>& keys, const ScatterP
 // The sampled lines, over bands for digits no sample stands for; with `keys`, each line's key is
 // written above its input position and below its output position.
 void draw_scatter_lines(const gfx::Palette& palette, const RadixSection& p, const std::vector<DigitSpan>& spans,
-                        const ScatterPlot& plot, KeyType key_type, const std::vector<std::byte>& keys) {
+                        const ScatterPlot& plot, KeyType key_type, const std::vector<std::byte>& keys, float thickness) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const float line = ImGui::GetTextLineHeight();
@@ -68,7 +68,7 @@ void draw_scatter_lines(const gfx::Palette& palette, const RadixSection& p, cons
   const size_t step = std::max<size_t>(1, (p.scatter.size() + kMaxLines - 1) / kMaxLines);
   const size_t drawn = (p.scatter.size() + step - 1) / step;
   const bool thick = drawn <= kThickLines;
-  const float width = thick ? std::max(2.0f, line * 0.16f) : std::max(1.0f, line / 16.0f);
+  const float width = (thick ? std::max(2.0f, line * 0.16f) : std::max(1.0f, line / 16.0f)) * thickness;
   const float alpha = thick ? 0.95f : drawn > 600 ? 0.35f : 0.7f;
   for (size_t i = 0; i < p.scatter.size(); i += step) {
     const ScatterSample& s = p.scatter[i];
@@ -219,22 +219,24 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float meter_h = meter_height(p, t.scatter_store, avail.x);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  // The plot keeps room for its two axis captions and the lines between them; in a panel too short
-  // for it and the meter, the meter scrolls below.
-  const float plot_h = std::max(4 * line, avail.y - meter_h);
   // A small run's lines are labelled with their keys: a row for them at either end.
   const int pass_stage = int(stage - t.stages.data());
   const std::vector<std::byte> keys = keys_before_pass(f, *run, pass_stage);
+  const bool labelled = labels_fit(run->key_type, keys,
+                                   ScatterPlot{ImVec2(origin.x + 4, 0), ImVec2(origin.x + avail.x - 4, 0), std::max<uint64_t>(t.n, 1)});
+  // The plot keeps room for its two axis captions, the key rows, and three lines' height of
+  // crossing lines between them; in a panel too short for it and the meter, the meter scrolls below.
+  const float plot_h = std::max((labelled ? 7 : 5) * line, avail.y - meter_h);
   ScatterPlot plot{ImVec2(origin.x + 4, origin.y + line + 4), ImVec2(origin.x + avail.x - 4, origin.y + plot_h - line - 4),
                    std::max<uint64_t>(t.n, 1)};
-  if (labels_fit(run->key_type, keys, plot)) {
+  if (labelled) {
     plot.p0.y += line;
     plot.p1.y -= line;
   }
   if (p.skipped) {
     ImGui::Dummy(ImVec2(avail.x, plot_h));
   } else {
-    draw_scatter_lines(*f.palette, p, spans, plot, run->key_type, keys);
+    draw_scatter_lines(*f.palette, p, spans, plot, run->key_type, keys, f.view.line_scale());
     ImGui::InvisibleButton("scatter", ImVec2(avail.x, plot_h));
     if (ImGui::IsItemHovered() && !p.scatter.empty()) {
       // The sample whose source is nearest the mouse.

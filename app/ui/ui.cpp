@@ -12,6 +12,8 @@
 
 #include "embedded_assets.hpp"
 
+#include "session/lesson_captions.hpp"
+#include "session/recording.hpp"
 #include "session/stages.hpp"
 #include "ui/layout.hpp"
 #include "ui/panel_flags.hpp"
@@ -191,6 +193,20 @@ void draw_error_banner(UiFrame& f, const Layout& layout) {
 
 std::optional<PanelId> focused_panel(const ViewState& view) { return panel_of(view.focus); }
 
+PhaseView phase_view_named(const std::string& name) {
+  if (name == "array") return PhaseView::keys;
+  if (name == "lookback") return PhaseView::lookback;
+  if (name == "histogram") return PhaseView::histogram;
+  if (name == "scan-table" || name == "scan") return PhaseView::scan_table;
+  if (name == "scatter") return PhaseView::scatter;
+  if (name == "network") return PhaseView::network;
+  if (name == "merge") return PhaseView::merge;
+  if (name == "buckets") return PhaseView::buckets;
+  if (name == "throughput") return PhaseView::throughput;
+  return PhaseView::none;
+}
+
+
 const char* theme_name(Theme theme) { return theme == Theme::high_contrast ? "high-contrast" : "dark"; }
 
 std::optional<Theme> theme_named(const std::string& name) {
@@ -228,10 +244,105 @@ void Ui::apply_style(float scale, Theme theme) {
   ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
+// A lesson takes the keys a presenter's clicker sends: Right and PageDown go on, Left and PageUp
+// back, B blanks the screen and brings it back; 1-9 answer an open question.
+bool Ui::handle_lesson_keys() {
+  if (!view_.lesson || ImGui::GetIO().WantTextInput) return false;
+  LessonView& lesson = *view_.lesson;
+  auto pressed = [](ImGuiKey key) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), true); };
+  constexpr int kGlfwKeyB = 66, kGlfwKey1 = 49;
+  if (ImGui::IsKeyPressed(kGlfwKeyB, false)) lesson.blank = !lesson.blank;
+  if (lesson.blank) {
+    if (pressed(ImGuiKey_Escape)) lesson.blank = false;
+    return true;
+  }
+  if (pressed(ImGuiKey_RightArrow) || pressed(ImGuiKey_PageDown)) lesson.next();
+  if (pressed(ImGuiKey_LeftArrow) || pressed(ImGuiKey_PageUp)) lesson.back();
+  if (lesson.question_open())
+    for (int i = 0; i < 9 && i < int(lesson.current().question->choices.size()); ++i)
+      if (ImGui::IsKeyPressed(kGlfwKey1 + i, false)) lesson.choose(i);
+  return true;
+}
+
+// Sets the session and the view to what the lesson's step asks for, once a step: its run (the
+// nearest step's at or before it that sorts anew), sorted here, or replayed from its recording
+// where a GPU lesson meets a machine without a GPU; then its view and its experiment.
+void Ui::apply_lesson_step(Session& session, const SessionState& state) {
+  LessonView& lesson = *view_.lesson;
+  if (lesson.applied == lesson.step) return;
+  const std::vector<LessonStepPlan>& plans = lesson.lesson->plans;
+  int from = lesson.step;
+  while (from > 0 && !plans[size_t(from)].new_run) --from;
+  const LessonStepPlan& run = plans[size_t(from)];
+  const LessonStepPlan& step = plans[size_t(lesson.step)];
+  std::string why_not;
+  const bool recorded = lesson.lesson->lesson.gpu && !run.fallback_replay.empty() && !cuda_available(&why_not);
+  const std::string replay = recorded ? run.fallback_replay : run.replay;
+  resources_->lesson_note.clear();
+  if (!replay.empty()) {
+    if (lesson.shown_replay != replay || !lesson_recording_) {
+      auto loaded = std::make_shared<Recording>();
+      if (Status s = load_recording(replay, loaded.get()); !s.ok()) {
+        resources_->lesson_note = s.message();
+        lesson.applied = lesson.step;
+        return;
+      }
+      lesson_recording_ = loaded;
+      lesson.shown_replay = replay;
+      session.replay(lesson_recording_);
+    }
+    if (recorded)
+      resources_->lesson_note = "No GPU here: these are " + lesson_recording_->device_name + "'s numbers, recorded " +
+                                lesson_recording_->recorded_at + " (CPU timings never stand in for a GPU's)";
+  } else {
+    lesson.shown_replay.clear();
+    lesson_recording_.reset();
+    if (!state.run || !(state.request == run.request) || !state.replay_note.empty()) session.submit(run.request);
+  }
+  view_.race = run.race;
+  view_.show_ladder = run.ladder;
+  if (run.ladder && replay.empty()) session.climb_ladder();
+  view_.stage = step.stage;
+  view_.phase = step.phase;
+  view_.focus = phase_view_named(step.focus);
+  view_.layout.maximized = panel_named(step.maximize);
+  view_.layout.hidden = 0;
+  for (const std::string& name : step.hide)
+    if (const std::optional<PanelId> id = panel_named(name)) view_.layout.hidden |= panel_bit(*id);
+  view_.value_axis_data = step.value_axis != "full";
+  view_.pointed_key.reset();
+  if (step.hover_key >= 0) view_.pointed_key = ViewState::PointedKey{-1, uint64_t(step.hover_key)};
+  if (step.experiment) {
+    const LessonExperiment& e = *lesson.current().experiment;
+    view_.plot.measure = e.measure;
+    view_.plot.paper_label = e.paper_label;
+    view_.plot.paper = e.paper;
+    view_.plot.log_y = false;
+    const std::shared_ptr<const Experiment> kept = recorded && lesson_recording_ ? lesson_recording_->experiment(*step.experiment) : nullptr;
+    if (kept) session.run_experiment(*step.experiment, kept);
+    else if (recorded) resources_->lesson_note += "; this recording holds no run of the step's experiment";
+    else if (!state.experiment || !(state.experiment->request == *step.experiment) || !state.experiment->error.empty())
+      session.run_experiment(*step.experiment);
+  }
+  lesson.applied = lesson.step;
+}
+
+// The panels a lesson step shows side by side: those it names that the run has.
+std::vector<PanelId> lesson_panels(const LessonStep& step, unsigned sections, bool ladder) {
+  const std::vector<PanelId> has = shown_panels(sections, ladder, 0);
+  std::vector<PanelId> panels;
+  for (const std::string& name : step.show)
+    if (const std::optional<PanelId> id = panel_named(name))
+      if (*id == PanelId::plot || *id == PanelId::ladder || std::find(has.begin(), has.end(), *id) != has.end())
+        panels.push_back(*id);
+  return panels;
+}
+
 void Ui::handle_shortcuts(const SessionState& state) {
   ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return;
   ViewState& view = view_;
+  const bool lesson = view.lesson.has_value();
   // ImGui 1.86 indexes keys by the backend's codes: map the named keys through GetKeyIndex.
   auto pressed = [](ImGuiKey key, bool repeat) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), repeat); };
   // Keys ImGui 1.86 does not name: GLFW's codes, which its GLFW backend uses as indices.
@@ -267,11 +378,12 @@ void Ui::handle_shortcuts(const SessionState& state) {
     view.stage_shown_at = ImGui::GetTime();
   }
   const int before = view.stage;
-  if (pressed(ImGuiKey_RightArrow, true)) view.stage = step_stage(*state.run, stage, +1);
-  if (pressed(ImGuiKey_LeftArrow, true)) view.stage = step_stage(*state.run, stage, -1);
+  // In a lesson the arrows step the lesson (handle_lesson_keys); Down and Up still step phases.
+  if (!lesson && pressed(ImGuiKey_RightArrow, true)) view.stage = step_stage(*state.run, stage, +1);
+  if (!lesson && pressed(ImGuiKey_LeftArrow, true)) view.stage = step_stage(*state.run, stage, -1);
   if (pressed(ImGuiKey_Home, false)) view.stage = 0;
   if (pressed(ImGuiKey_End, false)) view.stage = last;
-  for (int digit = 0; digit <= 9; ++digit)
+  for (int digit = 0; digit <= 9 && !lesson; ++digit)
     if (pressed_code(kGlfwKey0 + digit)) view.stage = std::min(last, digit);
   if (view.stage != before) view.phase = -1;  // a stage step shows the whole stage
   for (int direction : {+1, -1}) {
@@ -303,6 +415,13 @@ void Ui::draw(Session& session) {
   const SessionState state = session.state();
   UiFrame frame{session, state, view_, *resources_, ImGui::GetTime(), layout_};
   if (const gfx::Palette* palette = gfx::find_palette(view_.palette)) frame.palette = palette;
+  handle_lesson_keys();
+  if (view_.lesson && view_.lesson->blank) {
+    draw_blank();
+    ImGui::Render();
+    return;
+  }
+  if (view_.lesson) apply_lesson_step(session, state);
   handle_shortcuts(state);
   // Enter takes what an error offers: an n that sorts quickly, the largest n that fits, or the CPU backend.
   if (const Offer* offer = state.enter_offer();
@@ -319,12 +438,23 @@ void Ui::draw(Session& session) {
   update_race(state);
   std::optional<SessionState> challenger;
   if (challenger_ && !view_.show_ladder && !view_.layout.maximized) challenger = challenger_->state();
+  const LessonView* lesson = view_.lesson ? &*view_.lesson : nullptr;
+  const std::vector<PanelId> lesson_show =
+      lesson ? lesson_panels(lesson->current(), sections, view_.show_ladder) : std::vector<PanelId>{};
+  // The caption's numbers (the race's too) first: its words set the lesson strip's height.
+  float lesson_strip = 0;
+  if (lesson) {
+    const CaptionInputs inputs{&state, view_.stage, challenger ? &*challenger : nullptr};
+    resources_->lesson_caption = fill_caption(lesson->current().caption, caption_values(inputs));
+    lesson_strip = lesson_panel_height(frame, display.x);
+  }
   RaceLayout race;
   if (challenger) {
     const unsigned both[2] = {sections, challenger->run && challenger->run->trace ? challenger->run->trace->sections() : kRadixSection};
-    race = race_layout(display.x, display.y, view_.ui_scale, both, view_.layout.controls);
-    // Too small for two readable columns: the shown sort alone, and Controls says why.
-    if (!race.fits) challenger.reset();
+    race = lesson ? lesson_race_layout(display.x, display.y, view_.ui_scale, both, lesson_show, lesson_strip)
+                  : race_layout(display.x, display.y, view_.ui_scale, both, view_.layout.controls);
+    // Too small for two readable columns (or a question before its answer): the shown sort alone.
+    if (!race.fits || (lesson && lesson->question_open())) challenger.reset();
   }
   resources_->race_hidden = challenger_ && !challenger;
   if (challenger) {
@@ -332,6 +462,9 @@ void Ui::draw(Session& session) {
     challenger_layout_ = race.sides[1];
     frame.side_note = " (A)";
     frame.title_note = " (A: " + std::string(state.request.sort.algorithm->name) + race_ratio(state, *challenger, "B") + ")";
+  } else if (lesson) {
+    layout_ = lesson_layout(display.x, display.y, view_.ui_scale, sections, view_.show_ladder, view_.layout, lesson_show,
+                            lesson->question_open(), lesson_strip);
   } else {
     layout_ = fixed_layout(display.x, display.y, view_.ui_scale, sections, view_.show_ladder, view_.layout);
   }
@@ -362,6 +495,7 @@ void Ui::draw(Session& session) {
     ask_png_export(state, std::nullopt);
     resources_->png_window_asked = false;
   }
+  if (resources_->png_panel_asked) ask_png_export(state, std::exchange(resources_->png_panel_asked, std::nullopt));
   draw_export_note();
 
   ImGui::Render();
@@ -396,6 +530,27 @@ void Ui::ask_png_export(const SessionState& state, std::optional<PanelId> panel)
   png_export_ = e;
 }
 
+// B in a lesson: nothing on the screen, as a presentation tool blanks it; B again brings it back.
+void Ui::draw_blank() {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(display);
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0, 0, 0, 1));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
+  ImGui::Begin("##blank", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoNav);
+  ImGui::End();
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor();
+}
+
+void Ui::open_lesson(std::shared_ptr<const LoadedLesson> lesson) {
+  if (!lesson || lesson->plans.empty()) {
+    view_.lesson.reset();
+    return;
+  }
+  view_.lesson.emplace(std::move(lesson));
+}
+
 std::optional<PngExport> Ui::take_png_export() { return std::exchange(png_export_, std::nullopt); }
 
 void Ui::png_export_done(std::string note) {
@@ -425,7 +580,8 @@ void Ui::draw_panels(UiFrame& frame, const Layout& layout) {
   using DrawPanel = void (*)(UiFrame&, bool*);
   constexpr DrawPanel kDrawPanel[kPanelCount] = {
       draw_controls_panel, draw_array_panel,   draw_explain_panel, draw_histogram_panel,    draw_scan_table_panel, draw_scatter_panel,
-      draw_network_panel,  draw_merge_panel,   draw_buckets_panel, draw_throughput_panel, draw_ladder_panel};
+      draw_network_panel,  draw_merge_panel,   draw_buckets_panel, draw_throughput_panel, draw_ladder_panel,
+      draw_plot_panel,     draw_lesson_panel};
   for (int i = 0; i < kPanelCount; ++i) {
     const PanelRect& rect = layout[PanelId(i)];
     if (!rect.visible()) continue;

@@ -14,6 +14,7 @@
 #include "gfx/density_view.hpp"
 #include "gfx/palette.hpp"
 #include "gfx/texture.hpp"
+#include "session/recording.hpp"
 #include "session/session.hpp"
 #include "ui/layout.hpp"
 #include "ui/view_state.hpp"
@@ -40,6 +41,10 @@ struct PanelResources {
   bool race_hidden = false;      // a race is on but the window is too small for its two columns
   ImFont* big_font = nullptr;    // headline numbers
   bool png_window_asked = false; // the Controls' "Save as PNG" was pressed this frame
+  std::optional<PanelId> png_panel_asked;  // a panel's own "Save PNG" was pressed this frame
+  std::string plot_note;         // where the Experiment panel's CSV went
+  std::string lesson_caption;    // the lesson step's caption, its fields filled for this frame
+  std::string lesson_note;       // what the lesson shows instead of sorting here, and why
   // Explain's phases for one run, trace stage and pointed-at key: the per-key numbers read every
   // key of the stage, so they are worked out once, not every frame.
   uint64_t explain_run = 0;
@@ -76,6 +81,12 @@ void draw_network_panel(UiFrame& frame, bool* open);
 void draw_merge_panel(UiFrame& frame, bool* open);
 void draw_buckets_panel(UiFrame& frame, bool* open);
 void draw_ladder_panel(UiFrame& frame, bool* open);
+void draw_plot_panel(UiFrame& frame, bool* open);
+void draw_lesson_panel(UiFrame& frame, bool* open);
+// The height the lesson panel's words take at this window width, for the layout to give it.
+float lesson_panel_height(const UiFrame& frame, float width);
+// The view --focus and a lesson's `focus` name ("scan" is the scan table): none for an unknown name.
+PhaseView phase_view_named(const std::string& name);
 // The panel the view's focus is on (what the mouse last pointed at, or --focus), if any.
 std::optional<PanelId> focused_panel(const ViewState& view);
 // The keyboard shortcuts, over everything while ViewState::show_help is set.
@@ -111,6 +122,8 @@ class Ui {
   Session* challenger() { return challenger_.get(); }
   // The layout of the last frame drawn.
   const Layout& layout() const { return layout_; }
+  // Gives a lesson from its first step (null: leaves the lesson).
+  void open_lesson(std::shared_ptr<const LoadedLesson> lesson);
   // The picture asked for in the last frame drawn, once.
   std::optional<PngExport> take_png_export();
   // What became of it ("Saved ...", or why not), shown over the window for a few seconds.
@@ -118,6 +131,9 @@ class Ui {
 
  private:
   void handle_shortcuts(const SessionState& state);
+  bool handle_lesson_keys();
+  void apply_lesson_step(Session& session, const SessionState& state);
+  void draw_blank();
   void advance_playback(const SessionState& state);
   // Maximises the panel, or restores the layout when one is maximised (or there is no panel).
   void toggle_maximized(std::optional<PanelId> panel);
@@ -140,6 +156,7 @@ class Ui {
   std::unique_ptr<PanelResources> challenger_resources_;
   Layout challenger_layout_;
   std::optional<PngExport> png_export_;
+  std::shared_ptr<const Recording> lesson_recording_;  // what a lesson replays where this machine cannot
   std::string export_note_;
   double export_note_at_ = -1e9;
 };

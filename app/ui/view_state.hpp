@@ -6,6 +6,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "session/lesson.hpp"
 #include "sortscope/algorithm.hpp"
@@ -20,6 +22,14 @@ enum class Theme { dark, high_contrast };
 const char* theme_name(Theme theme);  // "dark", "high-contrast"
 std::optional<Theme> theme_named(const std::string& name);
 
+// How the Experiment panel draws a sweep: the measure, log axes, the paper's numbers beside ours.
+struct PlotSettings {
+  std::string measure = "keys/s";  // keys/s, ms or GB/s
+  bool log_y = false;
+  std::string paper_label;
+  std::vector<std::pair<double, double>> paper;  // x -> y in the measure's unit
+};
+
 // A lesson being given: the step on the screen and what the class answered.
 struct LessonView {
   std::shared_ptr<const LoadedLesson> lesson;
@@ -29,7 +39,24 @@ struct LessonView {
   std::vector<char> revealed;  // a step's run and caption shown (after its question, if it has one)
   bool blank = false;          // B: a black screen, as presentation tools blank it
   std::string shown_replay;    // the recording the session shows for the lesson, if any
-  bool question_open() const { return lesson->lesson.steps[size_t(step)].question && !revealed[size_t(step)]; }
+  explicit LessonView(std::shared_ptr<const LoadedLesson> l)
+      : lesson(std::move(l)), chosen(lesson->plans.size(), -1), revealed(lesson->plans.size(), 0) {}
+  int steps() const { return int(lesson->plans.size()); }
+  const LessonStep& current() const { return lesson->lesson.steps[size_t(step)]; }
+  bool question_open() const { return current().question && !revealed[size_t(step)]; }
+  // Next shows an open question's answer first, then moves on; a clicker's two buttons suffice.
+  void next() {
+    if (question_open()) revealed[size_t(step)] = 1;
+    else if (step + 1 < steps()) ++step;
+  }
+  void back() {
+    if (step > 0) --step;
+  }
+  void choose(int choice) {
+    if (!question_open()) return;
+    chosen[size_t(step)] = choice;
+    revealed[size_t(step)] = 1;
+  }
 };
 
 struct ViewState {
@@ -62,6 +89,7 @@ struct ViewState {
   // pairs, order and bit range follow the shown run). Stepping and playback move both.
   std::optional<SortConfig> race;
   std::optional<LessonView> lesson;  // a lesson being given, step by step
+  PlotSettings plot;
   // Thickness of the pictures' lines (scatter, comparators, plots) over their own: the back row of
   // a lecture hall needs more, and the high-contrast theme starts at twice it.
   float line_width = 1.0f;
