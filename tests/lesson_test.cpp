@@ -4,7 +4,9 @@
 
 #include <string>
 
+#include "platform/key_latch.hpp"
 #include "session/lesson.hpp"
+#include "ui/view_state.hpp"
 
 namespace sortscope::app {
 namespace {
@@ -111,6 +113,56 @@ TEST(Lesson, CaptionFieldsAreKnownByName) {
   EXPECT_TRUE(unknown.empty());
   caption_field_names("{nope}", &unknown);
   EXPECT_EQ(unknown, "nope");
+}
+
+// A presenter's clicker taps PageDown for about 5 ms: press and release both land between two
+// frames. The latch holds the tap down for the next frame alone; a key held down is left as it is.
+TEST(KeyLatch, ATapShorterThanAFrameIsHeldForOneFrame) {
+  constexpr int kPageDown = 267;
+  KeyLatch latch;
+  latch.on_key(kPageDown, true);
+  latch.on_key(kPageDown, false);
+  EXPECT_EQ(latch.take_taps(), std::vector<int>{kPageDown}) << "the tap is seen in the frame after it";
+  EXPECT_TRUE(latch.take_taps().empty()) << "and only in that frame";
+  latch.on_key(kPageDown, true);
+  EXPECT_TRUE(latch.take_taps().empty()) << "a key still down is read as down, not latched";
+  EXPECT_TRUE(latch.down(kPageDown));
+  latch.on_key(kPageDown, false);
+  EXPECT_TRUE(latch.take_taps().empty()) << "its release is no new press";
+  latch.on_key(kPageDown, true);
+  latch.on_key(kPageDown, false);
+  latch.on_key(kPageDown, true);
+  latch.on_key(kPageDown, false);
+  EXPECT_EQ(latch.take_taps(), std::vector<int>{kPageDown}) << "two taps in one frame are one step";
+}
+
+// Next shows an open question's answer before it moves on; Back goes back; a choice reveals.
+TEST(LessonView, NextRevealsAQuestionFirstThenMovesOn) {
+  auto loaded = std::make_shared<LoadedLesson>();
+  ASSERT_TRUE(parse_lesson(kGood, "bits.md", &loaded->lesson).ok());
+  loaded->plans.resize(loaded->lesson.steps.size());
+  ui::LessonView view(loaded);
+  EXPECT_FALSE(view.question_open());
+  view.next();
+  EXPECT_EQ(view.step, 1);
+  EXPECT_TRUE(view.question_open());
+  view.next();
+  EXPECT_EQ(view.step, 1) << "the first Next shows the answer";
+  EXPECT_FALSE(view.question_open());
+  view.next();
+  EXPECT_EQ(view.step, 2);
+  view.next();
+  EXPECT_EQ(view.step, 2) << "the last step stays";
+  view.back();
+  view.back();
+  EXPECT_EQ(view.step, 0);
+  view.back();
+  EXPECT_EQ(view.step, 0);
+  ui::LessonView fresh(loaded);
+  fresh.next();
+  fresh.choose(0);
+  EXPECT_FALSE(fresh.question_open());
+  EXPECT_EQ(fresh.chosen[1], 0);
 }
 
 }  // namespace

@@ -92,6 +92,7 @@ ui::WindowSettings start_settings(const GuiOptions& options, const std::string& 
   view.ui_scale = options.ui_scale;
   view.theme = ui::theme_named(options.theme).value_or(ui::Theme::dark);
   view.palette = options.palette;
+  view.line_width = options.line_width;
   view.value_axis_data = options.value_axis == "data";
   if (!options.maximize.empty()) view.layout.maximized = ui::panel_named(options.maximize);
   for (const std::string& name : options.hide)
@@ -439,6 +440,13 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
     view.race = race;
     ui::Ui ui(view);
     ui.set_device_lock(session_options.device_lock);
+    // The picker's lessons (a window's, and a lesson given offscreen, which may name no other).
+    if (platform->interactive()) ui.set_lesson_library(std::make_shared<const ui::LessonLibrary>(lesson_library()));
+    // A first start with no arguments offers the tour, once.
+    if (platform->interactive() && options.no_arguments && !settings.tour_offered) {
+      ui.view().offer_tour = true;
+      settings.tour_offered = true;
+    }
     if (lesson) ui.open_lesson(lesson);
     if (lesson && (!options.export_dir.empty() || !options.record_lesson.empty()))
       status = give_lesson_offscreen(*platform, ui, session, *lesson, options);

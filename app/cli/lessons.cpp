@@ -19,7 +19,8 @@ namespace {
 const std::set<std::string> kPresentersFlags = {
     "--headless", "--frames", "--screenshot", "--panel", "--width", "--height", "--ui-scale", "--theme",
     "--palette", "--settings", "--record", "--soak", "--soak-max-log2", "--check-layout", "--frame-times",
-    "--print-text", "--show-help", "--no-live", "--lesson", "--export", "--record-lesson", "bench", "lessons"};
+    "--print-text", "--show-help", "--no-live", "--lesson", "--export", "--record-lesson", "--line-width", "bench",
+    "lessons"};
 
 // What a `view:` line may change: where the viewer looks, not what was sorted.
 const std::set<std::string> kViewFlags = {"--stage", "--phase", "--focus", "--maximize", "--hide",
@@ -182,19 +183,25 @@ Status open_lesson(const std::string& name_or_path, LoadedLesson* out) {
   return Checker(out).check();
 }
 
-int list_lessons(std::ostream& out) {
-  // Tours first, then the claims, each group by chapter.
-  std::vector<LoadedLesson> lessons;
-  std::vector<std::string> broken;
+ui::LessonLibrary lesson_library() {
+  ui::LessonLibrary library;
   for (const std::filesystem::path& file : lesson_files()) {
-    LoadedLesson l;
-    if (Status s = open_lesson(file.string(), &l); !s.ok()) broken.push_back(s.message());
-    else lessons.push_back(std::move(l));
+    auto l = std::make_shared<LoadedLesson>();
+    if (Status s = open_lesson(file.string(), l.get()); !s.ok()) library.broken.push_back(s.message());
+    else library.lessons.push_back(std::move(l));
   }
-  std::stable_sort(lessons.begin(), lessons.end(), [](const LoadedLesson& a, const LoadedLesson& b) {
-    if (a.lesson.kind != b.lesson.kind) return a.lesson.kind == "tour";
-    return a.lesson.chapter < b.lesson.chapter;
+  std::stable_sort(library.lessons.begin(), library.lessons.end(), [](const auto& a, const auto& b) {
+    if (a->lesson.kind != b->lesson.kind) return a->lesson.kind == "tour";
+    return a->lesson.chapter < b->lesson.chapter;
   });
+  return library;
+}
+
+int list_lessons(std::ostream& out) {
+  const ui::LessonLibrary library = lesson_library();
+  const std::vector<std::string>& broken = library.broken;
+  std::vector<LoadedLesson> lessons;
+  for (const auto& l : library.lessons) lessons.push_back(*l);
   std::string kind;
   for (const LoadedLesson& l : lessons) {
     if (l.lesson.kind != kind) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "session/lesson.hpp"
+#include "ui/ui.hpp"
 
 namespace sortscope::app::cli {
 
@@ -18,6 +19,10 @@ std::vector<std::filesystem::path> lesson_files();
 // A shipped lesson by name (its file name without .md), or a lesson file by path, read and
 // checked. A broken lesson is one line: "PATH:LINE: what is wrong".
 Status open_lesson(const std::string& name_or_path, LoadedLesson* out);
+
+// Every lesson found, checked, tours first and then claims, each group by chapter: the picker's list
+// and `sortscope lessons`'.
+ui::LessonLibrary lesson_library();
 
 // `sortscope lessons`: every lesson by chapter and paper, with its steps; a broken file is listed
 // with its one line. Returns the exit code (1 when a shipped lesson is broken).

@@ -270,6 +270,10 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   app.add_option("--palette", gui.palette, "Digit colours: hue-wheel, or colour-blind (viridis, safe for every colour vision)")
       ->check(CLI::IsMember(palette_names))
       ->capture_default_str();
+  app.add_option("--line-width", gui.line_width,
+                 "The pictures' lines (scatter, comparators, plots) this many times their own, for the back row "
+                 "(the high-contrast theme doubles it)")
+      ->check(number_in(0.5f, 4.0f));
   app.add_option("--settings", gui.settings,
                  "Settings file to start from and save to (default for a window: $XDG_CONFIG_HOME/sortscope/"
                  "settings.json; headless runs read none unless given)");
@@ -405,7 +409,7 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
     c.exit_code = 2;
     return c;
   }
-  for (const char* flag : {"ui-scale", "theme", "palette", "value-axis", "hide", "maximize", "width", "height"})
+  for (const char* flag : {"ui-scale", "theme", "palette", "value-axis", "hide", "maximize", "width", "height", "line-width"})
     if (app.get_option(std::string("--") + flag)->count() > 0) gui.given.insert(flag);
   if (bench_cmd->parsed()) {
     c.kind = Command::Kind::bench;
@@ -414,6 +418,7 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
     c.kind = Command::Kind::lessons;
   } else {
     c.kind = Command::Kind::gui;
+    gui.no_arguments = argc == 1;
   }
   return c;
 }

@@ -38,6 +38,7 @@ struct GuiOptions {
   float ui_scale = 1.0f;
   std::string theme = "dark";
   std::string palette = "hue-wheel";
+  float line_width = 1.0f;   // the pictures' lines (scatter, comparators, plots), times their own
   // The settings file the window starts from and saves to ("": the user's, for a window; none
   // offscreen, so that a headless picture depends on its command line alone).
   std::string settings;
@@ -60,6 +61,7 @@ struct GuiOptions {
   bool check_layout = false; // after the last frame, report text cut off, overlapping or broken mid-word
   bool print_text = false;   // after the last frame, print every panel's text as drawn
   std::string lesson;        // a lesson to give: a shipped lesson's name or a lesson file
+  bool no_arguments = false;  // started with none: a first start's window offers the tour
   std::string export_dir;    // with --headless --lesson: a picture a step (and a PDF of them) in this folder
   std::string record_lesson;  // with --lesson: save each step's run and experiment as the recording it names, here
   bool live = true;          // keep timing runs in the background for the throughput plot

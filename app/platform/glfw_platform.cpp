@@ -6,8 +6,10 @@
 #include <backends/imgui_impl_glfw.h>
 
 #include <string>
+#include <vector>
 
 #include "platform/gl_info.hpp"
+#include "platform/key_latch.hpp"
 #include "platform/platform.hpp"
 
 namespace sortscope::app {
@@ -45,13 +47,25 @@ class GlfwPlatform final : public Platform {
     glfwSwapInterval(1);
     if (!gladLoadGL(glfwGetProcAddress)) return {StatusCode::unsupported, "cannot load OpenGL functions"};
     description_ = current_gl_description() + " (GLFW window)";
+    // Set before ImGui's backend, which calls it after its own: the latch sees every key event.
+    glfwSetWindowUserPointer(window_, this);
+    glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int) {
+      if (action == GLFW_PRESS || action == GLFW_RELEASE)
+        static_cast<GlfwPlatform*>(glfwGetWindowUserPointer(w))->latch_.on_key(key, action == GLFW_PRESS);
+    });
     imgui_initialised_ = ImGui_ImplGlfw_InitForOpenGL(window_, true);
     return Status::Ok();
   }
 
   bool should_close() const override { return glfwWindowShouldClose(window_); }
   void new_frame() override {
+    ImGuiIO& io = ImGui::GetIO();
+    for (int key : latched_)
+      if (!latch_.down(key)) io.KeysDown[key] = false;
     glfwPollEvents();
+    latched_ = latch_.take_taps();
+    for (int key : latched_)
+      if (key >= 0 && key < int(IM_ARRAYSIZE(io.KeysDown))) io.KeysDown[key] = true;
     ImGui_ImplGlfw_NewFrame();
   }
   void bind_frame_target() override { glBindFramebuffer(GL_FRAMEBUFFER, 0); }
@@ -70,6 +84,8 @@ class GlfwPlatform final : public Platform {
  private:
   GLFWwindow* window_ = nullptr;
   bool imgui_initialised_ = false;
+  KeyLatch latch_;
+  std::vector<int> latched_;  // taps held down for the current frame
   std::string description_;
 };
 

@@ -99,6 +99,16 @@ Status load_settings(const std::string& path, const std::set<std::string>& given
       }
     if (!found) return bad_value("controls", v, "automatic, open or strip");
   }
+  if (j.contains("tour-offered")) {
+    const nlohmann::json& v = j["tour-offered"];
+    if (!v.is_boolean()) return bad_value("tour-offered", v, "true or false");
+    settings->tour_offered = v.get<bool>();
+  }
+  if (wanted("line-width")) {
+    const nlohmann::json& v = j["line-width"];
+    if (!v.is_number() || v.get<double>() < 0.5 || v.get<double>() > 4) return bad_value("line-width", v, "a number in 0.5..4");
+    view.line_width = v.get<float>();
+  }
   for (const auto& [key, field, least] : {std::tuple{"width", &settings->width, 320}, std::tuple{"height", &settings->height, 240}}) {
     if (!wanted(key)) continue;
     const nlohmann::json& v = j[key];
@@ -124,6 +134,8 @@ Status save_settings(const std::string& path, const WindowSettings& settings) {
   j["controls"] = controls_name(view.layout.controls);
   j["width"] = settings.width;
   j["height"] = settings.height;
+  j["tour-offered"] = settings.tour_offered;
+  j["line-width"] = view.line_width;
   std::error_code ec;
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();
   if (!dir.empty()) std::filesystem::create_directories(dir, ec);

@@ -15,6 +15,7 @@ namespace sortscope::app::ui {
 struct WindowSettings {
   ViewState view;
   int width = 1920, height = 1080;
+  bool tour_offered = false;  // the welcome offered the tour once, at the first start
 };
 
 // $XDG_CONFIG_HOME/sortscope/settings.json, else ~/.config/sortscope/settings.json; "" when

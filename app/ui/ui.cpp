@@ -491,6 +491,11 @@ void Ui::draw(Session& session) {
                                             kFocusOutline, 4.0f * view_.ui_scale, 0, t);
   }
   if (view_.show_help) draw_help_overlay(frame);
+  if (lessons_ && (view_.show_lessons || view_.offer_tour)) {
+    const std::shared_ptr<const LoadedLesson> picked =
+        view_.offer_tour ? draw_welcome(frame, *lessons_) : draw_lesson_picker(frame, *lessons_);
+    if (picked) open_lesson(picked);
+  }
   if (resources_->png_window_asked) {
     ask_png_export(state, std::nullopt);
     resources_->png_window_asked = false;

@@ -83,6 +83,17 @@ void draw_buckets_panel(UiFrame& frame, bool* open);
 void draw_ladder_panel(UiFrame& frame, bool* open);
 void draw_plot_panel(UiFrame& frame, bool* open);
 void draw_lesson_panel(UiFrame& frame, bool* open);
+// Every lesson found and checked (cli/lessons.hpp), for the picker; a broken file is one line.
+struct LessonLibrary {
+  std::vector<std::shared_ptr<const LoadedLesson>> lessons;  // tours first, then claims, each by chapter
+  std::vector<std::string> broken;
+};
+// The lesson a first start offers.
+constexpr const char* kWelcomeTour = "welcome";
+// The lessons as a list to pick from; returns the one picked this frame, if any.
+std::shared_ptr<const LoadedLesson> draw_lesson_picker(UiFrame& frame, const LessonLibrary& library);
+// The first start's welcome: the tour, a lesson, or the app alone.
+std::shared_ptr<const LoadedLesson> draw_welcome(UiFrame& frame, const LessonLibrary& library);
 // The height the lesson panel's words take at this window width, for the layout to give it.
 float lesson_panel_height(const UiFrame& frame, float width);
 // The view --focus and a lesson's `focus` name ("scan" is the scan table): none for an unknown name.
@@ -122,6 +133,8 @@ class Ui {
   Session* challenger() { return challenger_.get(); }
   // The layout of the last frame drawn.
   const Layout& layout() const { return layout_; }
+  // The lessons the picker offers.
+  void set_lesson_library(std::shared_ptr<const LessonLibrary> library) { lessons_ = std::move(library); }
   // Gives a lesson from its first step (null: leaves the lesson).
   void open_lesson(std::shared_ptr<const LoadedLesson> lesson);
   // The picture asked for in the last frame drawn, once.
@@ -157,6 +170,7 @@ class Ui {
   Layout challenger_layout_;
   std::optional<PngExport> png_export_;
   std::shared_ptr<const Recording> lesson_recording_;  // what a lesson replays where this machine cannot
+  std::shared_ptr<const LessonLibrary> lessons_;
   std::string export_note_;
   double export_note_at_ = -1e9;
 };

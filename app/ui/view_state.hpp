@@ -89,6 +89,8 @@ struct ViewState {
   // pairs, order and bit range follow the shown run). Stepping and playback move both.
   std::optional<SortConfig> race;
   std::optional<LessonView> lesson;  // a lesson being given, step by step
+  bool show_lessons = false;         // the lesson picker is open
+  bool offer_tour = false;           // a first start: the welcome offers the tour
   PlotSettings plot;
   // Thickness of the pictures' lines (scatter, comparators, plots) over their own: the back row of
   // a lecture hall needs more, and the high-contrast theme starts at twice it.
