@@ -48,15 +48,8 @@ std::string shown_panel_names(const ui::Layout& layout) {
 }
 
 PhaseView view_named(const std::string& name) {
-  if (name == "array") return PhaseView::keys;
-  if (name == "lookback") return PhaseView::lookback;
-  if (name == "histogram") return PhaseView::histogram;
-  if (name == "scan-table" || name == "scan") return PhaseView::scan_table;
-  if (name == "scatter") return PhaseView::scatter;
-  if (name == "network") return PhaseView::network;
-  if (name == "merge") return PhaseView::merge;
-  if (name == "buckets") return PhaseView::buckets;
-  if (name == "throughput") return PhaseView::throughput;
+  for (const FocusName& f : focus_names())
+    if (f.name == name) return f.view;
   return PhaseView::none;
 }
 
@@ -239,12 +232,16 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
   std::optional<SortConfig> race;
   if (!options.race.empty()) {
     race.emplace();
-    const AlgorithmDescriptor* shown = nullptr;
+    std::optional<SortConfig> shown;
     if (const Status s = parse_race(options.race, &*race, &shown); !s.ok()) {
       std::cerr << "sortscope: " << printable(s.message()) << "\n";
       return 2;
     }
-    if (shown) request.sort.algorithm = shown;
+    // A preset's shown sort replaces the asked one, its parameters set over the asked ones.
+    if (shown) {
+      request.sort.algorithm = shown->algorithm;
+      for (const ParamSetting& p : shown->params) set_param(&request.sort, p.name, p.value);
+    }
   }
   // A recording that cannot be shown is a mistake in the command line: say so before any window.
   std::shared_ptr<Recording> recording;
