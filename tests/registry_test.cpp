@@ -35,6 +35,9 @@ TEST(Registry, EveryAlgorithmDescribesItselfCompletely) {
       }
     }
     if (a->max_n) EXPECT_FALSE(a->max_n_reason.empty());
+    EXPECT_EQ(a->ladder_rung > 0, !a->ladder_note.empty()) << "a rung says what it changed, and only a rung";
+    if (!a->looks_back) EXPECT_TRUE(a->no_lookback_reason.empty() && a->lookback_recording.empty());
+    if (a->looks_back) EXPECT_TRUE(a->sections & kRadixSection) << "look-back is drawn from a radix pass's trace";
     const std::vector<ExplainPhase> phases = a->explain({});
     ASSERT_FALSE(phases.empty());
     for (const ExplainPhase& p : phases) {
@@ -113,6 +116,72 @@ TEST(Registry, ParametersParseAndResolve) {
   set_param(&config, "radix-bits", 5);
   EXPECT_EQ(config.params.size(), 1u);
   EXPECT_EQ(param_value(config, mg.params[0]), 5);
+}
+
+// The ladder climbs from rung 1 without a gap, one algorithm a rung, to the reference.
+TEST(Registry, LadderRungsClimbOneByOneToTheReference) {
+  std::vector<const AlgorithmDescriptor*> rungs;
+  for (const AlgorithmDescriptor* a : algorithms())
+    if (a->ladder_rung > 0) rungs.push_back(a);
+  std::sort(rungs.begin(), rungs.end(), [](auto* a, auto* b) { return a->ladder_rung < b->ladder_rung; });
+  ASSERT_GE(rungs.size(), 2u);
+  for (size_t i = 0; i < rungs.size(); ++i) EXPECT_EQ(rungs[i]->ladder_rung, int(i) + 1) << rungs[i]->name;
+  EXPECT_TRUE(rungs.back()->reference) << "the top rung is what the others are measured against";
+  for (const AlgorithmDescriptor* a : rungs) EXPECT_TRUE(a->sections == kRadixSection || a->sections == 0) << a->name;
+}
+
+// Every preset names registered algorithms with parameters they have, in range, under a name of its own.
+TEST(Registry, RacePresetsParse) {
+  ASSERT_FALSE(race_presets().empty());
+  std::set<std::string_view> names;
+  for (const RacePreset& p : race_presets()) {
+    SCOPED_TRACE(std::string(p.name));
+    EXPECT_TRUE(names.insert(p.name).second) << "two presets share a name";
+    EXPECT_EQ(find_race_preset(p.name), &p);
+    EXPECT_EQ(find_algorithm(p.name), nullptr) << "a preset's name would hide an algorithm's";
+    EXPECT_FALSE(p.title.empty() || p.description.empty());
+    const AlgorithmDescriptor* algorithm = nullptr;
+    std::vector<ParamSetting> settings;
+    for (std::string_view side : {p.shown, p.challenger}) {
+      const Status s = parse_algorithm_settings(side, &algorithm, &settings);
+      EXPECT_TRUE(s.ok()) << side << ": " << s.message();
+    }
+  }
+  EXPECT_EQ(find_race_preset("no-such-race"), nullptr);
+}
+
+TEST(Registry, AlgorithmSettingsParseAsRaceWritesThem) {
+  const AlgorithmDescriptor* algorithm = nullptr;
+  std::vector<ParamSetting> settings;
+  ASSERT_OK(parse_algorithm_settings("mg-radix:radix-bits=6,digit-base=2", &algorithm, &settings));
+  EXPECT_EQ(algorithm, test::algo("mg-radix"));
+  EXPECT_EQ(settings, (std::vector<ParamSetting>{{"radix-bits", 6}, {"digit-base", 2}}));
+  ASSERT_OK(parse_algorithm_settings("merge", &algorithm, &settings));
+  EXPECT_TRUE(settings.empty());
+  EXPECT_EQ(parse_algorithm_settings("quicksort", &algorithm, &settings).message(), "unknown algorithm 'quicksort'");
+  EXPECT_EQ(algorithm, nullptr);
+  EXPECT_EQ(parse_algorithm_settings("mg-radix:bits", &algorithm, &settings).message(), "'bits' is not NAME=VALUE");
+  EXPECT_EQ(parse_algorithm_settings("std-sort:radix-bits=4", &algorithm, &settings).message(),
+            "std-sort has no parameter 'radix-bits' (it has none)");
+  EXPECT_EQ(parse_algorithm_settings("mg-radix:radix-bits=9", &algorithm, &settings).message(),
+            "mg-radix's radix-bits must be in 1..8, not 9");
+}
+
+// --radix-bits takes what any radix sort takes: the union of their ranges.
+TEST(Registry, AParametersRangeIsTheUnionOfItsAlgorithms) {
+  int lo = 1 << 30, hi = -(1 << 30);
+  for (const AlgorithmDescriptor* a : algorithms())
+    if (const ParamSpec* p = a->param(kRadixBitsParamName)) {
+      lo = std::min(lo, p->min);
+      hi = std::max(hi, p->max);
+    }
+  const ParamRange bits = param_range(kRadixBitsParamName);
+  EXPECT_EQ(bits.min, lo);
+  EXPECT_EQ(bits.max, hi);
+  EXPECT_EQ(bits.min, 1);
+  EXPECT_EQ(bits.max, 8);
+  const ParamRange none = param_range("no-such-parameter");
+  EXPECT_GT(none.min, none.max);
 }
 
 TEST(Registry, ModelBytesCountOnlyThePassesTheBitRangeNeeds) {

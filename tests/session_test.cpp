@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "session/data_files.hpp"
 #include "session/recording.hpp"
 #include "session/scatter_spans.hpp"
 #include "session/stages.hpp"
@@ -803,9 +804,43 @@ TEST(Stages, ExplainReadsTheKeysTheRunKeptOnTheHost) {
   for (const ExplainPhase& p : run.request.sort.algorithm->explain(bare)) EXPECT_EQ(p.for_key, "");
 }
 
+TEST(Ladder, StepsClimbTheDescriptorsRungs) {
+  const std::vector<const AlgorithmDescriptor*> steps = ladder_steps();
+  ASSERT_GE(steps.size(), 2u);
+  size_t rungs = 0;
+  for (const AlgorithmDescriptor* a : algorithms()) rungs += a->ladder_rung > 0;
+  EXPECT_EQ(steps.size(), rungs);
+  for (size_t i = 1; i < steps.size(); ++i) EXPECT_LT(steps[i - 1]->ladder_rung, steps[i]->ladder_rung);
+  const std::string names = ladder_step_names();
+  EXPECT_TRUE(names.starts_with(std::string(steps.front()->name) + ", ")) << names;
+  EXPECT_TRUE(names.ends_with(" and " + std::string(steps.back()->name))) << names;
+}
+
+// The array view points a sort that looks back at the recording the program ships of a GPU's
+// look-back: that recording is found, is of that sort, and has tiles that looked past their neighbour.
+TEST(Recording, EveryLookbackRecordingIsShippedAndShowsAGpusChain) {
+  int recordings = 0;
+  for (const AlgorithmDescriptor* a : algorithms()) {
+    if (a->lookback_recording.empty()) continue;
+    ++recordings;
+    const std::optional<std::filesystem::path> file = find_data_file(a->lookback_recording);
+    ASSERT_TRUE(file) << a->lookback_recording;
+    Recording r;
+    ASSERT_OK(load_recording(file->string(), &r));
+    EXPECT_EQ(r.run.request.sort.algorithm, a);
+    ASSERT_TRUE(r.run.trace);
+    uint32_t deepest = 0;
+    for (const StageTrace& stage : r.run.trace->stages)
+      if (stage.radix)
+        for (const LookbackRow& row : stage.radix->lookback) deepest = std::max(deepest, row.max_depth);
+    EXPECT_GT(deepest, 1u) << a->lookback_recording;
+  }
+  EXPECT_GT(recordings, 0);
+}
+
 TEST(Ladder, RungNotesNamePapersByAuthorAndYear) {
-  for (const LadderStep& step : ladder_steps())
-    EXPECT_EQ(test::internal_jargon(std::string(step.change)), "") << step.change;
+  for (const AlgorithmDescriptor* step : ladder_steps())
+    EXPECT_EQ(test::internal_jargon(std::string(step->ladder_note)), "") << step->ladder_note;
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ std::string params_text(const std::vector<ParamSetting>& params) {
 
 int radix_bits_of(const Row& r) {
   for (const ParamSetting& p : r.params)
-    if (p.name == "radix-bits") return p.value;
+    if (p.name == kRadixBitsParamName) return p.value;
   return 0;
 }
 

@@ -364,12 +364,16 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
   std::optional<SortConfig> race;
   if (!options.race.empty()) {
     race.emplace();
-    const AlgorithmDescriptor* shown = nullptr;
+    std::optional<SortConfig> shown;
     if (const Status s = parse_race(options.race, &*race, &shown); !s.ok()) {
       std::cerr << "sortscope: " << printable(s.message()) << "\n";
       return 2;
     }
-    if (shown) request.sort.algorithm = shown;
+    // A preset's shown sort replaces the asked one, its parameters set over the asked ones.
+    if (shown) {
+      request.sort.algorithm = shown->algorithm;
+      for (const ParamSetting& p : shown->params) set_param(&request.sort, p.name, p.value);
+    }
   }
   // A broken lesson is one line before any window: its file, its line, the rule.
   std::shared_ptr<LoadedLesson> lesson;

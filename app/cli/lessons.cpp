@@ -111,9 +111,13 @@ class Checker {
     plan->request = requests.front();
     if (!c.gui.race.empty()) {
       plan->race.emplace();
-      const AlgorithmDescriptor* shown = nullptr;
+      std::optional<SortConfig> shown;
       if (Status s = parse_race(c.gui.race, &*plan->race, &shown); !s.ok()) return fail(run_line, "run: " + s.message());
-      if (shown) plan->request.sort.algorithm = shown;
+      // A preset's shown sort replaces the asked one, as on the command line.
+      if (shown) {
+        plan->request.sort.algorithm = shown->algorithm;
+        for (const ParamSetting& p : shown->params) set_param(&plan->request.sort, p.name, p.value);
+      }
     }
     plan->ladder = c.gui.ladder;
     plan->replay = c.gui.replay;

@@ -14,9 +14,12 @@
 
 #include "cli/lessons.hpp"
 #include "gfx/palette.hpp"
+#include "session/data_files.hpp"
+#include "session/ladder.hpp"
 #include "session/parse.hpp"
 #include "sortscope/backend.hpp"
 #include "ui/layout.hpp"
+#include "ui/ui.hpp"
 
 namespace sortscope::app::cli {
 namespace {
@@ -42,10 +45,18 @@ std::string catalogue_text() {
     out << "  " << d.name << std::string(d.name.size() < 14 ? 14 - d.name.size() : 1, ' ') << d.description << "\n";
   out << "\nKey types (--keys): ";
   for (const KeyTypeInfo& k : key_types()) out << k.name << " ";
+  // The examples sort with the default algorithm, and bench races it against the reference of its ratios.
+  const std::string shown(default_algorithm().name);
+  std::string raced = shown;
+  for (const AlgorithmDescriptor* a : algorithms())
+    if (a->reference) raced += "," + std::string(a->name);
   out << "\n\nExamples:\n"
-         "  sortscope                                   the GUI, sorting 2^20 uniform u32 keys with mg-radix\n"
+         "  sortscope                                   the GUI, sorting 2^20 uniform u32 keys with "
+      << shown
+      << "\n"
          "  sortscope --headless --frames 30 --screenshot shot.png --n 2^24\n"
-         "  sortscope bench --algorithm mg-radix,cub-radix --n 2^28 --repeat 20\n";
+         "  sortscope bench --algorithm "
+      << raced << " --n 2^28 --repeat 20\n";
   return out.str();
 }
 
@@ -85,6 +96,21 @@ CLI::Validator any_number() {
   return number_in(std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max());
 }
 
+std::vector<std::string> focus_view_names() {
+  std::vector<std::string> names;
+  for (const ui::FocusName& f : ui::focus_names()) names.emplace_back(f.name);
+  return names;
+}
+
+// --race's help: a challenger as ALGORITHM[:NAME=VALUE,...], or a preset by name.
+std::string race_help() {
+  std::string help = "Race a second sort beside the first on the same input: ALGORITHM[:NAME=VALUE,...]";
+  const std::span<const RacePreset> presets = race_presets();
+  if (!presets.empty()) help += " (e.g. " + std::string(presets.front().challenger) + ")";
+  for (const RacePreset& p : presets) help += ", or " + std::string(p.name) + " (" + std::string(p.description) + ")";
+  return help;
+}
+
 void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--algorithm,-a", o.algorithms, "Algorithm(s), comma-separated (see the list below)")
       ->delimiter(',')
@@ -98,8 +124,11 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                  "The keys to sort, separated by commas or spaces (e.g. 170,45,75,90,802,24,2,66): sets the data and n")
       ->excludes("--dist")
       ->excludes("--n");
-  app.add_option("--radix-bits", o.radix_bits, "Digit width of the radix sorts (1..8; 0 = default): --param radix-bits=B")
-      ->check(number_in(0, 8))
+  const ParamRange bits = param_range(kRadixBitsParamName);
+  app.add_option("--radix-bits", o.radix_bits,
+                 "Digit width of the radix sorts (" + std::to_string(bits.min) + ".." + std::to_string(bits.max) +
+                     "; 0 = default): --param " + std::string(kRadixBitsParamName) + "=B")
+      ->check(number_in(0, bits.max))
       ->capture_default_str();
   app.add_option("--param", o.params, "An algorithm's parameter, NAME=VALUE (repeatable; see the list below)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -124,40 +153,18 @@ Status parse_backend(const std::string& text, BackendChoice* out) {
   return Status::Ok();
 }
 
-Status parse_race(const std::string& text, SortConfig* challenger, const AlgorithmDescriptor** shown) {
-  *shown = nullptr;
-  if (text == kRacePreset) {
-    *shown = find_algorithm("onesweep");
-    challenger->algorithm = find_algorithm("mg-radix");
-    challenger->params = {{"radix-bits", 8}};
-    return Status::Ok();
+Status parse_race(const std::string& text, SortConfig* challenger, std::optional<SortConfig>* shown) {
+  shown->reset();
+  if (const RacePreset* preset = find_race_preset(text)) {
+    const Status s = parse_race_preset(*preset, &shown->emplace(), challenger);
+    return s.ok() ? s : InvalidArgument("--race: " + text + ": " + s.message());
   }
-  const size_t colon = text.find(':');
-  const std::string name = text.substr(0, colon);
-  challenger->algorithm = find_algorithm(name);
-  if (!challenger->algorithm)
-    return InvalidArgument("--race: unknown algorithm '" + name + "' (an algorithm of --help, or " + kRacePreset + ")");
-  challenger->params.clear();
-  if (colon != std::string::npos) {
-    std::string_view rest = std::string_view(text).substr(colon + 1);
-    while (!rest.empty()) {
-      const size_t comma = rest.find(',');
-      const std::string_view item = rest.substr(0, comma);
-      const std::optional<ParamSetting> setting = parse_param_setting(item);
-      if (!setting) return InvalidArgument("--race: '" + std::string(item) + "' is not NAME=VALUE");
-      if (!challenger->algorithm->param(setting->name)) {
-        std::string names;
-        for (const ParamSpec& p : challenger->algorithm->params) names += (names.empty() ? "" : ", ") + std::string(p.name);
-        return InvalidArgument("--race: " + name + " has no parameter '" + setting->name + "' (" +
-                               (names.empty() ? "it has none" : "it has " + names) + ")");
-      }
-      challenger->params.push_back(*setting);
-      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    }
+  if (const Status s = parse_algorithm_settings(text, &challenger->algorithm, &challenger->params); !s.ok()) {
+    if (challenger->algorithm) return InvalidArgument("--race: " + s.message());
+    std::string presets;
+    for (const RacePreset& p : race_presets()) presets += (presets.empty() ? "" : ", ") + std::string(p.name);
+    return InvalidArgument("--race: " + s.message() + " (an algorithm of --help, or " + presets + ")");
   }
-  ParamValues values;
-  if (Status s = resolve_params(*challenger->algorithm, challenger->params, &values); !s.ok())
-    return InvalidArgument("--race: " + s.message());
   return Status::Ok();
 }
 
@@ -192,18 +199,22 @@ Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests) {
   base.sort.descending = o.descending;
   base.sort.begin_bit = o.begin_bit;
   base.sort.end_bit = o.end_bit;
-  if (o.radix_bits < 0 || o.radix_bits > 8) return InvalidArgument("--radix-bits must be 1..8 (or 0 for the default)");
-  if (o.radix_bits) set_param(&base.sort, "radix-bits", o.radix_bits);
+  const ParamRange bits = param_range(kRadixBitsParamName);
+  if (o.radix_bits != 0 && (o.radix_bits < bits.min || o.radix_bits > bits.max))
+    return InvalidArgument("--radix-bits must be " + std::to_string(bits.min) + ".." + std::to_string(bits.max) +
+                           " (or 0 for the default)");
+  if (o.radix_bits) set_param(&base.sort, kRadixBitsParamName, o.radix_bits);
   bool radix_bits_from_param = false;
   for (const std::string& text : o.params) {
     const auto setting = parse_param_setting(text);
     if (!setting) return InvalidArgument("--param '" + text + "' is not NAME=VALUE with an integer VALUE");
     set_param(&base.sort, setting->name, setting->value);
-    radix_bits_from_param |= setting->name == "radix-bits";
+    radix_bits_from_param |= setting->name == kRadixBitsParamName;
   }
   // A message names the flag the setting came from: --radix-bits B is --param radix-bits=B.
   auto flag_of = [&](const ParamSetting& s) {
-    if (s.name == "radix-bits" && o.radix_bits && !radix_bits_from_param) return "--radix-bits " + std::to_string(s.value);
+    if (s.name == kRadixBitsParamName && o.radix_bits && !radix_bits_from_param)
+      return "--radix-bits " + std::to_string(s.value);
     return "--param " + s.name + "=" + std::to_string(s.value);
   };
   const int width = key_bits(*keys);
@@ -288,7 +299,7 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   app.add_option("--focus", gui.focus,
                  "Panel to point at: outlined, Explain opens on its phase, and its tab opens when the window "
                  "shows one panel at a time; scan opens the scan table on the exclusive scan of the counts")
-      ->check(CLI::IsMember({"array", "lookback", "histogram", "scan-table", "scan", "scatter", "network", "merge", "buckets", "throughput"}));
+      ->check(CLI::IsMember(focus_view_names()));
   app.add_option("--hover-key", gui.hover_key,
                  "Point at key I of the viewed stage's input, as the mouse does: Explain works its formulas out "
                  "for that key (CPU backend)")
@@ -323,15 +334,24 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
                  "snapshots thinned to 65,536 keys each (the size is printed)");
   app.add_option("--replay", gui.replay,
                  "Show a recording made with --record (on any machine, with the recorded GPU's timings and "
-                 "look-back) instead of sorting; a change to any control sorts here")
-      ->check(CLI::ExistingFile);
-  app.add_option("--race", gui.race,
-                 std::string("Race a second sort beside the first on the same input: ALGORITHM[:NAME=VALUE,...] "
-                             "(e.g. mg-radix:radix-bits=8), or ") + kRacePreset + " (one-sweep against mg-radix at 8 bits)")
+                 "look-back) instead of sorting; a change to any control sorts here. A bare name is also "
+                 "looked for among the recordings the program ships")
+      ->transform(CLI::Validator(
+          [](std::string& text) -> std::string {
+            std::error_code ec;
+            if (std::filesystem::is_regular_file(text, ec)) return "";
+            if (const auto shipped = find_data_file(std::filesystem::path("recordings") / text)) {
+              text = shipped->string();
+              return "";
+            }
+            return "no such file, here or among the shipped recordings: " + text;
+          },
+          "FILE"));
+  app.add_option("--race", gui.race, race_help())
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
             SortConfig challenger;
-            const AlgorithmDescriptor* shown = nullptr;
+            std::optional<SortConfig> shown;
             const Status s = parse_race(text, &challenger, &shown);
             // The message names the flag already; CLI11 adds its own "--race: " in front.
             return s.ok() ? "" : s.message().substr(std::string("--race: ").size());
@@ -373,8 +393,8 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   bench_cmd->add_flag("--kernels", bench.kernels, "Also run each traced algorithm once and print its per-kernel times");
   bench_cmd
       ->add_flag("--ladder", bench.ladder,
-                 "Climb the radix ladder on one input: every rung of PMPP 13.3-13.6, then split-radix, mg-radix, "
-                 "onesweep and cub-radix, each at its defaults, with bytes per key and segments per warp store")
+                 "Climb the radix ladder on one input: " + ladder_step_names() +
+                     ", each at its defaults, with bytes per key and segments per warp store")
       ->excludes(bench_cmd->get_option("--algorithm"))
       ->excludes(bench_cmd->get_option("--sweep"));
   bench_cmd->footer(catalogue_text());

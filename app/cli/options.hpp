@@ -5,7 +5,9 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "session/session.hpp"
@@ -13,7 +15,7 @@
 namespace sortscope::app::cli {
 
 struct RunOptions {
-  std::vector<std::string> algorithms{"mg-radix"};
+  std::vector<std::string> algorithms{std::string(default_algorithm().name)};
   std::string n = "2^20";
   std::string keys = "u32";
   bool pairs = false;
@@ -81,10 +83,9 @@ struct BenchOptions {
 // One fully checked request per algorithm, or the first problem as a one-line message.
 Status to_requests(const RunOptions& o, std::vector<RunRequest>* requests);
 Status parse_backend(const std::string& text, BackendChoice* out);
-// --race's text: the challenger's algorithm and parameters ("mg-radix:radix-bits=8"), or the preset
-// "onesweep-vs-reduce-then-scan", which also makes one-sweep the shown sort (`shown`).
-constexpr const char* kRacePreset = "onesweep-vs-reduce-then-scan";
-Status parse_race(const std::string& text, SortConfig* challenger, const AlgorithmDescriptor** shown);
+// --race's text: the challenger's algorithm and parameters (ALGORITHM[:NAME=VALUE,...]), or the name
+// of a race preset (race_presets()), which also gives the shown sort (`shown`; left empty otherwise).
+Status parse_race(const std::string& text, SortConfig* challenger, std::optional<SortConfig>* shown);
 
 int run_gui(const RunRequest& request, const GuiOptions& options);
 int run_bench(const RunOptions& run, const BenchOptions& bench);

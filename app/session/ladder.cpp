@@ -9,30 +9,6 @@ namespace sortscope::app {
 
 namespace {
 
-constexpr LadderStep kSteps[] = {
-    {"pmpp-radix-naive",
-     "PMPP 13.3, the start: one bit per pass, one thread per key, a scan of all n bits, scattered writes"},
-    {"pmpp-radix-coalesced",
-     "PMPP 13.4: each block sorts its tile by the bit in shared memory first: writes "
-     "coalesce, and a tiles x 2 table replaces the n-flag scan"},
-    {"pmpp-radix-multibit", "PMPP 13.5: r bits per pass from r local splits: 32 / r passes instead of 32"},
-    {"pmpp-radix-coarsened",
-     "PMPP 13.6: several keys per thread: more loads in flight, longer bucket runs, a table with fewer rows"},
-    {"counting-radix",
-     "Zagha & Blelloch 1991: the same counts with no local sort, each thread writing its own keys: what "
-     "coalescing buys"},
-    {"split-radix",
-     "Heldbo, Nielsen & Lyngsoe 2024's four kernels: Q keys per thread count, a transpose, a scan, lgH "
-     "splits per tile"},
-    {"mg-radix",
-     "Merrill & Grimshaw 2011, reduce-then-scan: count first, then rank and scatter in one kernel; no "
-     "sorted tile written between"},
-    {"onesweep",
-     "Adinets & Merrill 2022: every digit's histogram in one read, then one kernel per pass with decoupled "
-     "look-back"},
-    {"cub-radix", "NVIDIA CUB's DeviceRadixSort, the reference"},
-};
-
 // The scatter's segments per warp store, over every pass that moved keys, for the store that ran.
 double segments_per_store(const SortTrace& trace) {
   uint64_t stores = 0, segments = 0;
@@ -47,7 +23,22 @@ double segments_per_store(const SortTrace& trace) {
 
 }  // namespace
 
-std::span<const LadderStep> ladder_steps() { return kSteps; }
+std::vector<const AlgorithmDescriptor*> ladder_steps() {
+  std::vector<const AlgorithmDescriptor*> steps;
+  for (const AlgorithmDescriptor* a : algorithms())
+    if (a->ladder_rung > 0) steps.push_back(a);
+  std::sort(steps.begin(), steps.end(),
+            [](const AlgorithmDescriptor* a, const AlgorithmDescriptor* b) { return a->ladder_rung < b->ladder_rung; });
+  return steps;
+}
+
+std::string ladder_step_names() {
+  const std::vector<const AlgorithmDescriptor*> steps = ladder_steps();
+  std::string names;
+  for (size_t i = 0; i < steps.size(); ++i)
+    names += (i == 0 ? "" : i + 1 == steps.size() ? " and " : ", ") + std::string(steps[i]->name);
+  return names;
+}
 
 bool LadderResult::all_verified() const {
   return std::all_of(rows.begin(), rows.end(), [](const LadderRow& r) { return !r.ran || r.verified; });
@@ -62,13 +53,12 @@ Status run_ladder(Backend& backend, const LadderOptions& options, LadderResult* 
   result.copy_gbps = options.copy_gbps;
   const uint64_t n = result.n;
   double reference_keys_per_s = 0;
-  for (size_t i = 0; i < std::size(kSteps); ++i) {
-    const LadderStep& step = kSteps[i];
-    const AlgorithmDescriptor* algo = find_algorithm(step.algorithm);
-    if (!algo) continue;
+  const std::vector<const AlgorithmDescriptor*> steps = ladder_steps();
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const AlgorithmDescriptor* algo = steps[i];
     LadderRow row;
-    row.algorithm = std::string(step.algorithm);
-    row.change = std::string(step.change);
+    row.algorithm = std::string(algo->name);
+    row.change = std::string(algo->ladder_note);
     SortConfig config = options.base;
     config.algorithm = algo;
     config.params.clear();
@@ -78,7 +68,7 @@ Status run_ladder(Backend& backend, const LadderOptions& options, LadderResult* 
       result.rows.push_back(std::move(row));
       continue;
     }
-    if (options.progress) options.progress(i, step.algorithm);
+    if (options.progress) options.progress(i, algo->name);
     RunOptions timed;
     timed.warmup = options.warmup;
     timed.repeat = options.repeat;

@@ -1,12 +1,11 @@
 // The radix ladder of PMPP chapter 13, measured: every rung on one input, then the sorts that
-// climbed past the book (split-radix, mg-radix, one-sweep) and CUB. For each: keys/s, the bytes
+// climbed past the book and CUB, as their descriptors place them. For each: keys/s, the bytes
 // per key its model moves (checked against the copy bandwidth), the memory segments a warp's store
 // touches, and what changed from the rung below. Shared by `sortscope bench --ladder` and the
 // Ladder view; no ImGui here.
 #pragma once
 
 #include <functional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,13 +15,11 @@
 
 namespace sortscope::app {
 
-struct LadderStep {
-  std::string_view algorithm;
-  std::string_view change;  // one line: what this step changes from the one below
-};
-
-// The steps in climbing order (algorithms this build does not have are left out when run).
-std::span<const LadderStep> ladder_steps();
+// The steps in climbing order: the registered algorithms with a ladder rung (their descriptors say
+// where they stand and what each changed from the one below), by rung.
+std::vector<const AlgorithmDescriptor*> ladder_steps();
+// Their names in climbing order, for a sentence: "a, b and c".
+std::string ladder_step_names();
 
 struct LadderRow {
   std::string algorithm;

@@ -1,5 +1,5 @@
-// Counts as users type them (shared by the command line and the controls panel) and as the app
-// writes them back.
+// Counts and race presets as users give them (shared by the command line and the controls panel),
+// and counts as the app writes them back.
 #pragma once
 
 #include <charconv>
@@ -8,7 +8,17 @@
 #include <string>
 #include <string_view>
 
+#include "sortscope/algorithm.hpp"
+#include "sortscope/backend.hpp"
+
 namespace sortscope::app {
+
+// A race preset's two sorts: the one it shows and the challenger beside it.
+inline Status parse_race_preset(const RacePreset& preset, SortConfig* shown, SortConfig* challenger) {
+  Status s = parse_algorithm_settings(preset.shown, &shown->algorithm, &shown->params);
+  if (s.ok()) s = parse_algorithm_settings(preset.challenger, &challenger->algorithm, &challenger->params);
+  return s;
+}
 
 // A key count: a plain integer or 2^K (K <= 40).
 inline std::optional<uint64_t> parse_count(std::string_view text) {

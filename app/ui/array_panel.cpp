@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gfx/density_cell.hpp"
+#include "session/data_files.hpp"
 #include "sortscope/key_traits.hpp"
 #include "ui/panel_flags.hpp"
 #include "ui/ui.hpp"
@@ -94,17 +95,22 @@ void lookback_strip(const SortTrace& t, const RadixSection& p, ImVec2 at, float 
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kInclusiveColor), "P inclusive");
 }
 
-// Why a one-sweep pass shows no look-back chain, and how to see one; empty where it has one.
+// Why a pass of a sort that looks back shows no look-back chain, and how to see one: with the
+// recording the program ships of a GPU's, where it is installed. Empty where the pass has a chain.
 std::string lookback_absence(const RunRecord& run, const RadixSection* pass) {
-  if (!pass || pass->skipped || !run.trace || run.request.sort.algorithm->name != "onesweep") return "";
-  const std::string replay = "--replay assets/recordings/onesweep-2e24-h200.ssrec shows a GPU's.";
+  const AlgorithmDescriptor& algorithm = *run.request.sort.algorithm;
+  if (!pass || pass->skipped || !run.trace || !algorithm.looks_back) return "";
+  std::string replay;
+  if (!algorithm.lookback_recording.empty())
+    if (const std::optional<std::filesystem::path> file = find_data_file(algorithm.lookback_recording))
+      replay = "--replay " + file->filename().string() + " shows a GPU's.";
   if (pass->lookback.empty())
-    return "No look-back in this run: below its small-n limit one launch sorts every pass and each block reads the "
-           "whole count table (Explain). Sort 2^21 keys or more on a GPU to see the chain; " + replay;
+    return "No look-back in this run: " + std::string(algorithm.no_lookback_reason) +
+           (replay.empty() ? "." : "; " + replay);
   const bool depth_one = std::all_of(pass->lookback.begin(), pass->lookback.end(), [](const LookbackRow& r) { return r.max_depth <= 1; });
   if (run.backend == BackendKind::cpu && depth_one)
     return "The CPU backend runs the tiles in order, so every tile finds its neighbour's prefix at once (depth 1); on a "
-           "GPU tiles race and look further back. " + replay;
+           "GPU tiles race and look further back." + (replay.empty() ? "" : " " + replay);
   return "";
 }
 

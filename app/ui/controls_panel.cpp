@@ -293,9 +293,10 @@ void race_controls(UiFrame& f) {
       }
     ImGui::EndCombo();
   }
-  if (const ParamSpec* bits = r.race_draft.algorithm->param("radix-bits")) {
+  if (const ParamSpec* bits = r.race_draft.algorithm->param(kRadixBitsParamName)) {
     int value = param_value(r.race_draft, *bits);
-    if (ImGui::SliderInt("Its radix-bits", &value, bits->min, bits->max)) set_param(&r.race_draft, "radix-bits", value);
+    if (ImGui::SliderInt(("Its " + std::string(kRadixBitsParamName)).c_str(), &value, bits->min, bits->max))
+      set_param(&r.race_draft, kRadixBitsParamName, value);
   }
   ImGui::PopItemWidth();
   if (r.race_hidden) {
@@ -310,20 +311,19 @@ void race_controls(UiFrame& f) {
     same_line_if_fits(ImGui::CalcTextSize("Stop the race").x + 2 * ImGui::GetStyle().FramePadding.x);
     if (ImGui::Button("Stop the race")) f.view.race.reset();
   }
-  // The comparison the one-sweep paper makes: one pass per 8-bit digit either way, one kernel
-  // with look-back against an upsweep, a scan and a downsweep.
-  if (ImGui::Button("One-sweep vs reduce-then-scan, 8-bit digits")) {
-    if (const AlgorithmDescriptor* onesweep = find_algorithm("onesweep")) {
-      RunRequest shown = f.state.request;
-      shown.sort.algorithm = onesweep;
-      shown.sort.params.clear();
-      f.session.submit(shown);
-      r.draft_from_session = false;
-    }
-    SortConfig rts;
-    rts.algorithm = find_algorithm("mg-radix");
-    set_param(&rts, "radix-bits", 8);
-    if (rts.algorithm) f.view.race = r.race_draft = rts;
+  // The registry's preset races: each shows its own sort, with its parameters, against its challenger.
+  for (const RacePreset& preset : race_presets()) {
+    const bool pressed = ImGui::Button(std::string(preset.title).c_str());
+    help_marker(std::string(preset.description).c_str());
+    if (!pressed) continue;
+    SortConfig shown, challenger;
+    if (!parse_race_preset(preset, &shown, &challenger).ok()) continue;  // the registry's test parses every preset
+    RunRequest request = f.state.request;
+    request.sort.algorithm = shown.algorithm;
+    request.sort.params = shown.params;
+    f.session.submit(request);
+    r.draft_from_session = false;
+    f.view.race = r.race_draft = challenger;
   }
 }
 
@@ -436,8 +436,9 @@ void draw_controls_panel(UiFrame& f, bool* open) {
     f.view.show_ladder = !f.view.show_ladder;
     if (f.view.show_ladder && !s.ladder) f.session.climb_ladder();
   }
-  help_marker("Every rung of PMPP 13's radix sort on this input, then split-radix, mg-radix, one-sweep and CUB: "
-              "keys/s, bytes per key and segments per warp store, side by side.");
+  help_marker(("Every rung of the radix ladder on this input (" + ladder_step_names() +
+               "): keys/s, bytes per key and segments per warp store, side by side.")
+                  .c_str());
   ImGui::Separator();
 
   if (s.busy) ImGui::TextColored(kWarn, "Working: %s...", s.busy_what.c_str());

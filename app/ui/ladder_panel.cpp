@@ -47,7 +47,9 @@ void ladder_rows(const LadderResult& ladder) {
   lo /= 2;  // the slowest rung keeps a visible bar
   ImGui::BeginChild("ladder rows");
   const float width = ImGui::GetContentRegionAvail().x;
-  const float name_w = ImGui::CalcTextSize("pmpp-radix-coarsened").x + 2 * ImGui::GetStyle().ItemSpacing.x;
+  float name_w = 0;
+  for (const LadderRow& r : ladder.rows) name_w = std::max(name_w, ImGui::CalcTextSize(r.algorithm.c_str()).x);
+  name_w += 2 * ImGui::GetStyle().ItemSpacing.x;
   // On a narrow panel the bar goes under the name rather than beside it.
   const bool beside = name_w < width * 0.4f;
   const float indent = beside ? name_w : 0;
@@ -56,7 +58,8 @@ void ladder_rows(const LadderResult& ladder) {
     if (beside) ImGui::SameLine(name_w);
     if (indent > 0) ImGui::Indent(indent);
     if (r.ran) {
-      rate_bar(r.keys_per_s, lo, hi, r.algorithm == "cub-radix");
+      const AlgorithmDescriptor* algorithm = find_algorithm(r.algorithm);
+      rate_bar(r.keys_per_s, lo, hi, algorithm && algorithm->reference);
       std::string numbers = fmt_number("%.0f B/key", r.bytes_per_key);
       if (r.segments_per_store > 0) numbers += fmt_number(",  %.1f segments per warp store", r.segments_per_store);
       if (r.ratio_to_reference > 0) numbers += fmt_number(",  %.3fx CUB", r.ratio_to_reference);
@@ -87,9 +90,9 @@ void draw_ladder_panel(UiFrame& f, bool* open) {
   if (climbing) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s...", s.busy_what.c_str());
   if (!s.ladder) {
     if (!climbing)
-      disabled_text_wrapped(
-          "Every rung of PMPP chapter 13's radix sort on the shown input, then the sorts that went further "
-          "(split-radix, mg-radix, one-sweep) and CUB. Each step fixes what held the one below back.");
+      disabled_text_wrapped("Every rung of the radix ladder on the shown input: %s. Each step fixes what held the one "
+                            "below back.",
+                            ladder_step_names().c_str());
     ImGui::End();
     return;
   }

@@ -39,7 +39,7 @@ constexpr const char* kPanelTitles[kPanelCount] = {"Controls", "Array",      "Ex
                                                    "Scan table", "Scatter", "Network", "Merge path",
                                                    "Buckets",    "Throughput", "Ladder", "Experiment", "Lesson"};
 
-inline const char* panel_name(PanelId id) { return kPanelNames[int(id)]; }
+constexpr const char* panel_name(PanelId id) { return kPanelNames[int(id)]; }
 inline const char* panel_title(PanelId id) { return kPanelTitles[int(id)]; }
 inline std::optional<PanelId> panel_named(std::string_view name) {
   for (int i = 0; i < kPanelCount; ++i)

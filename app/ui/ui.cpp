@@ -193,16 +193,24 @@ void draw_error_banner(UiFrame& f, const Layout& layout) {
 
 std::optional<PanelId> focused_panel(const ViewState& view) { return panel_of(view.focus); }
 
+constexpr FocusName kFocusNames[] = {
+    {panel_name(PanelId::array), PhaseView::keys},
+    {"lookback", PhaseView::lookback},
+    {panel_name(PanelId::histogram), PhaseView::histogram},
+    {panel_name(PanelId::scan_table), PhaseView::scan_table},
+    {"scan", PhaseView::scan_table},
+    {panel_name(PanelId::scatter), PhaseView::scatter},
+    {panel_name(PanelId::network), PhaseView::network},
+    {panel_name(PanelId::merge), PhaseView::merge},
+    {panel_name(PanelId::buckets), PhaseView::buckets},
+    {panel_name(PanelId::throughput), PhaseView::throughput},
+};
+
+std::span<const FocusName> focus_names() { return kFocusNames; }
+
 PhaseView phase_view_named(const std::string& name) {
-  if (name == "array") return PhaseView::keys;
-  if (name == "lookback") return PhaseView::lookback;
-  if (name == "histogram") return PhaseView::histogram;
-  if (name == "scan-table" || name == "scan") return PhaseView::scan_table;
-  if (name == "scatter") return PhaseView::scatter;
-  if (name == "network") return PhaseView::network;
-  if (name == "merge") return PhaseView::merge;
-  if (name == "buckets") return PhaseView::buckets;
-  if (name == "throughput") return PhaseView::throughput;
+  for (const FocusName& f : focus_names())
+    if (f.name == name) return f.view;
   return PhaseView::none;
 }
 

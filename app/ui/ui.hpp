@@ -96,7 +96,14 @@ std::shared_ptr<const LoadedLesson> draw_lesson_picker(UiFrame& frame, const Les
 std::shared_ptr<const LoadedLesson> draw_welcome(UiFrame& frame, const LessonLibrary& library);
 // The height the lesson panel's words take at this window width, for the layout to give it.
 float lesson_panel_height(const UiFrame& frame, float width);
-// The view --focus and a lesson's `focus` name ("scan" is the scan table): none for an unknown name.
+// The views --focus (and a lesson's `focus:`) points at, by name: the panels that show a phase (by
+// their names), the array view's look-back strip, and scan, the scan table opened on its offsets.
+struct FocusName {
+  std::string_view name;
+  PhaseView view;
+};
+std::span<const FocusName> focus_names();
+// The view of that name; none for an unknown name.
 PhaseView phase_view_named(const std::string& name);
 // The panel the view's focus is on (what the mouse last pointed at, or --focus), if any.
 std::optional<PanelId> focused_panel(const ViewState& view);

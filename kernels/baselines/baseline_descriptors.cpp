@@ -59,6 +59,8 @@ const AlgorithmDescriptor descriptor{
     .reference = true,
     .model_bytes = model_bytes,
     .explain = explain,
+    .ladder_rung = 9,
+    .ladder_note = "NVIDIA CUB's DeviceRadixSort, the reference",
 };
 }  // namespace cub_radix
 

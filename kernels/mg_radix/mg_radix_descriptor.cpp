@@ -20,7 +20,7 @@ enum Param { kRadixBitsParam, kTileKeysParam, kDigitBaseParam };
 constexpr int kDigitBases[] = {2, 10};
 
 constexpr ParamSpec kParams[] = {
-    {.name = "radix-bits", .min = kMinRadixBits, .max = kMaxRadixBits, .default_value = kDefaultRadixBits,
+    {.name = kRadixBitsParamName, .min = kMinRadixBits, .max = kMaxRadixBits, .default_value = kDefaultRadixBits,
      .help = "digit width d: 2^d buckets, ceil(key bits / d) passes (the paper's d = 4)",
      .fastest_on_gpu = kFastestRadixBitsOnGpu},
     {"tile-keys", 0, 4096, 0,
@@ -135,6 +135,9 @@ const AlgorithmDescriptor descriptor{
     .stage_count = passes,
     .check_shape = check_shape,
     .explain = explain,
+    .ladder_rung = 7,
+    .ladder_note = "Merrill & Grimshaw 2011, reduce-then-scan: count first, then rank and scatter in one kernel; no "
+                   "sorted tile written between",
 };
 
 }  // namespace sortscope::mg_radix

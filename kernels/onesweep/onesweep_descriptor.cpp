@@ -17,7 +17,8 @@ namespace {
 
 // The digit width is fixed by the policy; listed so every front end shows it.
 constexpr ParamSpec kParams[] = {
-    {"radix-bits", kRadixBits, kRadixBits, kRadixBits, "digit width: fixed at 8 bits (256 buckets) by the policy"},
+    {kRadixBitsParamName, kRadixBits, kRadixBits, kRadixBits,
+     "digit width: fixed at 8 bits (256 buckets) by the policy"},
 };
 
 Status cpu_entry(const RadixSortArgs& args, const ParamValues&, SortTrace* trace, const StageObserver* observer) {
@@ -155,6 +156,13 @@ const AlgorithmDescriptor descriptor{
     .model_bytes = model_bytes,
     .stage_count = passes,
     .explain = explain,
+    .ladder_rung = 8,
+    .ladder_note = "Adinets & Merrill 2022: every digit's histogram in one read, then one kernel per pass with "
+                   "decoupled look-back",
+    .looks_back = true,
+    .no_lookback_reason = "below its small-n limit one launch sorts every pass and each block reads the whole count "
+                          "table (Explain). Sort 2^21 keys or more on a GPU to see the chain",
+    .lookback_recording = "recordings/onesweep-2e24-h200.ssrec",
 };
 
 }  // namespace sortscope::onesweep

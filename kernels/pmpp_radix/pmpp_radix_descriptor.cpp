@@ -15,7 +15,7 @@ namespace sortscope::pmpp_radix {
 namespace {
 
 constexpr ParamSpec kBitsParam(int default_bits) {
-  return {"radix-bits", 1, kMaxRadixBits, default_bits, "digit width r: 2^r buckets, ceil(key bits / r) passes"};
+  return {kRadixBitsParamName, 1, kMaxRadixBits, default_bits, "digit width r: 2^r buckets, ceil(key bits / r) passes"};
 }
 constexpr ParamSpec kItemsParam(int default_items) {
   return {"items-per-thread", 1, kMaxItems, default_items,
@@ -249,6 +249,9 @@ const AlgorithmDescriptor descriptor{
     .model_bytes = pmpp_radix::model_bytes<pmpp_radix::Rung::counting>,
     .stage_count = pmpp_radix::passes<pmpp_radix::Rung::counting>,
     .explain = pmpp_radix::explain_counting,
+    .ladder_rung = 5,
+    .ladder_note = "Zagha & Blelloch 1991: the same counts with no local sort, each thread writing its own keys: what "
+                   "coalescing buys",
 };
 }  // namespace sortscope::counting_radix
 
@@ -265,6 +268,8 @@ const AlgorithmDescriptor descriptor{
     .model_bytes = pmpp_radix::model_bytes<pmpp_radix::Rung::naive>,
     .stage_count = pmpp_radix::passes<pmpp_radix::Rung::naive>,
     .explain = pmpp_radix::explain_naive,
+    .ladder_rung = 1,
+    .ladder_note = "PMPP 13.3, the start: one bit per pass, one thread per key, a scan of all n bits, scattered writes",
 };
 }  // namespace sortscope::pmpp_radix_naive
 
@@ -281,6 +286,9 @@ const AlgorithmDescriptor descriptor{
     .model_bytes = pmpp_radix::model_bytes<pmpp_radix::Rung::coalesced>,
     .stage_count = pmpp_radix::passes<pmpp_radix::Rung::coalesced>,
     .explain = pmpp_radix::explain_coalesced,
+    .ladder_rung = 2,
+    .ladder_note = "PMPP 13.4: each block sorts its tile by the bit in shared memory first: writes coalesce, and a "
+                   "tiles x 2 table replaces the n-flag scan",
 };
 }  // namespace sortscope::pmpp_radix_coalesced
 
@@ -298,6 +306,8 @@ const AlgorithmDescriptor descriptor{
     .model_bytes = pmpp_radix::model_bytes<pmpp_radix::Rung::multibit>,
     .stage_count = pmpp_radix::passes<pmpp_radix::Rung::multibit>,
     .explain = pmpp_radix::explain_multibit,
+    .ladder_rung = 3,
+    .ladder_note = "PMPP 13.5: r bits per pass from r local splits: 32 / r passes instead of 32",
 };
 }  // namespace sortscope::pmpp_radix_multibit
 
@@ -315,5 +325,8 @@ const AlgorithmDescriptor descriptor{
     .model_bytes = pmpp_radix::model_bytes<pmpp_radix::Rung::coarsened>,
     .stage_count = pmpp_radix::passes<pmpp_radix::Rung::coarsened>,
     .explain = pmpp_radix::explain_coarsened,
+    .ladder_rung = 4,
+    .ladder_note = "PMPP 13.6: several keys per thread: more loads in flight, longer bucket runs, a table with "
+                   "fewer rows",
 };
 }  // namespace sortscope::pmpp_radix_coarsened

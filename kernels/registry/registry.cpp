@@ -1,6 +1,7 @@
-// The registry: every algorithm's descriptor, from the list in algorithms.inc, and the lookups and
-// parameter parsing that every front end shares.
+// The registry: every algorithm's descriptor, from the list in algorithms.inc, the race presets of
+// race_presets.inc, and the lookups and parameter parsing that every front end shares.
 #include <charconv>
+#include <limits>
 
 #include "sortscope/algorithm.hpp"
 
@@ -20,6 +21,10 @@ constexpr const AlgorithmDescriptor* kRegistry[] = {
 #include "registry/algorithms.inc"
 };
 #undef SORTSCOPE_ALGORITHM
+
+constexpr RacePreset kRacePresets[] = {
+#include "registry/race_presets.inc"
+};
 
 }  // namespace
 
@@ -89,6 +94,50 @@ Status resolve_params(const AlgorithmDescriptor& algorithm, std::span<const Para
   }
   *out = values;
   return Status::Ok();
+}
+
+ParamRange param_range(std::string_view param_name) {
+  ParamRange range{std::numeric_limits<int>::max(), std::numeric_limits<int>::min()};
+  for (const AlgorithmDescriptor* a : kRegistry)
+    if (const ParamSpec* p = a->param(param_name)) {
+      range.min = std::min(range.min, p->min);
+      range.max = std::max(range.max, p->max);
+    }
+  return range;
+}
+
+std::span<const RacePreset> race_presets() { return kRacePresets; }
+
+const RacePreset* find_race_preset(std::string_view name) {
+  for (const RacePreset& p : kRacePresets)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+Status parse_algorithm_settings(std::string_view text, const AlgorithmDescriptor** algorithm,
+                                std::vector<ParamSetting>* settings) {
+  const size_t colon = text.find(':');
+  const std::string name(text.substr(0, colon));
+  *algorithm = find_algorithm(name);
+  if (!*algorithm) return InvalidArgument("unknown algorithm '" + name + "'");
+  settings->clear();
+  std::string_view rest = colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
+  while (!rest.empty()) {
+    const size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const std::optional<ParamSetting> setting = parse_param_setting(item);
+    if (!setting) return InvalidArgument(std::string("'").append(item) + "' is not NAME=VALUE");
+    if (!(*algorithm)->param(setting->name)) {
+      std::string names;
+      for (const ParamSpec& p : (*algorithm)->params) names += (names.empty() ? "" : ", ") + std::string(p.name);
+      return InvalidArgument(name + " has no parameter '" + setting->name + "' (" +
+                             (names.empty() ? "it has none" : "it has " + names) + ")");
+    }
+    settings->push_back(*setting);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  ParamValues values;
+  return resolve_params(**algorithm, *settings, &values);
 }
 
 std::optional<ParamSetting> parse_param_setting(std::string_view text) {

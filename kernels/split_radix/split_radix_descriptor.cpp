@@ -20,7 +20,7 @@ enum Param { kKeysPerThreadParam, kRadixBitsParam, kBlockThreadsParam, kImplicit
 constexpr ParamSpec kParams[] = {
     {"keys-per-thread", kMinKeysPerThread, kMaxKeysPerThread, kDefaultKeysPerThread,
      "Q: keys each thread holds; a tile is Q x B keys (Heldbo, Nielsen & Lyngsoe 2024: Q = 22)"},
-    {"radix-bits", kMinRadixBits, kMaxRadixBits, kDefaultRadixBits,
+    {kRadixBitsParamName, kMinRadixBits, kMaxRadixBits, kDefaultRadixBits,
      "lgH: digit width, one-bit splits per pass; 2^lgH buckets (Heldbo, Nielsen & Lyngsoe 2024: lgH = 8)"},
     {"block-threads", kMinBlockThreads, kMaxBlockThreads, kDefaultBlockThreads,
      "B: threads per block, a multiple of 32 (Heldbo, Nielsen & Lyngsoe 2024: B = 256)"},
@@ -161,6 +161,9 @@ const AlgorithmDescriptor descriptor{
     .model_bytes = model_bytes,
     .stage_count = passes,
     .explain = explain,
+    .ladder_rung = 6,
+    .ladder_note = "Heldbo, Nielsen & Lyngsoe 2024's four kernels: Q keys per thread count, a transpose, a scan, lgH "
+                   "splits per tile",
 };
 
 }  // namespace sortscope::split_radix

@@ -24,6 +24,10 @@ namespace detail {
 struct RadixSortCall;
 }
 
+// The parameter every radix sort names its digit width by: --radix-bits sets it, and bench's CSV
+// and JSON have a column for it.
+inline constexpr std::string_view kRadixBitsParamName = "radix-bits";
+
 // One integer parameter of an algorithm, e.g. radix bits or items per thread.
 struct ParamSpec {
   std::string_view name;  // as typed in --param NAME=VALUE and bench --sweep NAME=A..B
@@ -147,6 +151,17 @@ struct AlgorithmDescriptor {
   // The phases of the context's stage (none viewed yet when it is null) for Explain, with the
   // pointed-at key's numbers where the context has the keys.
   std::vector<ExplainPhase> (*explain)(const ExplainContext& context) = nullptr;
+  // Its rung on the radix ladder that the Ladder view and bench --ladder climb (1 = the lowest; 0:
+  // not on it), and one line on what this rung changed from the one below.
+  int ladder_rung = 0;
+  std::string_view ladder_note;
+  // Its radix passes find each tile's offsets by decoupled look-back, which a traced pass records
+  // (RadixSection::lookback) and the array view draws.
+  bool looks_back = false;
+  // Why a traced pass may record no look-back (a path that needs none), and how to see one.
+  std::string_view no_lookback_reason;
+  // A recording shipped with the program, relative to its data folder, that shows a GPU's look-back.
+  std::string_view lookback_recording;
 
   bool runs_on(BackendKind b) const { return b == BackendKind::cpu ? cpu != nullptr : cuda != nullptr; }
   bool takes(KeyType k) const { return (key_widths & key_width_bit(info(k).bytes)) != 0; }
@@ -170,6 +185,32 @@ struct ParamSetting {
   int value = 0;
   bool operator==(const ParamSetting&) const = default;
 };
+
+// The range a parameter of this name takes in any algorithm that has it: the union of their ranges
+// (min > max when none has it).
+struct ParamRange {
+  int min = 0;
+  int max = -1;
+};
+ParamRange param_range(std::string_view param_name);
+
+// A race offered by name (--race NAME, a button of the Race controls): the shown sort and its
+// challenger on one input, each written as --race writes a challenger, ALGORITHM[:NAME=VALUE,...].
+struct RacePreset {
+  std::string_view name;
+  std::string_view shown;
+  std::string_view challenger;
+  std::string_view title;        // the button's words
+  std::string_view description;  // one line: what the race shows
+};
+// The presets, from kernels/registry/race_presets.inc, in the order --help lists them.
+std::span<const RacePreset> race_presets();
+const RacePreset* find_race_preset(std::string_view name);
+
+// Parses ALGORITHM[:NAME=VALUE,...] into the algorithm and its settings, each a parameter it has,
+// in range. On an unknown algorithm `*algorithm` is null; every failure is one line to read.
+Status parse_algorithm_settings(std::string_view text, const AlgorithmDescriptor** algorithm,
+                                std::vector<ParamSetting>* settings);
 
 // `settings` resolved against the algorithm's parameters: defaults, then the settings it has.
 // Settings it does not have are ignored (one --param line can serve several algorithms); a value
