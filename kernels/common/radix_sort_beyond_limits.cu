@@ -136,7 +136,7 @@ cudaError_t merge_round(const Key* keys_in, Key* keys_out, const void* values_in
 }
 
 template <typename Key>
-cudaError_t merge_round_of(const RadixSortArgs& args, const void* keys_in, void* keys_out, const void* values_in,
+cudaError_t merge_round_of(const SortArgs& args, const void* keys_in, void* keys_out, const void* values_in,
                            void* values_out, uint64_t run, uint64_t* a_starts, cudaStream_t stream) {
   const auto* in = static_cast<const Key*>(keys_in);
   auto* out = static_cast<Key*>(keys_out);
@@ -155,8 +155,8 @@ cudaError_t merge_round_of(const RadixSortArgs& args, const void* keys_in, void*
 // buffers, starting in the one that makes the last round end where the caller wants the keys.
 // Temp storage: the tile partitions, the chunks' own temp storage (one chunk at a time), and with
 // plain pointers a second buffer of keys and values (a DoubleBuffer brings its own).
-cudaError_t sort_in_chunks(RadixSortDispatch dispatch, const RadixSortCall& c, uint64_t max_items_per_sort) {
-  const RadixSortArgs& a = c.args;
+cudaError_t sort_in_chunks(SortDispatch dispatch, const SortCall& c, uint64_t max_items_per_sort) {
+  const SortArgs& a = c.args;
   const uint64_t chunk_limit = max_items_per_sort / kMergeTile * kMergeTile;
   if (chunk_limit == 0) return cudaErrorInvalidValue;
   const uint64_t chunks = (a.n + chunk_limit - 1) / chunk_limit;
@@ -171,7 +171,7 @@ cudaError_t sort_in_chunks(RadixSortDispatch dispatch, const RadixSortCall& c, u
   const size_t second_values_bytes = double_buffer ? 0 : align_temp(a.n * size_t(a.value_bytes));
 
   // Each chunk sorts from one buffer to another with plain pointers: its own temp storage.
-  RadixSortCall chunk_call = c;
+  SortCall chunk_call = c;
   chunk_call.key_selector = nullptr;
   chunk_call.value_selector = nullptr;
   chunk_call.args.n = chunk;
@@ -230,18 +230,18 @@ cudaError_t sort_in_chunks(RadixSortDispatch dispatch, const RadixSortCall& c, u
   return cudaSuccess;
 }
 
-cudaError_t sort_keys_of(RadixSortDispatch dispatch, const RadixSortCall& c, uint64_t max_items_per_sort) {
+cudaError_t sort_keys_of(SortDispatch dispatch, const SortCall& c, uint64_t max_items_per_sort) {
   return c.args.n > max_items_per_sort ? sort_in_chunks(dispatch, c, max_items_per_sort) : dispatch(c);
 }
 
 // Values of any other width: the keys sorted with their indices (4 or 8 bytes),
 // then the values gathered. Temp storage: two index buffers and the index sort's own.
 template <typename Index>
-cudaError_t sort_values_by_index(RadixSortDispatch dispatch, const RadixSortCall& c, uint64_t max_items_per_sort) {
-  const RadixSortArgs& a = c.args;
+cudaError_t sort_values_by_index(SortDispatch dispatch, const SortCall& c, uint64_t max_items_per_sort) {
+  const SortArgs& a = c.args;
   const size_t value_bytes = size_t(a.value_bytes);
   const size_t index_bytes = align_temp(a.n * sizeof(Index));
-  RadixSortCall index_call = c;
+  SortCall index_call = c;
   index_call.args.value_bytes = int(sizeof(Index));
   index_call.value_selector = nullptr;
   int index_selector = 0;
@@ -280,7 +280,7 @@ cudaError_t sort_values_by_index(RadixSortDispatch dispatch, const RadixSortCall
 
 }  // namespace
 
-cudaError_t sort_beyond_kernel_limits(RadixSortDispatch dispatch, const RadixSortCall& c, uint64_t max_items_per_sort) {
+cudaError_t sort_beyond_kernel_limits(SortDispatch dispatch, const SortCall& c, uint64_t max_items_per_sort) {
   if (c.options.trace) return cudaErrorNotSupported;
   if (c.temp_storage_bytes == nullptr || max_items_per_sort == 0) return cudaErrorInvalidValue;
   const int v = c.args.value_bytes;

@@ -7,8 +7,9 @@
 
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
-#include "common/radix_checks.hpp"
+#include "common/sort_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "mg_radix/mg_radix.hpp"
 #include "mg_radix/mg_radix_agents.cuh"
 #include "sortscope/device_trace.hpp"
 #include "mg_radix/mg_radix_instances.hpp"
@@ -83,12 +84,12 @@ using sortscope::device::TempCarver;
 // tuning tool races others.
 template <int RADIX_BITS, typename Bits, typename Value, bool TRACE, int UP_THREADS, int UP_ITEMS, int DOWN_THREADS,
           int DOWN_ITEMS, int DOWN_MIN_BLOCKS>
-cudaError_t sort_shaped(const detail::RadixSortCall& c) {
+cudaError_t sort_shaped(const detail::SortCall& c) {
   constexpr KernelShape kUpsweep{UP_THREADS, UP_ITEMS};
   constexpr KernelShape kDownsweep{DOWN_THREADS, DOWN_ITEMS, DOWN_MIN_BLOCKS};
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   using Downsweep = device::DownsweepAgent<RADIX_BITS, Bits, Value, TRACE, DOWN_THREADS, DOWN_ITEMS>;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
   const int passes = radix_pass_count(a.begin_bit, end_bit, RADIX_BITS);
@@ -216,7 +217,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
 
 // One instance at the policy's shapes for a GPU of slower or faster memory per SM.
 template <int RADIX_BITS, typename Bits, typename Value, bool TRACE, bool FAST_MEMORY>
-cudaError_t sort_instance_on(const detail::RadixSortCall& c) {
+cudaError_t sort_instance_on(const detail::SortCall& c) {
   constexpr Policy p = policy_for_bits(RADIX_BITS, sizeof(Bits), device::value_bytes_of<Value>, FAST_MEMORY);
   return sort_shaped<RADIX_BITS, Bits, Value, TRACE, p.upsweep.threads, p.upsweep.items_per_thread, p.downsweep.threads,
                      p.downsweep.items_per_thread, p.downsweep.min_blocks>(c);
@@ -225,7 +226,7 @@ cudaError_t sort_instance_on(const detail::RadixSortCall& c) {
 // Where the policy's shapes differ by GPU, untraced sorts take this GPU's; traced ones keep the
 // slower memory's, the tiles the CPU twin cuts.
 template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
-cudaError_t sort_instance(const detail::RadixSortCall& c) {
+cudaError_t sort_instance(const detail::SortCall& c) {
   constexpr int kValueBytes = device::value_bytes_of<Value>;
   constexpr bool kPerGpu = !TRACE && policy_for_bits(RADIX_BITS, sizeof(Bits), kValueBytes, false).downsweep !=
                                          policy_for_bits(RADIX_BITS, sizeof(Bits), kValueBytes, true).downsweep;
@@ -236,7 +237,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
 }
 
 template <int RADIX_BITS, typename Bits>
-cudaError_t sort_values(const detail::RadixSortCall& c) {
+cudaError_t sort_values(const detail::SortCall& c) {
   const bool trace = c.options.trace != nullptr;
   switch (c.args.value_bytes) {
     case 0: return trace ? sort_instance<RADIX_BITS, Bits, KeysOnly, true>(c) : sort_instance<RADIX_BITS, Bits, KeysOnly, false>(c);
@@ -247,8 +248,8 @@ cudaError_t sort_values(const detail::RadixSortCall& c) {
 }
 
 template <typename Bits>
-cudaError_t sort_width(const detail::RadixSortCall& c) {
-  switch (c.args.radix_bits ? c.args.radix_bits : kDefaultRadixBits) {
+cudaError_t sort_width(const detail::SortCall& c) {
+  switch (c.params[kRadixBitsParam]) {
     case 1: return sort_values<1, Bits>(c);
     case 2: return sort_values<2, Bits>(c);
     case 3: return sort_values<3, Bits>(c);

@@ -10,7 +10,7 @@
 
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
-#include "common/radix_checks.hpp"
+#include "common/sort_checks.hpp"
 #include "odd_even/odd_even.hpp"
 #include "odd_even/odd_even_policy.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
@@ -128,8 +128,8 @@ namespace {
 size_t temp_bytes_for(uint64_t n) { return sortscope::device::align_temp((size_t(max_phases(n)) + 1) * 4); }
 
 template <typename Bits, typename Value, bool TRACE>
-cudaError_t run_network(const detail::RadixSortCall& c) {
-  const RadixSortArgs& args = c.args;
+cudaError_t run_network(const detail::SortCall& c) {
+  const SortArgs& args = c.args;
   const uint64_t n = args.n;
   const KeyTypeInfo& k = info(args.key_type);
   device::NetworkArgs<Bits, Value> a{};
@@ -189,7 +189,7 @@ cudaError_t run_network(const detail::RadixSortCall& c) {
 }
 
 template <typename Bits, bool TRACE>
-cudaError_t run_values(const detail::RadixSortCall& c) {
+cudaError_t run_values(const detail::SortCall& c) {
   switch (c.args.value_bytes) {
     case 0: return run_network<Bits, device::KeysOnly, TRACE>(c);
     case 4: return run_network<Bits, uint32_t, TRACE>(c);
@@ -198,14 +198,14 @@ cudaError_t run_values(const detail::RadixSortCall& c) {
 }
 
 template <bool TRACE>
-cudaError_t run_width(const detail::RadixSortCall& c) {
+cudaError_t run_width(const detail::SortCall& c) {
   return info(c.args.key_type).bytes == 4 ? run_values<uint32_t, TRACE>(c) : run_values<uint64_t, TRACE>(c);
 }
 
 }  // namespace
 
-int sort_cuda(const detail::RadixSortCall& c) {
-  if (!check_radix_args(c.args, 1, 64, c.d_temp_storage != nullptr).ok() || c.temp_storage_bytes == nullptr ||
+int sort_cuda(const detail::SortCall& c) {
+  if (!check_sort_args(c.args, c.d_temp_storage != nullptr).ok() || c.temp_storage_bytes == nullptr ||
       c.args.n > kMaxItems)
     return cudaErrorInvalidValue;
   if (c.d_temp_storage == nullptr) {

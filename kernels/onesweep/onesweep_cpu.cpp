@@ -9,13 +9,13 @@
 #include "common/coalescing.hpp"
 #include "common/cpu_twin.hpp"
 #include "common/parallel_for.hpp"
-#include "common/radix_checks.hpp"
+#include "common/sort_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "onesweep/onesweep.hpp"
 #include "onesweep/onesweep_policy.hpp"
-#include "sortscope/cpu.hpp"
 #include "sortscope/key_traits.hpp"
 
-namespace sortscope::cpu {
+namespace sortscope::onesweep {
 namespace {
 
 using cpu_twin::KeysOnly;
@@ -25,8 +25,7 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }
 
 template <typename Bits, typename Value>
-Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
-  using namespace onesweep;
+Status sort(const SortArgs& a, SortTrace* trace, const StageObserver* observer) {
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   constexpr int kValueBytes = kPairs ? sizeof(Value) : 0;
   const KeyTypeInfo& k = info(a.key_type);
@@ -167,10 +166,10 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
 
 }  // namespace
 
-Status onesweep_sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
-  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, onesweep::kRadixBits, onesweep::kRadixBits, true, kAllKeyWidths));
+Status sort_cpu(const SortArgs& a, SortTrace* trace, const StageObserver* observer) {
+  SORTSCOPE_RETURN_IF_ERROR(check_sort_args(a, true, kAllKeyWidths));
   return cpu_twin::by_width<kAllKeyWidths>(
       a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, trace, observer); });
 }
 
-}  // namespace sortscope::cpu
+}  // namespace sortscope::onesweep

@@ -10,7 +10,7 @@
 
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
-#include "common/radix_checks.hpp"
+#include "common/sort_checks.hpp"
 #include "common/radix_passes.hpp"
 #include "onesweep/onesweep_histogram_agent.cuh"
 #include "onesweep/onesweep_one_block_agent.cuh"
@@ -92,7 +92,7 @@ using sortscope::device::allow_shared_bytes;
 using sortscope::device::sm_count;
 using sortscope::device::TempCarver;
 
-inline SortTrace trace_header(const RadixSortArgs& a, int value_bytes, uint32_t tile_items, uint64_t tiles,
+inline SortTrace trace_header(const SortArgs& a, int value_bytes, uint32_t tile_items, uint64_t tiles,
                               uint64_t per_row) {
   SortTrace h;
   h.algorithm = "onesweep";
@@ -113,7 +113,7 @@ inline SortTrace trace_header(const RadixSortArgs& a, int value_bytes, uint32_t 
 }
 
 // A DoubleBuffer sort has finished in its alternate buffers: the selectors say so.
-inline void select_alternate(const detail::RadixSortCall& c) {
+inline void select_alternate(const detail::SortCall& c) {
   *c.key_selector ^= 1;
   if (c.value_selector) *c.value_selector ^= 1;
 }
@@ -121,7 +121,7 @@ inline void select_alternate(const detail::RadixSortCall& c) {
 // Whether a one-launch sort, which writes every key back once, writes to the alternate buffers:
 // always for pointer sorts; for a DoubleBuffer, where `passes` unskipped passes of the policy's
 // digits would end, as the host expects.
-inline bool one_launch_writes_alternate(const detail::RadixSortCall& c, int passes) {
+inline bool one_launch_writes_alternate(const detail::SortCall& c, int passes) {
   return c.key_selector == nullptr || passes % 2 == 1;
 }
 
@@ -130,12 +130,12 @@ inline bool one_launch_writes_alternate(const detail::RadixSortCall& c, int pass
 // resident at once. The dispatch runs the policy's shape for n (sort_small_for_n: the CPU twin cuts
 // the same tiles); the tuning tool tries others.
 template <typename Bits, typename Value, int KC, bool TRACE, int THREADS, int ITEMS>
-cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
+cudaError_t sort_small(const detail::SortCall& c, int passes, Twiddle<Bits> twiddle) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   constexpr KernelShape kShape{THREADS, ITEMS};
   using Agent = device::SmallSortAgent<kShape.threads, kShape.items_per_thread, Bits, Value, KC, TRACE>;
   constexpr auto kernel = device::small_sort_kernel<kShape.threads, kShape.items_per_thread, Bits, Value, KC, TRACE>;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   const uint64_t tile = kShape.tile_items();
   const uint32_t blocks = uint32_t(std::max<uint64_t>(1, (a.n + tile - 1) / tile));
   SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(Agent::kExchangeBytes));
@@ -209,10 +209,10 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
 // (untraced). `passes` counts the policy's 8-bit digits: a DoubleBuffer sort ends where that many
 // passes would leave it, as on the other paths.
 template <typename Bits, int KC, int THREADS, int ITEMS, int RADIX_BITS>
-cudaError_t sort_one_block(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
+cudaError_t sort_one_block(const detail::SortCall& c, int passes, Twiddle<Bits> twiddle) {
   using Agent = device::OneBlockSortAgent<THREADS, ITEMS, RADIX_BITS, Bits, KC>;
   constexpr auto kernel = device::one_block_sort_kernel<THREADS, ITEMS, RADIX_BITS, Bits, KC>;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   if (c.d_temp_storage == nullptr) {
     *c.temp_storage_bytes = sortscope::device::kTempAlign;  // none is used; the protocol wants some
     return cudaSuccess;
@@ -236,7 +236,7 @@ cudaError_t sort_one_block(const detail::RadixSortCall& c, int passes, Twiddle<B
 
 // Keys alone in one block: the smallest of the policy's tiles that holds n.
 template <typename Bits, int KC, int TILE = 0>
-cudaError_t sort_one_block_for_n(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
+cudaError_t sort_one_block_for_n(const detail::SortCall& c, int passes, Twiddle<Bits> twiddle) {
   constexpr OneBlockShape kShape = one_block_shape(sizeof(Bits), TILE);
   if constexpr (TILE + 1 < kOneBlockTiles)
     if (c.args.n > kShape.tile_items()) return sort_one_block_for_n<Bits, KC, TILE + 1>(c, passes, twiddle);
@@ -244,7 +244,7 @@ cudaError_t sort_one_block_for_n(const detail::RadixSortCall& c, int passes, Twi
 }
 
 template <typename Bits, typename Value, int KC, bool TRACE>
-cudaError_t sort_small_for_n(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
+cudaError_t sort_small_for_n(const detail::SortCall& c, int passes, Twiddle<Bits> twiddle) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   if constexpr (!TRACE && !device::kHasValues<Value>) {
     if constexpr (sizeof(Bits) <= 4) {
@@ -286,7 +286,7 @@ bool pairs_packable(const Buffers<Bits, Value>& buffers) {
 template <typename Bits, typename Value, int KC, bool TRACE, int THREADS, int ITEMS, int MIN_BLOCKS,
           int VALUE_LOAD = kValuesBeforeScatter, int RADIX_BITS = kRadixBits, int LOOKBACK_WINDOW = 1,
           bool PACKED = false>
-cudaError_t sort_shaped(const detail::RadixSortCall& c) {
+cudaError_t sort_shaped(const detail::SortCall& c) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   constexpr Policy kPolicy = policy_for(sizeof(Bits), kValueBytes);
   constexpr KernelShape kPass{THREADS, ITEMS, MIN_BLOCKS};
@@ -294,7 +294,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   constexpr int kPassDigits = 1 << RADIX_BITS;
   using Agent =
       device::OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS, LOOKBACK_WINDOW, PACKED>;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
   const int passes = radix_pass_count(a.begin_bit, end_bit, RADIX_BITS);
@@ -433,7 +433,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
 // One instance at the policy's pass shape for a GPU of slower or faster memory per SM and inputs
 // of at least MIN_N keys (the small-n path picks its own tiles by n).
 template <typename Bits, typename Value, int KC, bool TRACE, bool FAST_MEMORY, uint64_t MIN_N = 0>
-cudaError_t sort_instance_on(const detail::RadixSortCall& c) {
+cudaError_t sort_instance_on(const detail::SortCall& c) {
   constexpr KernelShape kShape =
       pass_shape(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0, FAST_MEMORY, MIN_N);
   return sort_shaped<Bits, Value, KC, TRACE, kShape.threads, kShape.items_per_thread, kShape.min_blocks,
@@ -441,7 +441,7 @@ cudaError_t sort_instance_on(const detail::RadixSortCall& c) {
 }
 
 template <typename Bits, typename Value, int KC, bool TRACE>
-cudaError_t sort_instance(const detail::RadixSortCall& c) {
+cudaError_t sort_instance(const detail::SortCall& c) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   // 32-bit pairs move packed between passes; traced ones keep them apart, on the tiles the CPU
   // twin cuts.
@@ -465,7 +465,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
 }
 
 template <typename Bits, int KC>
-cudaError_t sort_values(const detail::RadixSortCall& c) {
+cudaError_t sort_values(const detail::SortCall& c) {
   const bool trace = c.options.trace != nullptr;
   switch (c.args.value_bytes) {
     case 0: return trace ? sort_instance<Bits, KeysOnly, KC, true>(c) : sort_instance<Bits, KeysOnly, KC, false>(c);
@@ -476,7 +476,7 @@ cudaError_t sort_values(const detail::RadixSortCall& c) {
 }
 
 template <typename Bits>
-cudaError_t sort_class(const detail::RadixSortCall& c) {
+cudaError_t sort_class(const detail::SortCall& c) {
   const KeyTypeInfo& k = info(c.args.key_type);
   switch (device::key_class_of(k.is_signed, k.is_float, c.args.descending)) {
     case device::kOrderedAlready: return sort_values<Bits, device::kOrderedAlready>(c);

@@ -24,12 +24,12 @@ using sortscope::device::allow_shared_bytes;
 using sortscope::device::TempCarver;
 
 template <typename Bits>
-cudaError_t sort_width(const detail::RadixSortCall& call, const Shape& shape);
+cudaError_t sort_width(const detail::SortCall& call, const Shape& shape);
 
 template <typename Bits, typename Value, bool TRACE>
-cudaError_t sort_instance(const detail::RadixSortCall& c, const Shape& shape) {
+cudaError_t sort_instance(const detail::SortCall& c, const Shape& shape) {
   constexpr bool kPairs = device::kHasValues<Value>;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
   const int passes = radix_pass_count(a.begin_bit, end_bit, shape.radix_bits);
@@ -152,7 +152,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c, const Shape& shape) {
 }
 
 template <typename Bits>
-cudaError_t sort_width(const detail::RadixSortCall& c, const Shape& shape) {
+cudaError_t sort_width(const detail::SortCall& c, const Shape& shape) {
   const bool traced = c.options.trace != nullptr;
   switch (c.args.value_bytes) {
     case 0: return traced ? sort_instance<Bits, KeysOnly, true>(c, shape) : sort_instance<Bits, KeysOnly, false>(c, shape);

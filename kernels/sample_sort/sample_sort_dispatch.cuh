@@ -78,9 +78,9 @@ size_t sample_sort_bytes(uint64_t count) {
 // samples, so equal keys end in position order: the order of SampleLess, as a merge sort on (key,
 // position) would give it, in a few passes over 8 bytes a sample instead of a merge sort's rounds.
 template <typename Key>
-cudaError_t sort_samples(const RadixSortArgs& a, Key* const (&keys)[2], uint32_t* const (&positions)[2], uint32_t count,
+cudaError_t sort_samples(const SortArgs& a, Key* const (&keys)[2], uint32_t* const (&positions)[2], uint32_t count,
                          void* temp, size_t* temp_bytes, cudaStream_t stream) {
-  detail::RadixSortCall c;
+  detail::SortCall c;
   c.args.key_type = a.key_type;
   c.args.keys_in = keys[0];
   c.args.keys_out = keys[1];
@@ -351,7 +351,7 @@ struct Trace {
 };
 
 // The size query answered (or too small a temp storage refused).
-inline cudaError_t answer_size_query(const detail::RadixSortCall& c, const Carve& carve) {
+inline cudaError_t answer_size_query(const detail::SortCall& c, const Carve& carve) {
   if (c.d_temp_storage != nullptr) return cudaErrorInvalidValue;
   *c.temp_storage_bytes = carve.bytes();
   return cudaSuccess;
@@ -369,7 +369,7 @@ struct Call {
   cuda::TraceRecorder* recorder;
   Trace<Key> trace;
   uint64_t moved;
-  Call(const detail::RadixSortCall& c, uint32_t n)
+  Call(const detail::SortCall& c, uint32_t n)
       : keys_in(static_cast<const Key*>(c.args.keys_in)),
         keys_out(static_cast<Key*>(c.args.keys_out)),
         values_in(static_cast<const Value*>(c.args.values_in)),
@@ -383,7 +383,7 @@ struct Call {
 // Keys as the trace keeps them: their ordered bits (ascending), downloaded. `count` items, every
 // stride-th from the (stride - 1)-th: samples (Sample<Key>, the key first) or bare keys.
 template <typename Key, typename Element>
-cudaError_t trace_keys(const Element* items, uint64_t count, uint64_t stride, const RadixSortArgs& a,
+cudaError_t trace_keys(const Element* items, uint64_t count, uint64_t stride, const SortArgs& a,
                        std::vector<uint64_t>* out, cudaStream_t stream) {
   static_assert(offsetof(Sample<Key>, key) == 0, "a sample starts with its key");
   std::vector<Element> host(count);
@@ -404,8 +404,8 @@ cudaError_t trace_keys(const Element* items, uint64_t count, uint64_t stride, co
 // --- deterministic sample sort ---
 
 template <typename Key, typename Value, typename Less>
-cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
-  const RadixSortArgs& a = c.args;
+cudaError_t sort_det(const detail::SortCall& c, Less less) {
+  const SortArgs& a = c.args;
   if (a.n > 0xFFFFFFFFull) return cudaErrorInvalidValue;  // 32-bit offsets
   const sample_det::Shape shape{c.params[sample_det::kSamplesParam], c.params[sample_det::kSublistKeysParam]};
   const uint32_t n = uint32_t(a.n), s = uint32_t(shape.samples), len = uint32_t(shape.sublist_keys);
@@ -525,9 +525,9 @@ cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
 // `seed`: the random stream the samples are drawn from (the descriptor's, so both backends draw
 // the same samples).
 template <typename Key, typename Value, typename Less>
-cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) {
+cudaError_t sort_rand(const detail::SortCall& c, uint64_t seed, Less less) {
   using P = Policy<Key, Value>;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   if (a.n > 0xFFFFFFFFull) return cudaErrorInvalidValue;  // 32-bit offsets
   const sample_rand::Shape shape{c.params[sample_rand::kBucketsParam], c.params[sample_rand::kOversamplingParam],
                                  c.params[sample_rand::kBucketKeysParam]};
@@ -638,7 +638,7 @@ cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) 
 // Every value width and key order of one key width: the unsigned compare where it gives the
 // order (unsigned keys ascending over every bit, as the merge sort does), else KeyOrderLess.
 template <typename Key, typename Sort>
-cudaError_t by_values(const detail::RadixSortCall& c, Sort sort) {
+cudaError_t by_values(const detail::SortCall& c, Sort sort) {
   return with_key_less<Key>(c.args, [&](auto less) -> cudaError_t {
     switch (c.args.value_bytes) {
       case 0: return sort(NoValues{}, less);
@@ -649,12 +649,12 @@ cudaError_t by_values(const detail::RadixSortCall& c, Sort sort) {
 }
 
 template <typename Key>
-cudaError_t sort_det_width(const detail::RadixSortCall& c) {
+cudaError_t sort_det_width(const detail::SortCall& c) {
   return by_values<Key>(c, [&](auto value, auto less) { return sort_det<Key, decltype(value)>(c, less); });
 }
 
 template <typename Key>
-cudaError_t sort_rand_width(const detail::RadixSortCall& c, uint64_t seed) {
+cudaError_t sort_rand_width(const detail::SortCall& c, uint64_t seed) {
   return by_values<Key>(c, [&](auto value, auto less) { return sort_rand<Key, decltype(value)>(c, seed, less); });
 }
 

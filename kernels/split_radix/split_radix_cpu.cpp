@@ -1,7 +1,7 @@
 // split-radix on the CPU: the CUDA kernels' tiles, tables and trace, tile for tile. A tile's
 // lgH one-bit splits are stable, so together they order its keys by digit, keeping input order
 // among equal digits: the CPU walks each tile in order and hands out the digit's next slot.
-#include "split_radix/split_radix_cpu.hpp"
+#include "split_radix/split_radix.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -11,7 +11,7 @@
 #include "common/coalescing.hpp"
 #include "common/cpu_twin.hpp"
 #include "common/parallel_for.hpp"
-#include "common/radix_checks.hpp"
+#include "common/sort_checks.hpp"
 #include "common/radix_passes.hpp"
 #include "sortscope/key_traits.hpp"
 
@@ -42,7 +42,7 @@ RadixSection skipped_pass(int p, int shift, int bits, uint64_t n, uint32_t rows,
 }
 
 template <typename Bits, typename Value>
-Status sort(const RadixSortArgs& a, const Config& cfg, SortTrace* trace, const StageObserver* observer) {
+Status sort(const SortArgs& a, const Config& cfg, SortTrace* trace, const StageObserver* observer) {
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   constexpr uint64_t kValueBytes = kPairs ? sizeof(Value) : 0;
   const KeyTypeInfo& k = info(a.key_type);
@@ -202,8 +202,8 @@ Status sort(const RadixSortArgs& a, const Config& cfg, SortTrace* trace, const S
 
 }  // namespace
 
-Status cpu_sort(const RadixSortArgs& a, const Config& config, SortTrace* trace, const StageObserver* observer) {
-  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, kMinRadixBits, kMaxRadixBits));
+Status sort_cpu(const SortArgs& a, const Config& config, SortTrace* trace, const StageObserver* observer) {
+  SORTSCOPE_RETURN_IF_ERROR(check_sort_args(a));
   if (const std::string e = config_error(config); !e.empty()) return InvalidArgument(e);
   return cpu_twin::by_width(a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, config, trace, observer); });
 }

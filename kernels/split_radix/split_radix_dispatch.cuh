@@ -157,10 +157,10 @@ cudaError_t rank_and_permute(const Config& cfg, uint64_t tiles, cudaStream_t str
 }
 
 template <typename Bits, typename Value, bool TRACE>
-cudaError_t sort_instance(const detail::RadixSortCall& c, const Config& cfg) {
+cudaError_t sort_instance(const detail::SortCall& c, const Config& cfg) {
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   constexpr uint64_t kValueBytes = kPairs ? sizeof(Value) : 0;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
   const int passes = radix_pass_count(a.begin_bit, end_bit, cfg.radix_bits);
@@ -320,7 +320,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c, const Config& cfg) {
 }
 
 template <typename Bits>
-cudaError_t sort_width(const detail::RadixSortCall& c, const Config& cfg) {
+cudaError_t sort_width(const detail::SortCall& c, const Config& cfg) {
   const bool trace = c.options.trace != nullptr;
   switch (c.args.value_bytes) {
     case 0: return trace ? sort_instance<Bits, KeysOnly, true>(c, cfg) : sort_instance<Bits, KeysOnly, false>(c, cfg);

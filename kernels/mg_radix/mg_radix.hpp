@@ -1,0 +1,15 @@
+// mg-radix inside its folder: the descriptor's parameters and the CPU twin's entry.
+#pragma once
+
+#include "sortscope/algorithm.hpp"
+
+namespace sortscope::mg_radix {
+
+// The descriptor's parameters, in order (ParamValues).
+enum Param { kRadixBitsParam, kTileKeysParam, kDigitBaseParam };
+
+// The CPU twin: the CUDA kernels' three phases, block for block, with the same trace. Pointers are
+// host memory; keys_in is not modified. `params` are resolved (resolve_params).
+Status sort_cpu(const SortArgs& args, const ParamValues& params, SortTrace* trace, const StageObserver* observer);
+
+}  // namespace sortscope::mg_radix
