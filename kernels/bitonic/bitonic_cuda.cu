@@ -17,6 +17,7 @@
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/sort_checks.hpp"
+#include "common/temp_storage.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
 #include "sortscope/device_trace.hpp"
 
@@ -499,7 +500,9 @@ __global__ void __launch_bounds__(kGlobalThreads)
 namespace {
 
 // Temp storage: one exchange counter per step.
-size_t temp_bytes_for(uint64_t n) { return sortscope::device::align_temp(size_t(network_steps(n)) * 4); }
+uint32_t* take_counters(sortscope::device::TempStorage& temp, uint64_t n) {
+  return temp.take<uint32_t>(uint64_t(network_steps(n)));
+}
 
 // Comparators of step distance 2^d whose both wires are below n, counted up to the last one: the
 // comparator index of the largest lower wire i <= n - 1 - 2^d, plus one.
@@ -586,7 +589,8 @@ cudaError_t run_network(const detail::SortCall& c, const NetworkOrder<Bits>& ord
   a.n = n;
   a.levels = network_levels(n);
   a.order = order;
-  a.exchanges = static_cast<uint32_t*>(c.d_temp_storage);
+  sortscope::device::TempStorage temp(c.d_temp_storage);
+  a.exchanges = take_counters(temp, n);
   const int steps = network_steps(n);
 
   cuda::TraceRecorder* recorder = TRACE ? c.options.trace : nullptr;
@@ -705,7 +709,9 @@ int sort_cuda(const detail::SortCall& c) {
   if (!check_sort_args(c.args, c.d_temp_storage != nullptr).ok() || c.temp_storage_bytes == nullptr)
     return cudaErrorInvalidValue;
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = temp_bytes_for(c.args.n);
+    sortscope::device::TempStorage sizing(nullptr);
+    take_counters(sizing, c.args.n);
+    *c.temp_storage_bytes = sizing.bytes();
     return cudaSuccess;
   }
   if (c.args.n < 2) return copy_through(c);

@@ -7,12 +7,13 @@
 
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
-#include "common/sort_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "common/sort_checks.hpp"
+#include "common/temp_storage.hpp"
 #include "mg_radix/mg_radix.hpp"
 #include "mg_radix/mg_radix_agents.cuh"
-#include "sortscope/device_trace.hpp"
 #include "mg_radix/mg_radix_instances.hpp"
+#include "sortscope/device_trace.hpp"
 #include "sortscope/mg_radix.hpp"
 
 namespace sortscope::mg_radix {
@@ -74,10 +75,9 @@ using device::Buffers;
 using device::KeysOnly;
 using device::PassDigit;
 
-using sortscope::device::align_temp;
 using sortscope::device::allow_shared_bytes;
 using sortscope::device::sm_count;
-using sortscope::device::TempCarver;
+using sortscope::device::TempStorage;
 
 // One sort at the given kernel shapes: UP_* the upsweep's, DOWN_* the downsweep's (threads, keys a
 // thread, blocks per SM its registers must allow). sort_instance passes the policy's shapes; the
@@ -112,22 +112,17 @@ cudaError_t sort_shaped(const detail::SortCall& c) {
   const EvenShare share = EvenShare::make(n, kDownsweep.tile_items(), max_grid);
 
   // Temp storage: [alternate keys][alternate values][spine][selectors].
-  const size_t alt_keys_bytes = double_buffer ? 0 : align_temp(n * sizeof(Bits));
-  const size_t alt_values_bytes = (double_buffer || !kPairs) ? 0 : align_temp(n * sizeof(Value));
-  const size_t spine_bytes = align_temp(size_t(1 << RADIX_BITS) * share.grid * sizeof(uint32_t));
-  const size_t selector_bytes = align_temp((passes + 1) * sizeof(int));
-  const size_t total = alt_keys_bytes + alt_values_bytes + spine_bytes + selector_bytes;
+  TempStorage temp(c.d_temp_storage);
+  Bits* alt_keys = temp.take<Bits>(double_buffer ? 0 : n);
+  Value* alt_values = temp.take<Value>(double_buffer || !kPairs ? 0 : n);
+  uint32_t* spine = temp.take<uint32_t>(uint64_t(1 << RADIX_BITS) * share.grid);
+  int* selectors = temp.take<int>(passes + 1);
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = total;
+    *c.temp_storage_bytes = temp.bytes();
     return cudaSuccess;
   }
-  if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
+  if (*c.temp_storage_bytes < temp.bytes()) return cudaErrorInvalidValue;
   cuda::NvtxRange sort_range(TRACE ? "mg-radix sort (traced)" : "mg-radix sort");
-  TempCarver temp(c.d_temp_storage);
-  Bits* alt_keys = temp.take<Bits>(alt_keys_bytes);
-  Value* alt_values = temp.take<Value>(alt_values_bytes);
-  uint32_t* spine = temp.take<uint32_t>(spine_bytes);
-  int* selectors = temp.take<int>(selector_bytes);
 
   Bits* in = const_cast<Bits*>(static_cast<const Bits*>(a.keys_in));
   Bits* out = static_cast<Bits*>(a.keys_out);

@@ -11,6 +11,7 @@
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/sort_checks.hpp"
+#include "common/temp_storage.hpp"
 #include "odd_even/odd_even.hpp"
 #include "odd_even/odd_even_policy.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
@@ -124,8 +125,10 @@ __global__ void __launch_bounds__(kGlobalThreads) global_network_kernel(NetworkA
 
 namespace {
 
-// Temp storage: one exchange counter per phase and the count of phases run.
-size_t temp_bytes_for(uint64_t n) { return sortscope::device::align_temp((size_t(max_phases(n)) + 1) * 4); }
+// Temp storage: one exchange counter per phase, then the count of phases run.
+uint32_t* take_counters(sortscope::device::TempStorage& temp, uint64_t n) {
+  return temp.take<uint32_t>(uint64_t(max_phases(n)) + 1);
+}
 
 template <typename Bits, typename Value, bool TRACE>
 cudaError_t run_network(const detail::SortCall& c) {
@@ -139,10 +142,10 @@ cudaError_t run_network(const detail::SortCall& c) {
   a.values = static_cast<Value*>(args.values_out);
   a.n = n;
   a.order = make_key_order<Bits>(k.is_signed, k.is_float, args.descending, args.begin_bit, args.resolved_end_bit());
-  sortscope::device::TempCarver carve(c.d_temp_storage);
-  a.exchanges = carve.take<uint32_t>(size_t(max_phases(n)) * 4);
-  a.phases_run = carve.take<uint32_t>(4);
-  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(c.d_temp_storage, 0, temp_bytes_for(n), c.stream));
+  sortscope::device::TempStorage temp(c.d_temp_storage);
+  a.exchanges = take_counters(temp, n);
+  a.phases_run = a.exchanges + max_phases(n);
+  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(a.exchanges, 0, temp.bytes(), c.stream));
 
   cuda::TraceRecorder* recorder = TRACE ? c.options.trace : nullptr;
   if (recorder) {
@@ -209,7 +212,9 @@ int sort_cuda(const detail::SortCall& c) {
       c.args.n > kMaxItems)
     return cudaErrorInvalidValue;
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = temp_bytes_for(c.args.n);
+    sortscope::device::TempStorage sizing(nullptr);
+    take_counters(sizing, c.args.n);
+    *c.temp_storage_bytes = sizing.bytes();
     return cudaSuccess;
   }
   if (c.args.n == 0) {

@@ -2,11 +2,11 @@
 // and picks the instance for the key width (onesweep_instances.hpp).
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
-#include "common/sort_checks.hpp"
 #include "common/radix_passes.hpp"
-#include "sortscope/key_traits.hpp"
+#include "common/sort_checks.hpp"
 #include "onesweep/onesweep_instances.hpp"
 #include "onesweep/onesweep_policy.hpp"
+#include "sortscope/key_traits.hpp"
 #include "sortscope/onesweep.hpp"
 
 namespace sortscope::onesweep {
@@ -18,7 +18,7 @@ cudaError_t dispatch(const detail::SortCall& c) {
   if (radix_pass_count(c.args.begin_bit, end_bit, kRadixBits) == 0) {
     // No bits to sort on: the output is the input.
     if (c.d_temp_storage == nullptr) {
-      *c.temp_storage_bytes = sortscope::device::kTempAlign;
+      *c.temp_storage_bytes = detail::kTempStorageAlign;
       return cudaSuccess;
     }
     if (c.key_selector) return cudaSuccess;

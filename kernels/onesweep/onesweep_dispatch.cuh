@@ -10,8 +10,9 @@
 
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
-#include "common/sort_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "common/sort_checks.hpp"
+#include "common/temp_storage.hpp"
 #include "onesweep/onesweep_histogram_agent.cuh"
 #include "onesweep/onesweep_one_block_agent.cuh"
 #include "onesweep/onesweep_pass_agent.cuh"
@@ -87,10 +88,9 @@ using device::KeysOnly;
 using device::PassArgs;
 using device::PassPlan;
 
-using sortscope::device::align_temp;
 using sortscope::device::allow_shared_bytes;
 using sortscope::device::sm_count;
-using sortscope::device::TempCarver;
+using sortscope::device::TempStorage;
 
 inline SortTrace trace_header(const SortArgs& a, int value_bytes, uint32_t tile_items, uint64_t tiles,
                               uint64_t per_row) {
@@ -147,29 +147,25 @@ cudaError_t sort_small(const detail::SortCall& c, int passes, Twiddle<Bits> twid
     if (uint64_t(per_sm) * sm_count() < blocks) return cudaErrorNotSupported;
   }
 
-  const size_t scratch_keys = align_temp(a.n * sizeof(Bits));
-  const size_t scratch_values = align_temp(a.n * kValueBytes);
-  const size_t counts_bytes = align_temp(size_t(passes) * blocks * kDigits * sizeof(uint32_t));
-  const size_t total = 2 * scratch_keys + 2 * scratch_values + counts_bytes;
+  device::SmallArgs<Bits, Value> args;
+  TempStorage temp(c.d_temp_storage);
+  args.scratch_keys[0] = temp.take<Bits>(a.n);
+  args.scratch_keys[1] = temp.take<Bits>(a.n);
+  args.scratch_values[0] = temp.take<Value>(kValueBytes ? a.n : 0);
+  args.scratch_values[1] = temp.take<Value>(kValueBytes ? a.n : 0);
+  args.counts = temp.take<uint32_t>(uint64_t(passes) * blocks * kDigits);
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = std::max<size_t>(total, sortscope::device::kTempAlign);
+    *c.temp_storage_bytes = std::max<size_t>(temp.bytes(), detail::kTempStorageAlign);
     return cudaSuccess;
   }
-  if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
+  if (*c.temp_storage_bytes < temp.bytes()) return cudaErrorInvalidValue;
   cuda::NvtxRange sort_range(TRACE ? "onesweep small-n sort (traced)" : "onesweep small-n sort");
-  TempCarver temp(c.d_temp_storage);
   // Every block writes back the tile it read, so a DoubleBuffer sort may end in either buffer.
   const bool to_alternate = one_launch_writes_alternate(c, passes);
-  device::SmallArgs<Bits, Value> args;
   args.keys_in = static_cast<const Bits*>(a.keys_in);
   args.keys_out = to_alternate ? static_cast<Bits*>(a.keys_out) : const_cast<Bits*>(args.keys_in);
   args.values_in = static_cast<const Value*>(a.values_in);
   args.values_out = to_alternate ? static_cast<Value*>(a.values_out) : const_cast<Value*>(args.values_in);
-  args.scratch_keys[0] = temp.take<Bits>(scratch_keys);
-  args.scratch_keys[1] = temp.take<Bits>(scratch_keys);
-  args.scratch_values[0] = temp.take<Value>(scratch_values);
-  args.scratch_values[1] = temp.take<Value>(scratch_values);
-  args.counts = temp.take<uint32_t>(counts_bytes);
   args.n = uint32_t(a.n);
   args.twiddle = twiddle;
   args.begin_bit = a.begin_bit;
@@ -214,7 +210,7 @@ cudaError_t sort_one_block(const detail::SortCall& c, int passes, Twiddle<Bits> 
   constexpr auto kernel = device::one_block_sort_kernel<THREADS, ITEMS, RADIX_BITS, Bits, KC>;
   const SortArgs& a = c.args;
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = sortscope::device::kTempAlign;  // none is used; the protocol wants some
+    *c.temp_storage_bytes = detail::kTempStorageAlign;  // none is used; the protocol wants some
     return cudaSuccess;
   }
   SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(int(sizeof(typename Agent::Storage))));
@@ -314,31 +310,26 @@ cudaError_t sort_shaped(const detail::SortCall& c) {
 
   // Temp storage: [alternate keys][alternate values][bins][tile counters][look-back x 2][chained
   // bins x 2][plan][packed pairs' odd slots]; the first four regions are cleared by one memset.
-  const size_t alt_keys_bytes = double_buffer ? 0 : align_temp(n * sizeof(Bits));
-  const size_t alt_values_bytes = double_buffer || !kValueBytes ? 0 : align_temp(n * kValueBytes);
-  const size_t bins_bytes = align_temp(size_t(passes) * kPassDigits * sizeof(uint32_t));
-  const size_t counter_bytes = align_temp(size_t(passes) * portions * sizeof(uint32_t));
-  const size_t lookback_bytes = align_temp(portion_tiles * kPassDigits * sizeof(uint32_t));
-  const size_t chain_bytes = align_temp(2 * kPassDigits * sizeof(uint32_t));
-  const size_t plan_bytes = align_temp(size_t(passes) * sizeof(PassPlan));
-  const size_t odd_slots_bytes = PACKED ? align_temp(3 * sizeof(uint64_t)) : 0;
-  const size_t total = alt_keys_bytes + alt_values_bytes + bins_bytes + counter_bytes + 2 * lookback_bytes +
-                       chain_bytes + plan_bytes + odd_slots_bytes;
+  TempStorage temp(c.d_temp_storage);
+  Bits* alt_keys = temp.take<Bits>(double_buffer ? 0 : n);
+  Value* alt_values = temp.take<Value>(double_buffer || !kValueBytes ? 0 : n);
+  const size_t cleared_from = temp.bytes();
+  uint32_t* bins = temp.take<uint32_t>(uint64_t(passes) * kPassDigits);
+  uint32_t* counters = temp.take<uint32_t>(uint64_t(passes) * portions);
+  const size_t lookback_from = temp.bytes();
+  uint32_t* lookback[2] = {temp.take<uint32_t>(portion_tiles * kPassDigits), nullptr};
+  const size_t lookback_bytes = temp.bytes() - lookback_from;
+  const size_t cleared_bytes = temp.bytes() - cleared_from;
+  lookback[1] = temp.take<uint32_t>(portion_tiles * kPassDigits);
+  uint32_t* chain[2] = {temp.take<uint32_t>(kPassDigits), temp.take<uint32_t>(kPassDigits)};
+  PassPlan* plan = temp.take<PassPlan>(passes);
+  uint64_t* odd_pair_slots = temp.take<uint64_t>(PACKED ? 3 : 0);
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = total;
+    *c.temp_storage_bytes = temp.bytes();
     return cudaSuccess;
   }
-  if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
+  if (*c.temp_storage_bytes < temp.bytes()) return cudaErrorInvalidValue;
   cuda::NvtxRange sort_range(TRACE ? "onesweep sort (traced)" : "onesweep sort");
-  TempCarver temp(c.d_temp_storage);
-  Bits* alt_keys = temp.take<Bits>(alt_keys_bytes);
-  Value* alt_values = temp.take<Value>(alt_values_bytes);
-  uint32_t* bins = temp.take<uint32_t>(bins_bytes);  // the cleared regions start here
-  uint32_t* counters = temp.take<uint32_t>(counter_bytes);
-  uint32_t* lookback[2] = {temp.take<uint32_t>(lookback_bytes), temp.take<uint32_t>(lookback_bytes)};
-  uint32_t* chain[2] = {temp.take<uint32_t>(chain_bytes / 2), temp.take<uint32_t>(chain_bytes / 2)};
-  PassPlan* plan = temp.take<PassPlan>(plan_bytes);
-  uint64_t* odd_pair_slots = temp.take<uint64_t>(odd_slots_bytes);
 
   Bits* in = const_cast<Bits*>(static_cast<const Bits*>(a.keys_in));
   Bits* out = static_cast<Bits*>(a.keys_out);
@@ -365,7 +356,7 @@ cudaError_t sort_shaped(const detail::SortCall& c) {
     view = recorder->view();
   }
 
-  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(bins, 0, bins_bytes + counter_bytes + lookback_bytes, c.stream));
+  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(bins, 0, cleared_bytes, c.stream));
   {
     auto kernel = device::histogram_kernel<kHist.threads, kHist.items_per_thread, Bits, KC, RADIX_BITS>;
     int per_sm = 0;
