@@ -8,8 +8,9 @@
 #include "common/cpu_twin.hpp"
 #include "common/even_share.hpp"
 #include "common/parallel_for.hpp"
-#include "common/sort_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "common/sort_checks.hpp"
+#include "common/trace_header.hpp"
 #include "mg_radix/mg_radix.hpp"
 #include "mg_radix/mg_radix_policy.hpp"
 #include "sortscope/key_traits.hpp"
@@ -44,19 +45,8 @@ Status sort(const SortArgs& a, const ParamValues& params, SortTrace* trace, cons
   const uint64_t stride = scatter_stride_for(n);
 
   if (trace) {
-    *trace = SortTrace{};
-    trace->algorithm = "mg-radix";
+    *trace = trace_header(a, kPairs, decimal ? 0 : bits, tile_items, grid);  // decimal: no binary digit width
     trace->backend = "cpu";
-    trace->key_type = std::string(k.name);
-    trace->n = n;
-    trace->pairs = kPairs;
-    trace->descending = a.descending;
-    trace->radix_bits = decimal ? 0 : bits;  // decimal passes have no binary digit width
-    trace->begin_bit = a.begin_bit;
-    trace->end_bit = end_bit;
-    trace->tile_items = tile_items;
-    trace->grid_blocks = grid;
-    trace->scatter_stride = stride;
   }
 
   // Ping-pong between two scratch buffers; the input stays untouched like the CUDA API's d_keys_in.
@@ -178,6 +168,15 @@ Status sort(const SortArgs& a, const ParamValues& params, SortTrace* trace, cons
 }
 
 }  // namespace
+
+SortTrace trace_header(const SortArgs& a, bool pairs, int radix_bits, uint32_t tile_items, uint32_t grid_blocks) {
+  SortTrace t = run_trace_header("mg-radix", a, pairs);
+  t.radix_bits = radix_bits;
+  t.tile_items = tile_items;
+  t.grid_blocks = grid_blocks;
+  t.scatter_stride = scatter_stride_for(a.n);
+  return t;
+}
 
 Status sort_cpu(const SortArgs& a, const ParamValues& params, SortTrace* trace, const StageObserver* observer) {
   SORTSCOPE_RETURN_IF_ERROR(check_sort_args(a, true, kAllKeyWidths));

@@ -144,19 +144,8 @@ cudaError_t sort_shaped(const detail::SortCall& c) {
   const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
   cuda::TraceDeviceView trace_view;
   if (recorder) {
-    SortTrace header;
-    header.algorithm = "mg-radix";
+    SortTrace header = trace_header(a, kPairs, RADIX_BITS, kDownsweep.tile_items(), share.grid);
     header.backend = "cuda";
-    header.key_type = std::string(k.name);
-    header.n = n;
-    header.pairs = kPairs;
-    header.descending = a.descending;
-    header.radix_bits = RADIX_BITS;
-    header.begin_bit = a.begin_bit;
-    header.end_bit = end_bit;
-    header.tile_items = kDownsweep.tile_items();
-    header.grid_blocks = share.grid;
-    header.scatter_stride = scatter_stride_for(n);
     SORTSCOPE_CUDA_TRY(recorder->begin(header, passes, share.grid, 1u << RADIX_BITS, n * sizeof(Bits), false, c.stream));
     trace_view = recorder->view();
   }

@@ -13,6 +13,7 @@
 #include "common/radix_passes.hpp"
 #include "common/sort_checks.hpp"
 #include "common/temp_storage.hpp"
+#include "onesweep/onesweep.hpp"
 #include "onesweep/onesweep_histogram_agent.cuh"
 #include "onesweep/onesweep_one_block_agent.cuh"
 #include "onesweep/onesweep_pass_agent.cuh"
@@ -92,23 +93,10 @@ using sortscope::device::allow_shared_bytes;
 using sortscope::device::sm_count;
 using sortscope::device::TempStorage;
 
-inline SortTrace trace_header(const SortArgs& a, int value_bytes, uint32_t tile_items, uint64_t tiles,
-                              uint64_t per_row) {
-  SortTrace h;
-  h.algorithm = "onesweep";
+// The trace's header as the CPU twin starts it, from the CUDA backend.
+inline SortTrace cuda_trace_header(const SortArgs& a, uint32_t tile_items, uint64_t tiles, uint64_t per_row) {
+  SortTrace h = trace_header(a, tile_items, tiles, per_row);
   h.backend = "cuda";
-  h.key_type = std::string(info(a.key_type).name);
-  h.n = a.n;
-  h.pairs = value_bytes != 0;
-  h.descending = a.descending;
-  h.radix_bits = kRadixBits;
-  h.begin_bit = a.begin_bit;
-  h.end_bit = a.resolved_end_bit();
-  h.tile_items = tile_items;
-  h.grid_blocks = uint32_t(tiles);
-  h.tiles_per_row = per_row;
-  h.table_rows = TableRows::tiles;
-  h.scatter_stride = scatter_stride_for(a.n);
   return h;
 }
 
@@ -175,7 +163,7 @@ cudaError_t sort_small(const detail::SortCall& c, int passes, Twiddle<Bits> twid
   cuda::TraceRecorder* recorder = TRACE ? c.options.trace : nullptr;
   cuda::TraceDeviceView view;
   if (recorder) {
-    SORTSCOPE_CUDA_TRY(recorder->begin(trace_header(a, kValueBytes, uint32_t(tile), blocks, 1), passes, blocks, kDigits,
+    SORTSCOPE_CUDA_TRY(recorder->begin(cuda_trace_header(a, uint32_t(tile), blocks, 1), passes, blocks, kDigits,
                                        a.n * sizeof(Bits), false, c.stream));
     for (int p = 0; p < passes; ++p) {
       const RadixPass rp = radix_pass(a.begin_bit, args.end_bit, kRadixBits, p);
@@ -347,7 +335,7 @@ cudaError_t sort_shaped(const detail::SortCall& c) {
   if (recorder) {
     const uint64_t per_row = tiles_per_trace_row(tiles);
     const uint32_t rows = uint32_t((tiles + per_row - 1) / per_row);
-    SORTSCOPE_CUDA_TRY(recorder->begin(trace_header(a, kValueBytes, uint32_t(tile), tiles, per_row), passes, rows,
+    SORTSCOPE_CUDA_TRY(recorder->begin(cuda_trace_header(a, uint32_t(tile), tiles, per_row), passes, rows,
                                        kDigits, n * sizeof(Bits), true, c.stream));
     for (int p = 0; p < passes; ++p) {
       const RadixPass rp = radix_pass(a.begin_bit, end_bit, RADIX_BITS, p);

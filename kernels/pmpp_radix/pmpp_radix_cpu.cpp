@@ -11,8 +11,9 @@
 #include "common/coalescing.hpp"
 #include "common/cpu_twin.hpp"
 #include "common/parallel_for.hpp"
-#include "common/sort_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "common/sort_checks.hpp"
+#include "common/trace_header.hpp"
 #include "pmpp_radix/pmpp_radix.hpp"
 #include "sortscope/key_traits.hpp"
 
@@ -20,15 +21,8 @@ namespace sortscope::pmpp_radix {
 
 SortTrace trace_header(const SortArgs& a, const Shape& shape) {
   const uint64_t tiles = tile_count(a.n, shape);
-  SortTrace t;
-  t.algorithm = rung_name(shape.rung);
-  t.key_type = std::string(info(a.key_type).name);
-  t.n = a.n;
-  t.pairs = a.value_bytes != 0;
-  t.descending = a.descending;
+  SortTrace t = run_trace_header(rung_name(shape.rung), a, a.value_bytes != 0);
   t.radix_bits = shape.radix_bits;
-  t.begin_bit = a.begin_bit;
-  t.end_bit = a.resolved_end_bit();
   t.tile_items = shape.tile();
   t.grid_blocks = uint32_t(tiles);
   t.tiles_per_row = tiles_per_trace_row(tiles);

@@ -28,4 +28,7 @@ inline Config config_of(const ParamValues& p) {
 Status sort_cpu(const SortArgs& args, const Config& config, SortTrace* trace = nullptr,
                 const StageObserver* observer = nullptr);
 
+// The trace of a run before its stages (backend left empty), as both backends start it.
+SortTrace trace_header(const SortArgs& args, bool pairs, const Config& config);
+
 }  // namespace sortscope::split_radix

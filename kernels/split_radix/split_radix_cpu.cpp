@@ -11,8 +11,9 @@
 #include "common/coalescing.hpp"
 #include "common/cpu_twin.hpp"
 #include "common/parallel_for.hpp"
-#include "common/sort_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "common/sort_checks.hpp"
+#include "common/trace_header.hpp"
 #include "sortscope/key_traits.hpp"
 
 namespace sortscope::split_radix {
@@ -57,21 +58,8 @@ Status sort(const SortArgs& a, const Config& cfg, SortTrace* trace, const StageO
   MappedKey<Bits> key{make_key_order<Bits>(k.is_signed, k.is_float, a.descending, a.begin_bit, end_bit), 0};
 
   if (trace) {
-    *trace = SortTrace{};
-    trace->algorithm = "split-radix";
+    *trace = trace_header(a, kPairs, cfg);
     trace->backend = "cpu";
-    trace->key_type = std::string(k.name);
-    trace->n = n;
-    trace->pairs = kPairs;
-    trace->descending = a.descending;
-    trace->radix_bits = cfg.radix_bits;
-    trace->begin_bit = a.begin_bit;
-    trace->end_bit = end_bit;
-    trace->tile_items = tile;
-    trace->grid_blocks = uint32_t(tiles);
-    trace->tiles_per_row = per_row;
-    trace->table_rows = TableRows::tiles;
-    trace->scatter_stride = stride;
   }
 
   const Bits* src = static_cast<const Bits*>(a.keys_in);
@@ -201,6 +189,18 @@ Status sort(const SortArgs& a, const Config& cfg, SortTrace* trace, const StageO
 }
 
 }  // namespace
+
+SortTrace trace_header(const SortArgs& a, bool pairs, const Config& config) {
+  const uint64_t tiles = (a.n + config.tile_items() - 1) / config.tile_items();
+  SortTrace t = run_trace_header("split-radix", a, pairs);
+  t.radix_bits = config.radix_bits;
+  t.tile_items = config.tile_items();
+  t.grid_blocks = uint32_t(tiles);
+  t.tiles_per_row = tiles_per_trace_row(tiles);
+  t.table_rows = TableRows::tiles;
+  t.scatter_stride = scatter_stride_for(a.n);
+  return t;
+}
 
 Status sort_cpu(const SortArgs& a, const Config& config, SortTrace* trace, const StageObserver* observer) {
   SORTSCOPE_RETURN_IF_ERROR(check_sort_args(a));

@@ -10,6 +10,7 @@
 #include "common/radix_passes.hpp"
 #include "common/temp_storage.hpp"
 #include "sortscope/device_trace.hpp"
+#include "split_radix/split_radix.hpp"
 #include "split_radix/split_radix_agents.cuh"
 #include "split_radix/split_radix_instances.hpp"
 
@@ -200,21 +201,8 @@ cudaError_t sort_instance(const detail::SortCall& c, const Config& cfg) {
   MappedKey<Bits> key{make_key_order<Bits>(k.is_signed, k.is_float, a.descending, a.begin_bit, end_bit), 0};
   cuda::TraceDeviceView trace_view;
   if (recorder) {
-    SortTrace header;
-    header.algorithm = "split-radix";
+    SortTrace header = trace_header(a, kPairs, cfg);
     header.backend = "cuda";
-    header.key_type = std::string(k.name);
-    header.n = n;
-    header.pairs = kPairs;
-    header.descending = a.descending;
-    header.radix_bits = cfg.radix_bits;
-    header.begin_bit = a.begin_bit;
-    header.end_bit = end_bit;
-    header.tile_items = tile;
-    header.grid_blocks = uint32_t(tiles);
-    header.tiles_per_row = tiles_per_trace_row(tiles);
-    header.table_rows = TableRows::tiles;
-    header.scatter_stride = scatter_stride_for(n);
     SORTSCOPE_CUDA_TRY(
         recorder->begin(header, passes, trace_rows(tiles), max_digits, n * sizeof(Bits), false, c.stream));
     trace_view = recorder->view();
