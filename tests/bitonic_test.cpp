@@ -56,7 +56,7 @@ TEST(BitonicCpu, SortsManyKeys) {
 TEST(BitonicCpu, SortsEveryZeroOneInputOfSmallSizes) {
   for (uint64_t n = 2; n <= 17; ++n) {
     std::vector<uint32_t> in(n), out(n);
-    RadixSortArgs args;
+    SortArgs args;
     args.keys_in = in.data();
     args.keys_out = out.data();
     args.n = n;

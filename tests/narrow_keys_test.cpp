@@ -19,7 +19,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-#include "baselines/baselines_cuda.hpp"
+#include "baselines/baselines.hpp"
 #include "cub_contract.hpp"
 #include "sortscope/mg_radix.hpp"
 #include "sortscope/onesweep.hpp"
@@ -270,7 +270,7 @@ void expect_api_matches_cub(const std::vector<uint16_t>& bits, KeyType type) {
                      std::to_string(end) + ")" + (pairs ? " pairs" : "") + (descending ? " descending" : ""));
         // CUB's answer.
         cudaMemcpy(d_keys_in, h_keys.data(), n * sizeof(Key), cudaMemcpyHostToDevice);
-        RadixSortArgs a;
+        SortArgs a;
         a.key_type = type;
         a.keys_in = d_keys_in;
         a.keys_out = d_keys_out;
@@ -284,10 +284,10 @@ void expect_api_matches_cub(const std::vector<uint16_t>& bits, KeyType type) {
         a.end_bit = end;
         a.descending = descending;
         size_t cub_bytes = 0;
-        ASSERT_EQ(cuda::cub_radix_sort_narrow(a, nullptr, &cub_bytes, nullptr, true), cudaSuccess);
+        ASSERT_EQ(baselines::cub_radix_sort_narrow(a, nullptr, &cub_bytes, nullptr, true), cudaSuccess);
         void* cub_temp = nullptr;
         ASSERT_EQ(cudaMalloc(&cub_temp, cub_bytes), cudaSuccess);
-        ASSERT_EQ(cuda::cub_radix_sort_narrow(a, cub_temp, &cub_bytes, nullptr, true), cudaSuccess);
+        ASSERT_EQ(baselines::cub_radix_sort_narrow(a, cub_temp, &cub_bytes, nullptr, true), cudaSuccess);
         cudaFree(cub_temp);
         Bytes want_keys, got_keys;
         std::vector<uint32_t> want_values, got_values;

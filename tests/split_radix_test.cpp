@@ -7,7 +7,7 @@
 #include "generate/distributions.hpp"
 #include "radix_matrix.hpp"
 #include "sortscope/trace.hpp"
-#include "split_radix/split_radix_cpu.hpp"
+#include "split_radix/split_radix.hpp"
 #include "split_radix/split_radix_policy.hpp"
 
 #if defined(SORTSCOPE_HAVE_CUDA)
@@ -253,7 +253,7 @@ TEST(SplitRadixCpu, SortsPairsWithEightByteValuesStably) {
     std::vector<uint64_t> values(n), values_out(n);
     for (uint64_t i = 0; i < n; ++i) values[i] = (i << 32) | 0x5a5a5a5au;
     std::vector<std::byte> keys_out(keys.bytes.size());
-    RadixSortArgs args;
+    SortArgs args;
     args.key_type = type;
     args.keys_in = keys.bytes.data();
     args.keys_out = keys_out.data();
@@ -262,7 +262,7 @@ TEST(SplitRadixCpu, SortsPairsWithEightByteValuesStably) {
     args.value_bytes = 8;
     args.n = n;
     args.descending = true;
-    ASSERT_OK(split_radix::cpu_sort(args, split_radix::Config{}));
+    ASSERT_OK(split_radix::sort_cpu(args, split_radix::Config{}));
     SortConfig config;
     config.descending = true;
     config.pairs = true;

@@ -10,7 +10,7 @@
 
 #include "backend/fault_injection.hpp"
 #include "common/parallel_for.hpp"
-#include "common/radix_checks.hpp"
+#include "common/sort_checks.hpp"
 #include "sortscope/backend.hpp"
 
 namespace sortscope {
@@ -149,7 +149,7 @@ class CpuBackend final : public Backend {
       return OutOfMemory("not enough host memory for the output of " + std::to_string(n) + " keys");
     }
 
-    RadixSortArgs args;
+    SortArgs args;
     args.key_type = input_->key_type;
     args.keys_in = input_->bytes.data();
     args.keys_out = output_.bytes.data();
@@ -176,7 +176,7 @@ class CpuBackend final : public Backend {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
     if (options.kernel_times) {
-      RadixSortArgs timed_args = args;
+      SortArgs timed_args = args;
       timed_args.kernel_times = &result->kernel_times;
       SORTSCOPE_RETURN_IF_ERROR(algo.cpu(timed_args, shape.params, nullptr, nullptr));
     }

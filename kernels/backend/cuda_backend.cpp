@@ -11,7 +11,7 @@
 
 #include "backend/fault_injection.hpp"
 #include "backend/verify_cuda.hpp"
-#include "common/radix_checks.hpp"
+#include "common/sort_checks.hpp"
 #include "generate/generate_cuda.hpp"
 #include "sortscope/backend.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
@@ -218,7 +218,7 @@ class CudaBackend final : public Backend {
     }
     last_pairs_ = config.pairs;
 
-    RadixSortArgs args;
+    SortArgs args;
     args.key_type = key_type_;
     args.keys_in = input_->get();
     args.keys_out = output_->get();
@@ -232,7 +232,7 @@ class CudaBackend final : public Backend {
     args.end_bit = config.end_bit;
     args.descending = config.descending;
     args.max_grid = config.max_grid;
-    SORTSCOPE_RETURN_IF_ERROR(check_radix_args(args, 1, 64, true, algo.key_widths));
+    SORTSCOPE_RETURN_IF_ERROR(check_sort_args(args, true, algo.key_widths));
     params_ = shape.params;
 
     // Some entries have several timed variants (CUB: 32- and 64-bit num_items); the fastest counts.
@@ -382,7 +382,7 @@ class CudaBackend final : public Backend {
 
   // Algorithms that sort in place (thrust) start each run from a fresh copy of the input, made
   // outside the timed region.
-  Status prepare_in_place(const SortConfig& config, const RadixSortArgs& args) {
+  Status prepare_in_place(const SortConfig& config, const SortArgs& args) {
     if (!config.algorithm->sorts_in_place) return Status::Ok();
     SORTSCOPE_RETURN_IF_ERROR(to_status(
         cudaMemcpyAsync(args.keys_out, args.keys_in, n_ * info(key_type_).bytes, cudaMemcpyDeviceToDevice, stream_),
@@ -401,9 +401,9 @@ class CudaBackend final : public Backend {
   }
 
   // `variant` picks one of the entry's timed variants (CUB: its offset type).
-  cudaError_t sort_once(const SortConfig& config, const RadixSortArgs& args, void* temp, size_t* temp_bytes,
+  cudaError_t sort_once(const SortConfig& config, const SortArgs& args, void* temp, size_t* temp_bytes,
                         cuda::TraceRecorder* recorder, int variant = 0) {
-    detail::RadixSortCall call;
+    detail::SortCall call;
     call.args = args;
     call.d_temp_storage = temp;
     call.temp_storage_bytes = temp_bytes;

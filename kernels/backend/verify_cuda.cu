@@ -71,7 +71,7 @@ __global__ void verify_kernel(VerifyArgs<Bits> a, VerifyCounts* counts) {
 }
 
 template <typename Bits>
-cudaError_t verify_typed(const RadixSortArgs& a, VerifyCounts* d_counts, cudaStream_t stream) {
+cudaError_t verify_typed(const SortArgs& a, VerifyCounts* d_counts, cudaStream_t stream) {
   const KeyTypeInfo& k = info(a.key_type);
   VerifyArgs<Bits> v;
   v.in = static_cast<const Bits*>(a.keys_in);
@@ -89,7 +89,7 @@ cudaError_t verify_typed(const RadixSortArgs& a, VerifyCounts* d_counts, cudaStr
 
 }  // namespace
 
-cudaError_t verify_sorted(const RadixSortArgs& a, VerifyCounts* counts, cudaStream_t stream) {
+cudaError_t verify_sorted(const SortArgs& a, VerifyCounts* counts, cudaStream_t stream) {
   if (a.value_bytes != 0 && a.value_bytes != 4) return cudaErrorNotSupported;
   VerifyCounts* d_counts = nullptr;
   SORTSCOPE_CUDA_TRY(cudaMallocAsync(reinterpret_cast<void**>(&d_counts), sizeof(VerifyCounts), stream));

@@ -3,7 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "sortscope/radix_args.hpp"
+#include "sortscope/sort_args.hpp"
 
 namespace sortscope::cuda {
 
@@ -17,7 +17,7 @@ struct VerifyCounts {
 };
 
 // Checks args.keys_out (and args.values_out, input positions) against args.keys_in on the device.
-cudaError_t verify_sorted(const RadixSortArgs& args, VerifyCounts* counts, cudaStream_t stream);
+cudaError_t verify_sorted(const SortArgs& args, VerifyCounts* counts, cudaStream_t stream);
 
 // Launches a kernel that traps: the injected device fault (inject_device_fault), a sticky error
 // like any real fault in a kernel.

@@ -3,14 +3,14 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include "baselines/baselines_cuda.hpp"
-#include "baselines/cub_radix_sort.cuh"
+#include "baselines/baselines.hpp"
+#include "baselines/cub_radix_dispatch.cuh"
 
-namespace sortscope::cuda {
+namespace sortscope::baselines {
 
 using cub_radix::sort_values;
 
-cudaError_t cub_radix_sort_narrow(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream,
+cudaError_t cub_radix_sort_narrow(const SortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream,
                                   bool wide_offsets) {
   switch (a.key_type) {
     case KeyType::u8: return sort_values<uint8_t>(a, d_temp, temp_bytes, stream, wide_offsets);
@@ -23,4 +23,4 @@ cudaError_t cub_radix_sort_narrow(const RadixSortArgs& a, void* d_temp, size_t* 
   }
 }
 
-}  // namespace sortscope::cuda
+}  // namespace sortscope::baselines

@@ -8,15 +8,15 @@ namespace sortscope::bitonic {
 
 // Sorts args (host memory): the network's steps one comparator at a time, the trace of the CUDA
 // kernels.
-Status sort_cpu(const RadixSortArgs& args, SortTrace* trace, const StageObserver* observer);
+Status sort_cpu(const SortArgs& args, SortTrace* trace, const StageObserver* observer);
 
 #if SORTSCOPE_HAVE_CUDA
 // CUB's two-phase protocol: a null d_temp_storage asks for the temp-storage size (a cudaError_t).
-int sort_cuda(const detail::RadixSortCall& call);
+int sort_cuda(const detail::SortCall& call);
 #endif
 
 // The trace of a run before its stages (backend left empty).
-SortTrace trace_header(const RadixSortArgs& args, bool pairs);
+SortTrace trace_header(const SortArgs& args, bool pairs);
 // The step of level `level`, distance 2^distance_log over n keys that swapped `exchanges` pairs:
 // its stage and network section.
 StageTrace step_stage(int level, int distance_log, uint64_t n, uint64_t exchanges);

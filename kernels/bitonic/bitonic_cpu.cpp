@@ -16,7 +16,7 @@ namespace {
 struct KeysOnly {};
 
 template <typename Bits, typename Value>
-Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
+Status sort(const SortArgs& a, SortTrace* trace, const StageObserver* observer) {
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   const KeyTypeInfo& k = info(a.key_type);
   const uint64_t n = a.n;
@@ -78,7 +78,7 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
 }
 
 template <typename Bits>
-Status sort_values(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
+Status sort_values(const SortArgs& a, SortTrace* trace, const StageObserver* observer) {
   switch (a.value_bytes) {
     case 0: return sort<Bits, KeysOnly>(a, trace, observer);
     case 4: return sort<Bits, uint32_t>(a, trace, observer);
@@ -88,7 +88,7 @@ Status sort_values(const RadixSortArgs& a, SortTrace* trace, const StageObserver
 
 }  // namespace
 
-SortTrace trace_header(const RadixSortArgs& a, bool pairs) {
+SortTrace trace_header(const SortArgs& a, bool pairs) {
   SortTrace t = run_trace_header("bitonic", a, pairs);
   t.tile_items = uint32_t(tile_items(a.n));
   t.grid_blocks = uint32_t(tile_count(a.n));
@@ -112,7 +112,7 @@ StageTrace step_stage(int level, int distance_log, uint64_t n, uint64_t exchange
   return stage;
 }
 
-Status sort_cpu(const RadixSortArgs& args, SortTrace* trace, const StageObserver* observer) {
+Status sort_cpu(const SortArgs& args, SortTrace* trace, const StageObserver* observer) {
   return info(args.key_type).bytes == 4 ? sort_values<uint32_t>(args, trace, observer)
                                         : sort_values<uint64_t>(args, trace, observer);
 }

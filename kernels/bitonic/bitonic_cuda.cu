@@ -16,7 +16,8 @@
 #include "bitonic/bitonic_policy.hpp"
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
-#include "common/radix_checks.hpp"
+#include "common/sort_checks.hpp"
+#include "common/temp_storage.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
 #include "sortscope/device_trace.hpp"
 
@@ -499,7 +500,9 @@ __global__ void __launch_bounds__(kGlobalThreads)
 namespace {
 
 // Temp storage: one exchange counter per step.
-size_t temp_bytes_for(uint64_t n) { return sortscope::device::align_temp(size_t(network_steps(n)) * 4); }
+uint32_t* take_counters(sortscope::device::TempStorage& temp, uint64_t n) {
+  return temp.take<uint32_t>(uint64_t(network_steps(n)));
+}
 
 // Comparators of step distance 2^d whose both wires are below n, counted up to the last one: the
 // comparator index of the largest lower wire i <= n - 1 - 2^d, plus one.
@@ -514,7 +517,7 @@ uint64_t comparators_below(uint64_t n, int d) {
 // block holds at least a warp's registers' worth; the wires past the network's are virtual and
 // never compared with real ones.
 template <typename Bits, typename Value, bool TRACE, bool WHOLE, int ITEMS>
-cudaError_t launch_tiles(const device::NetworkArgs<Bits, Value>& a, const RadixSortArgs& args, uint32_t blocks,
+cudaError_t launch_tiles(const device::NetworkArgs<Bits, Value>& a, const SortArgs& args, uint32_t blocks,
                          uint64_t tile, int level_begin, int level_end, cudaStream_t stream) {
   using V = device::ValueSlot<Value>;
   constexpr bool kPairs = device::kHasValues<Value>;
@@ -533,7 +536,7 @@ cudaError_t launch_tiles(const device::NetworkArgs<Bits, Value>& a, const RadixS
 // The network of 2^LEVELS wires over keys alone, unrolled, in one launch of BLOCKS blocks (a
 // cluster when more than one), ITEMS keys per thread.
 template <typename Bits, bool WHOLE, int ITEMS, int LEVELS, int BLOCKS>
-cudaError_t launch_unrolled(const device::NetworkArgs<Bits, device::KeysOnly>& a, const RadixSortArgs& args,
+cudaError_t launch_unrolled(const device::NetworkArgs<Bits, device::KeysOnly>& a, const SortArgs& args,
                             cudaStream_t stream) {
   constexpr int kTileLog = LEVELS - std::countr_zero(unsigned(BLOCKS));
   constexpr uint64_t kBlockItems = std::max<uint64_t>(uint64_t(1) << kTileLog, min_block_items(ITEMS));
@@ -562,7 +565,7 @@ cudaError_t launch_unrolled(const device::NetworkArgs<Bits, device::KeysOnly>& a
 // spreads a step's latency over four SMs (H100, 2^12 keys: 13.8 us against 24.4 us for one block;
 // docs/performance.md). cudaErrorNotReady: not this path.
 template <typename Bits, bool WHOLE>
-cudaError_t launch_small_network(const device::NetworkArgs<Bits, device::KeysOnly>& a, const RadixSortArgs& args,
+cudaError_t launch_small_network(const device::NetworkArgs<Bits, device::KeysOnly>& a, const SortArgs& args,
                                  cudaStream_t stream) {
   const bool clusters = sortscope::device::compute_capability_9();
   switch (a.levels) {
@@ -575,10 +578,10 @@ cudaError_t launch_small_network(const device::NetworkArgs<Bits, device::KeysOnl
 }
 
 template <typename Bits, typename Value, bool TRACE, bool WHOLE>
-cudaError_t run_network(const detail::RadixSortCall& c, const NetworkOrder<Bits>& order) {
+cudaError_t run_network(const detail::SortCall& c, const NetworkOrder<Bits>& order) {
   using Policy = device::TilePolicy<Bits, Value>;
   constexpr bool kPairs = device::kHasValues<Value>;
-  const RadixSortArgs& args = c.args;
+  const SortArgs& args = c.args;
   const uint64_t n = args.n;
   device::NetworkArgs<Bits, Value> a{};
   a.keys = static_cast<Bits*>(args.keys_out);
@@ -586,7 +589,8 @@ cudaError_t run_network(const detail::RadixSortCall& c, const NetworkOrder<Bits>
   a.n = n;
   a.levels = network_levels(n);
   a.order = order;
-  a.exchanges = static_cast<uint32_t*>(c.d_temp_storage);
+  sortscope::device::TempStorage temp(c.d_temp_storage);
+  a.exchanges = take_counters(temp, n);
   const int steps = network_steps(n);
 
   cuda::TraceRecorder* recorder = TRACE ? c.options.trace : nullptr;
@@ -638,7 +642,7 @@ cudaError_t run_network(const detail::RadixSortCall& c, const NetworkOrder<Bits>
                                            n * sizeof(Bits), cudaMemcpyDeviceToDevice, c.stream));
     }
     cuda::ScopedKernelTimer timer(recorder, "merge tiles", moved, step_index(level, tile_log - 1), c.stream);
-    RadixSortArgs in_place = args;
+    SortArgs in_place = args;
     in_place.keys_in = a.keys;
     in_place.values_in = a.values;
     SORTSCOPE_CUDA_TRY(
@@ -659,8 +663,8 @@ cudaError_t run_network(const detail::RadixSortCall& c, const NetworkOrder<Bits>
 }
 
 template <typename Bits, typename Value, bool TRACE>
-cudaError_t run_order(const detail::RadixSortCall& c) {
-  const RadixSortArgs& args = c.args;
+cudaError_t run_order(const detail::SortCall& c) {
+  const SortArgs& args = c.args;
   const KeyTypeInfo& k = info(args.key_type);
   const NetworkOrder<Bits> order =
       make_network_order<Bits>(k.is_signed, k.is_float, args.descending, args.begin_bit, args.resolved_end_bit());
@@ -669,7 +673,7 @@ cudaError_t run_order(const detail::RadixSortCall& c) {
 }
 
 template <typename Bits, bool TRACE>
-cudaError_t run_values(const detail::RadixSortCall& c) {
+cudaError_t run_values(const detail::SortCall& c) {
   switch (c.args.value_bytes) {
     case 0: return run_order<Bits, device::KeysOnly, TRACE>(c);
     case 4: return run_order<Bits, uint32_t, TRACE>(c);
@@ -678,13 +682,13 @@ cudaError_t run_values(const detail::RadixSortCall& c) {
 }
 
 template <bool TRACE>
-cudaError_t run_width(const detail::RadixSortCall& c) {
+cudaError_t run_width(const detail::SortCall& c) {
   return info(c.args.key_type).bytes == 4 ? run_values<uint32_t, TRACE>(c) : run_values<uint64_t, TRACE>(c);
 }
 
 // Fewer than two keys: no network, the output is the input.
-cudaError_t copy_through(const detail::RadixSortCall& c) {
-  const RadixSortArgs& args = c.args;
+cudaError_t copy_through(const detail::SortCall& c) {
+  const SortArgs& args = c.args;
   if (c.options.trace) {
     SortTrace header = trace_header(args, args.value_bytes != 0);
     header.backend = "cuda";
@@ -701,11 +705,13 @@ cudaError_t copy_through(const detail::RadixSortCall& c) {
 
 }  // namespace
 
-int sort_cuda(const detail::RadixSortCall& c) {
-  if (!check_radix_args(c.args, 1, 64, c.d_temp_storage != nullptr).ok() || c.temp_storage_bytes == nullptr)
+int sort_cuda(const detail::SortCall& c) {
+  if (!check_sort_args(c.args, c.d_temp_storage != nullptr).ok() || c.temp_storage_bytes == nullptr)
     return cudaErrorInvalidValue;
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = temp_bytes_for(c.args.n);
+    sortscope::device::TempStorage sizing(nullptr);
+    take_counters(sizing, c.args.n);
+    *c.temp_storage_bytes = sizing.bytes();
     return cudaSuccess;
   }
   if (c.args.n < 2) return copy_through(c);

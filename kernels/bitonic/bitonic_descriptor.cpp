@@ -9,7 +9,7 @@
 namespace sortscope::bitonic {
 namespace {
 
-Status cpu_entry(const RadixSortArgs& args, const ParamValues&, SortTrace* trace, const StageObserver* observer) {
+Status cpu_entry(const SortArgs& args, const ParamValues&, SortTrace* trace, const StageObserver* observer) {
   return sort_cpu(args, trace, observer);
 }
 

@@ -7,7 +7,7 @@
 #include <new>
 #include <string>
 
-#include "sortscope/radix_args.hpp"
+#include "sortscope/sort_args.hpp"
 #include "sortscope/status.hpp"
 
 namespace sortscope::cpu_twin {
@@ -29,7 +29,7 @@ class PhaseClock {
 // Calls sort.template operator()<Bits, Value>() for the run's value width (KeysOnly, uint32_t or
 // uint64_t).
 template <typename Bits, typename Sort>
-Status with_values(const RadixSortArgs& a, Sort& sort) {
+Status with_values(const SortArgs& a, Sort& sort) {
   switch (a.value_bytes) {
     case 0: return sort.template operator()<Bits, KeysOnly>();
     case 4: return sort.template operator()<Bits, uint32_t>();
@@ -40,7 +40,7 @@ Status with_values(const RadixSortArgs& a, Sort& sort) {
 // Calls sort.template operator()<Bits, Value>() for the run's key width (uint8_t to uint64_t bits,
 // those of KEY_WIDTHS compiled) and value width; host memory running out becomes a status.
 template <unsigned KEY_WIDTHS = kWordKeyWidths, typename Sort>
-Status by_width(const RadixSortArgs& a, Sort&& sort) {
+Status by_width(const SortArgs& a, Sort&& sort) {
   try {
     switch (info(a.key_type).bytes) {
       case 1:

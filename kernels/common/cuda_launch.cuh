@@ -8,10 +8,6 @@
 
 namespace sortscope::device {
 
-// Temp-storage regions start on 256-byte boundaries (what cudaMalloc guarantees).
-constexpr size_t kTempAlign = 256;
-inline size_t align_temp(size_t bytes) { return (bytes + kTempAlign - 1) / kTempAlign * kTempAlign; }
-
 // Blocks of 256 threads for a grid-stride loop over n items: a thread an item, at most 8192 blocks.
 inline unsigned grid_stride_blocks(uint64_t n) {
   const uint64_t blocks = (n + 255) / 256;
@@ -91,20 +87,5 @@ inline int sm_count() {
   }();
   return count;
 }
-
-// Carves consecutive regions out of a temp-storage allocation.
-class TempCarver {
- public:
-  explicit TempCarver(void* base) : at_(static_cast<char*>(base)) {}
-  template <typename T>
-  T* take(size_t bytes) {
-    T* p = reinterpret_cast<T*>(at_);
-    at_ += bytes;
-    return p;
-  }
-
- private:
-  char* at_;
-};
 
 }  // namespace sortscope::device

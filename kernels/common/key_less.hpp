@@ -5,7 +5,7 @@
 
 #include "sortscope/host_device.hpp"
 #include "sortscope/key_traits.hpp"
-#include "sortscope/radix_args.hpp"
+#include "sortscope/sort_args.hpp"
 
 namespace sortscope {
 
@@ -26,7 +26,7 @@ struct UnsignedLess {
 };
 
 template <typename Bits>
-KeyOrderLess<Bits> key_order_less(const RadixSortArgs& a) {
+KeyOrderLess<Bits> key_order_less(const SortArgs& a) {
   const KeyTypeInfo& k = info(a.key_type);
   return {make_key_order<Bits>(k.is_signed, k.is_float, a.descending, a.begin_bit, a.resolved_end_bit())};
 }
@@ -34,13 +34,13 @@ KeyOrderLess<Bits> key_order_less(const RadixSortArgs& a) {
 // Whether keys that differ can compare equal in the order of `a`: on a bit range narrower than the
 // key, and -0.0 against +0.0. A sort that keeps such keys in input order, as the radix sorts do,
 // must then be stable.
-inline bool distinct_keys_may_tie(const RadixSortArgs& a) {
+inline bool distinct_keys_may_tie(const SortArgs& a) {
   return info(a.key_type).is_float || a.resolved_end_bit() - a.begin_bit < key_bits(a.key_type);
 }
 
 // Calls sort(less) with UnsignedLess where it gives the order of `a`, else with KeyOrderLess.
 template <typename Bits, typename Sort>
-auto with_key_less(const RadixSortArgs& a, Sort&& sort) {
+auto with_key_less(const SortArgs& a, Sort&& sort) {
   const KeyTypeInfo& k = info(a.key_type);
   if (!k.is_signed && !k.is_float && !a.descending && a.begin_bit == 0 && a.resolved_end_bit() == k.bytes * 8)
     return sort(UnsignedLess<Bits>{});

@@ -14,6 +14,7 @@
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/key_less.hpp"
+#include "common/temp_storage.hpp"
 #include "generate/generate_cuda.hpp"
 #include "merge/merge_policy.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
@@ -21,8 +22,8 @@
 namespace sortscope::detail {
 namespace {
 
-using device::align_temp;
 using device::grid_stride_blocks;
+using device::TempStorage;
 using merge::co_rank;
 using merge::run_pair;
 using merge::RunPair;
@@ -136,7 +137,7 @@ cudaError_t merge_round(const Key* keys_in, Key* keys_out, const void* values_in
 }
 
 template <typename Key>
-cudaError_t merge_round_of(const RadixSortArgs& args, const void* keys_in, void* keys_out, const void* values_in,
+cudaError_t merge_round_of(const SortArgs& args, const void* keys_in, void* keys_out, const void* values_in,
                            void* values_out, uint64_t run, uint64_t* a_starts, cudaStream_t stream) {
   const auto* in = static_cast<const Key*>(keys_in);
   auto* out = static_cast<Key*>(keys_out);
@@ -155,8 +156,8 @@ cudaError_t merge_round_of(const RadixSortArgs& args, const void* keys_in, void*
 // buffers, starting in the one that makes the last round end where the caller wants the keys.
 // Temp storage: the tile partitions, the chunks' own temp storage (one chunk at a time), and with
 // plain pointers a second buffer of keys and values (a DoubleBuffer brings its own).
-cudaError_t sort_in_chunks(RadixSortDispatch dispatch, const RadixSortCall& c, uint64_t max_items_per_sort) {
-  const RadixSortArgs& a = c.args;
+cudaError_t sort_in_chunks(SortDispatch dispatch, const SortCall& c, uint64_t max_items_per_sort) {
+  const SortArgs& a = c.args;
   const uint64_t chunk_limit = max_items_per_sort / kMergeTile * kMergeTile;
   if (chunk_limit == 0) return cudaErrorInvalidValue;
   const uint64_t chunks = (a.n + chunk_limit - 1) / chunk_limit;
@@ -166,12 +167,9 @@ cudaError_t sort_in_chunks(RadixSortDispatch dispatch, const RadixSortCall& c, u
 
   const size_t key_bytes = info(a.key_type).bytes;
   const bool double_buffer = c.key_selector != nullptr;
-  const size_t partition_bytes = align_temp(((a.n + kMergeTile - 1) / kMergeTile) * sizeof(uint64_t));
-  const size_t second_keys_bytes = double_buffer ? 0 : align_temp(a.n * key_bytes);
-  const size_t second_values_bytes = double_buffer ? 0 : align_temp(a.n * size_t(a.value_bytes));
 
   // Each chunk sorts from one buffer to another with plain pointers: its own temp storage.
-  RadixSortCall chunk_call = c;
+  SortCall chunk_call = c;
   chunk_call.key_selector = nullptr;
   chunk_call.value_selector = nullptr;
   chunk_call.args.n = chunk;
@@ -179,17 +177,17 @@ cudaError_t sort_in_chunks(RadixSortDispatch dispatch, const RadixSortCall& c, u
   chunk_call.d_temp_storage = nullptr;
   chunk_call.temp_storage_bytes = &chunk_temp_bytes;
   SORTSCOPE_CUDA_TRY(dispatch(chunk_call));
-  const size_t own_bytes = partition_bytes + second_keys_bytes + second_values_bytes;
+  TempStorage temp(c.d_temp_storage);
+  auto* a_starts = temp.take<uint64_t>((a.n + kMergeTile - 1) / kMergeTile);
+  char* second_keys = temp.take<char>(double_buffer ? 0 : a.n * key_bytes);
+  char* second_values = temp.take<char>(double_buffer ? 0 : a.n * size_t(a.value_bytes));
+  chunk_call.d_temp_storage = temp.take<char>(0);  // the rest: the chunks' own
+  const size_t total = temp.bytes() + chunk_temp_bytes;
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = own_bytes + chunk_temp_bytes;
+    *c.temp_storage_bytes = total;
     return cudaSuccess;
   }
-  if (*c.temp_storage_bytes < own_bytes + chunk_temp_bytes) return cudaErrorInvalidValue;
-  device::TempCarver carve(c.d_temp_storage);
-  auto* a_starts = carve.take<uint64_t>(partition_bytes);
-  char* second_keys = carve.take<char>(second_keys_bytes);
-  char* second_values = carve.take<char>(second_values_bytes);
-  chunk_call.d_temp_storage = carve.take<char>(0);
+  if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
 
   // The two buffers the rounds alternate between; index 1 is where the caller wants the result
   // (plain pointers: keys_out) or, for a DoubleBuffer, its alternate.
@@ -230,18 +228,17 @@ cudaError_t sort_in_chunks(RadixSortDispatch dispatch, const RadixSortCall& c, u
   return cudaSuccess;
 }
 
-cudaError_t sort_keys_of(RadixSortDispatch dispatch, const RadixSortCall& c, uint64_t max_items_per_sort) {
+cudaError_t sort_keys_of(SortDispatch dispatch, const SortCall& c, uint64_t max_items_per_sort) {
   return c.args.n > max_items_per_sort ? sort_in_chunks(dispatch, c, max_items_per_sort) : dispatch(c);
 }
 
 // Values of any other width: the keys sorted with their indices (4 or 8 bytes),
 // then the values gathered. Temp storage: two index buffers and the index sort's own.
 template <typename Index>
-cudaError_t sort_values_by_index(RadixSortDispatch dispatch, const RadixSortCall& c, uint64_t max_items_per_sort) {
-  const RadixSortArgs& a = c.args;
+cudaError_t sort_values_by_index(SortDispatch dispatch, const SortCall& c, uint64_t max_items_per_sort) {
+  const SortArgs& a = c.args;
   const size_t value_bytes = size_t(a.value_bytes);
-  const size_t index_bytes = align_temp(a.n * sizeof(Index));
-  RadixSortCall index_call = c;
+  SortCall index_call = c;
   index_call.args.value_bytes = int(sizeof(Index));
   index_call.value_selector = nullptr;
   int index_selector = 0;
@@ -250,17 +247,18 @@ cudaError_t sort_values_by_index(RadixSortDispatch dispatch, const RadixSortCall
   index_call.d_temp_storage = nullptr;
   index_call.temp_storage_bytes = &index_temp_bytes;
   SORTSCOPE_CUDA_TRY(sort_keys_of(dispatch, index_call, max_items_per_sort));
+  TempStorage temp(c.d_temp_storage);
+  Index* indices[2] = {temp.take<Index>(a.n), temp.take<Index>(a.n)};
+  index_call.d_temp_storage = temp.take<char>(0);  // the rest: the index sort's own
+  const size_t total = temp.bytes() + index_temp_bytes;
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = 2 * index_bytes + index_temp_bytes;
+    *c.temp_storage_bytes = total;
     return cudaSuccess;
   }
-  if (*c.temp_storage_bytes < 2 * index_bytes + index_temp_bytes) return cudaErrorInvalidValue;
+  if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
   if (a.n == 0) return cudaSuccess;
-  device::TempCarver carve(c.d_temp_storage);
-  Index* indices[2] = {carve.take<Index>(index_bytes), carve.take<Index>(index_bytes)};
   index_call.args.values_in = indices[0];
   index_call.args.values_out = indices[1];
-  index_call.d_temp_storage = carve.take<char>(0);
   index_call.temp_storage_bytes = &index_temp_bytes;
   SORTSCOPE_CUDA_TRY(cuda::fill_indices(indices[0], a.n, c.stream));
   const int keys_were_at = c.key_selector ? *c.key_selector : 0;
@@ -280,7 +278,7 @@ cudaError_t sort_values_by_index(RadixSortDispatch dispatch, const RadixSortCall
 
 }  // namespace
 
-cudaError_t sort_beyond_kernel_limits(RadixSortDispatch dispatch, const RadixSortCall& c, uint64_t max_items_per_sort) {
+cudaError_t sort_beyond_kernel_limits(SortDispatch dispatch, const SortCall& c, uint64_t max_items_per_sort) {
   if (c.options.trace) return cudaErrorNotSupported;
   if (c.temp_storage_bytes == nullptr || max_items_per_sort == 0) return cudaErrorInvalidValue;
   const int v = c.args.value_bytes;

@@ -4,13 +4,13 @@
 #include <string>
 #include <string_view>
 
-#include "sortscope/radix_args.hpp"
+#include "sortscope/sort_args.hpp"
 #include "sortscope/trace.hpp"
 
 namespace sortscope {
 
 // A trace of `algorithm` over `a`, before its stages (backend and shape fields left to the caller).
-inline SortTrace run_trace_header(std::string_view algorithm, const RadixSortArgs& a, bool pairs) {
+inline SortTrace run_trace_header(std::string_view algorithm, const SortArgs& a, bool pairs) {
   SortTrace t;
   t.algorithm = std::string(algorithm);
   t.key_type = std::string(info(a.key_type).name);

@@ -18,6 +18,7 @@
 
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
+#include "common/temp_storage.hpp"
 #include "merge/merge_agents.cuh"
 #include "merge/merge_policy.hpp"
 #include "sortscope/device_trace.hpp"
@@ -27,11 +28,6 @@ namespace sortscope::merge {
 
 namespace dispatch {
 
-// CUB aligns its temp storage itself, so callers may pass any pointer into an allocation of the
-// size it reported: ours reports this much slack and aligns its regions.
-constexpr size_t kAlign = 256;
-inline size_t aligned(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
-
 // A traced run: the recorder (its begin_stages already called with the run's header) and how a
 // stage is described from what the kernels recorded.
 struct StageRecorder {
@@ -39,22 +35,6 @@ struct StageRecorder {
   void* context = nullptr;
   // Called with a stage's index, the co-ranks of its traced mergers and its first pair's path.
   StageTrace (*describe)(void* context, int stage, const uint32_t* a_offsets, const uint32_t* path) = nullptr;
-};
-
-template <typename Key, typename Value, typename P>
-struct TempLayout {
-  size_t keys = 0, values = 0, a_offsets = 0, tile_ends = 0, co_ranks = 0, paths = 0;
-  explicit TempLayout(uint64_t n) {
-    keys = aligned(n * sizeof(Key));
-    values = device::kHasValues<Value> ? aligned(n * sizeof(device::ValueSlot<Value>)) : 0;
-    a_offsets = aligned((merge_blocks(n, P::kShape) + 1) * sizeof(uint32_t));
-    tile_ends = aligned(merge_blocks(n, P::kShape) * sizeof(Key));  // heads; tails as many
-    // Traced runs: the fused stages' co-ranks and paths, and one path for a global round.
-    const int fused = ceil_log2(uint64_t(P::kThreads));
-    co_ranks = aligned(size_t(fused) * P::kThreads * sizeof(uint32_t));
-    paths = aligned(size_t(fused + 1) * (kPathPoints + 1) * sizeof(uint32_t));
-  }
-  size_t total() const { return keys + values + a_offsets + 2 * tile_ends + co_ranks + paths + kAlign - 1; }
 };
 
 // Launches `kernel` to start while the kernel before it on the stream finishes (programmatic
@@ -85,12 +65,27 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
   constexpr bool kPairs = device::kHasValues<Value>;
   if (num_items > 0xFFFFFFFFull) return cudaErrorInvalidValue;  // 32-bit offsets
   const uint32_t n = uint32_t(num_items);
-  const TempLayout<Key, Value, P> layout(n);
+  // Temp storage, from any pointer (as CUB's): [spare keys][spare values][co-ranks of a round's
+  // blocks][their tile ends: heads][tails][traced runs: the fused stages' co-ranks][their paths,
+  // and one for a global round]. Every global round's run is a whole number of merge tiles, as is
+  // a tile.
+  static_assert(P::kTile % P::kMergeTile == 0);
+  sortscope::device::TempStorage temp(d_temp_storage);
+  Key* alt_keys = temp.take<Key>(n);
+  V* alt_values = temp.take<V>(kPairs ? n : 0);
+  uint32_t* a_offsets = temp.take<uint32_t>(merge_blocks(n, P::kShape) + 1);
+  const device::TileEnds<Key> ends{temp.take<Key>(merge_blocks(n, P::kShape)),
+                                   temp.take<Key>(merge_blocks(n, P::kShape)), P::kMergeTile};
+  const int fused = ceil_log2(uint64_t(P::kThreads));
+  const size_t traced_from = temp.bytes();
+  uint32_t* co_ranks = temp.take<uint32_t>(uint64_t(fused) * P::kThreads);
+  uint32_t* paths = temp.take<uint32_t>(uint64_t(fused + 1) * (kPathPoints + 1));
+  const size_t traced_bytes = temp.bytes() - traced_from;
   if (d_temp_storage == nullptr) {
-    temp_storage_bytes = layout.total();
+    temp_storage_bytes = temp.bytes_from_any_base();
     return cudaSuccess;
   }
-  if (temp_storage_bytes < layout.total()) return cudaErrorInvalidValue;
+  if (temp_storage_bytes < temp.bytes_from_any_base()) return cudaErrorInvalidValue;
   cuda::TraceRecorder* recorder = TRACE ? traced.recorder : nullptr;
   const int stages = stage_count(n, P::kShape), in_tiles = tile_stages(n, P::kShape);
   if (n < 2) {
@@ -102,18 +97,6 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
     return cudaSuccess;
   }
 
-  char* base = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(d_temp_storage) + kAlign - 1) / kAlign * kAlign);
-  Key* alt_keys = reinterpret_cast<Key*>(base);
-  V* alt_values = reinterpret_cast<V*>(base + layout.keys);
-  uint32_t* a_offsets = reinterpret_cast<uint32_t*>(base + layout.keys + layout.values);
-  char* after_offsets = base + layout.keys + layout.values + layout.a_offsets;
-  // Every global round's run is a whole number of merge tiles, as is a tile.
-  static_assert(P::kTile % P::kMergeTile == 0);
-  const device::TileEnds<Key> ends{reinterpret_cast<Key*>(after_offsets),
-                                   reinterpret_cast<Key*>(after_offsets + layout.tile_ends), P::kMergeTile};
-  uint32_t* co_ranks = reinterpret_cast<uint32_t*>(after_offsets + 2 * layout.tile_ends);
-  uint32_t* paths = reinterpret_cast<uint32_t*>(after_offsets + 2 * layout.tile_ends + layout.co_ranks);
-
   // Rounds alternate between the output and the spare buffer, so the tile sort starts where the
   // last round ends in the output.
   const int rounds = stages - in_tiles;
@@ -124,7 +107,7 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
   device::TraceOut<Key> out;
   if (recorder) {
     // Only the mergers and path points a stage has are written; the rest is downloaded as zeros.
-    SORTSCOPE_CUDA_TRY(cudaMemsetAsync(co_ranks, 0, layout.co_ranks + layout.paths, stream));
+    SORTSCOPE_CUDA_TRY(cudaMemsetAsync(co_ranks, 0, traced_bytes, stream));
     out.co_ranks = co_ranks;
     out.paths = paths;
     out.snapshots = static_cast<Key*>(recorder->snapshot_base());

@@ -8,17 +8,17 @@
 namespace sortscope::merge {
 
 // Sorts args (host memory) stage by stage as the CUDA kernels do, and records the same trace.
-Status sort_cpu(const RadixSortArgs& args, SortTrace* trace, const StageObserver* observer);
+Status sort_cpu(const SortArgs& args, SortTrace* trace, const StageObserver* observer);
 
 #if SORTSCOPE_HAVE_CUDA
 // CUB's two-phase protocol: a null d_temp_storage asks for the temp-storage size (a cudaError_t).
-int sort_cuda(const sortscope::detail::RadixSortCall& call);
+int sort_cuda(const sortscope::detail::SortCall& call);
 #endif
 
 // The shape a run of these arguments sorts with.
-TileShape shape_of(const RadixSortArgs& args);
+TileShape shape_of(const SortArgs& args);
 // The trace of a run before its stages (backend left empty).
-SortTrace trace_header(const RadixSortArgs& args, bool pairs);
+SortTrace trace_header(const SortArgs& args, bool pairs);
 // Stage 0: every thread's keys sorted in registers.
 StageTrace register_sort_stage(TileShape shape);
 // Merge stage `stage` >= 1 over n keys, with the co-ranks of its mergers (a_offsets[m]: keys of A

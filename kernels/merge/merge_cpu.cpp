@@ -23,7 +23,7 @@ class CpuMergeSort {
  public:
   static constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
 
-  CpuMergeSort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer)
+  CpuMergeSort(const SortArgs& a, SortTrace* trace, const StageObserver* observer)
       : a_(a), n_(a.n), shape_(shape_of(a)), trace_(trace), observer_(observer) {
     const KeyTypeInfo& k = info(a.key_type);
     order_ = make_key_order<Bits>(k.is_signed, k.is_float, a.descending, a.begin_bit, a.resolved_end_bit());
@@ -118,7 +118,7 @@ class CpuMergeSort {
     if (observer_ && *observer_) (*observer_)(stage, keys_.data());
   }
 
-  const RadixSortArgs& a_;
+  const SortArgs& a_;
   uint64_t n_;
   TileShape shape_;
   SortTrace* trace_;
@@ -129,7 +129,7 @@ class CpuMergeSort {
 };
 
 template <typename Bits>
-Status sort_values(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
+Status sort_values(const SortArgs& a, SortTrace* trace, const StageObserver* observer) {
   switch (a.value_bytes) {
     case 0: return CpuMergeSort<Bits, KeysOnly>(a, trace, observer).run();
     case 4: return CpuMergeSort<Bits, uint32_t>(a, trace, observer).run();
@@ -141,9 +141,9 @@ std::string count(uint64_t v) { return std::to_string(v); }
 
 }  // namespace
 
-TileShape shape_of(const RadixSortArgs& a) { return tile_shape(info(a.key_type).bytes, a.value_bytes); }
+TileShape shape_of(const SortArgs& a) { return tile_shape(info(a.key_type).bytes, a.value_bytes); }
 
-SortTrace trace_header(const RadixSortArgs& a, bool pairs) {
+SortTrace trace_header(const SortArgs& a, bool pairs) {
   SortTrace t = run_trace_header("merge", a, pairs);
   const TileShape shape = shape_of(a);
   t.tile_items = uint32_t(shape.tile());
@@ -181,7 +181,7 @@ StageTrace merge_stage(int stage_index, TileShape shape, uint64_t n, const uint3
   return stage;
 }
 
-Status sort_cpu(const RadixSortArgs& args, SortTrace* trace, const StageObserver* observer) {
+Status sort_cpu(const SortArgs& args, SortTrace* trace, const StageObserver* observer) {
   return info(args.key_type).bytes == 4 ? sort_values<uint32_t>(args, trace, observer)
                                         : sort_values<uint64_t>(args, trace, observer);
 }

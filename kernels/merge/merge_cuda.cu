@@ -2,7 +2,7 @@
 // comparison (key_less.hpp, as cub-merge compares), one instance per key width, value width and
 // comparison, traced or not.
 #include "common/key_less.hpp"
-#include "common/radix_checks.hpp"
+#include "common/sort_checks.hpp"
 #include "merge/device_merge_sort.cuh"
 #include "merge/merge.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
@@ -22,9 +22,9 @@ StageTrace describe(void* context, int stage, const uint32_t* a_offsets, const u
 }
 
 template <typename Bits, typename Value, bool TRACE, typename Less>
-cudaError_t run(const sortscope::detail::RadixSortCall& c, Less less) {
+cudaError_t run(const sortscope::detail::SortCall& c, Less less) {
   constexpr bool kPairs = device::kHasValues<Value>;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   RunShape shape{shape_of(a), a.n};
   dispatch::StageRecorder traced;
   if (TRACE && c.d_temp_storage) {
@@ -49,13 +49,13 @@ cudaError_t run(const sortscope::detail::RadixSortCall& c, Less less) {
 
 // Traced runs (which the viewer times only as a whole) keep to the general comparison.
 template <typename Bits, typename Value, bool TRACE>
-cudaError_t run_less(const sortscope::detail::RadixSortCall& c) {
+cudaError_t run_less(const sortscope::detail::SortCall& c) {
   if constexpr (TRACE) return run<Bits, Value, TRACE>(c, key_order_less<Bits>(c.args));
   else return with_key_less<Bits>(c.args, [&](auto less) { return run<Bits, Value, TRACE>(c, less); });
 }
 
 template <typename Bits, bool TRACE>
-cudaError_t run_values(const sortscope::detail::RadixSortCall& c) {
+cudaError_t run_values(const sortscope::detail::SortCall& c) {
   switch (c.args.value_bytes) {
     case 0: return run_less<Bits, device::NoValues, TRACE>(c);
     case 4: return run_less<Bits, uint32_t, TRACE>(c);
@@ -64,14 +64,14 @@ cudaError_t run_values(const sortscope::detail::RadixSortCall& c) {
 }
 
 template <bool TRACE>
-cudaError_t run_width(const sortscope::detail::RadixSortCall& c) {
+cudaError_t run_width(const sortscope::detail::SortCall& c) {
   return info(c.args.key_type).bytes == 4 ? run_values<uint32_t, TRACE>(c) : run_values<uint64_t, TRACE>(c);
 }
 
 }  // namespace
 
-int sort_cuda(const sortscope::detail::RadixSortCall& c) {
-  if (!check_radix_args(c.args, 1, 64, c.d_temp_storage != nullptr).ok() || c.temp_storage_bytes == nullptr)
+int sort_cuda(const sortscope::detail::SortCall& c) {
+  if (!check_sort_args(c.args, c.d_temp_storage != nullptr).ok() || c.temp_storage_bytes == nullptr)
     return cudaErrorInvalidValue;
   return c.options.trace ? run_width<true>(c) : run_width<false>(c);
 }

@@ -11,7 +11,7 @@
 namespace sortscope::merge {
 namespace {
 
-Status cpu_entry(const RadixSortArgs& args, const ParamValues&, SortTrace* trace, const StageObserver* observer) {
+Status cpu_entry(const SortArgs& args, const ParamValues&, SortTrace* trace, const StageObserver* observer) {
   return sort_cpu(args, trace, observer);
 }
 

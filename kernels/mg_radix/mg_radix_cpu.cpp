@@ -8,56 +8,45 @@
 #include "common/cpu_twin.hpp"
 #include "common/even_share.hpp"
 #include "common/parallel_for.hpp"
-#include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
-#include "mg_radix/mg_radix_decimal.hpp"
+#include "common/sort_checks.hpp"
+#include "common/trace_header.hpp"
+#include "mg_radix/mg_radix.hpp"
 #include "mg_radix/mg_radix_policy.hpp"
-#include "sortscope/cpu.hpp"
 #include "sortscope/key_traits.hpp"
 
-namespace sortscope::cpu {
+namespace sortscope::mg_radix {
 namespace {
 
 using cpu_twin::KeysOnly;
 using cpu_twin::PhaseClock;
 
 template <typename Bits, typename Value>
-Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
+Status sort(const SortArgs& a, const ParamValues& params, SortTrace* trace, const StageObserver* observer) {
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   constexpr uint64_t kValueBytes = kPairs ? sizeof(Value) : 0;
   const KeyTypeInfo& k = info(a.key_type);
-  const int bits = a.radix_bits ? a.radix_bits : mg_radix::kDefaultRadixBits;
+  const int bits = params[kRadixBitsParam];
   const int end_bit = a.resolved_end_bit();
   const Bits* src = static_cast<const Bits*>(a.keys_in);
   // Decimal digits (unsigned keys): as many passes as the largest key has digits, the textbook's d.
-  const bool decimal = a.digit_base == 10;
+  const bool decimal = params[kDigitBaseParam] == 10;
   Bits largest = 0;
   if (decimal)
     for (uint64_t i = 0; i < a.n; ++i) largest = std::max(largest, src[i]);
   const int passes = decimal ? decimal_digit_count(largest) : radix_pass_count(a.begin_bit, end_bit, bits);
-  const mg_radix::Policy policy = mg_radix::policy_for_bits(bits, sizeof(Bits), int(kValueBytes));
+  const Policy policy = policy_for_bits(bits, sizeof(Bits), int(kValueBytes));
   // A teaching tile replaces the kernels' own: with a few keys, several blocks and scan-table rows.
-  const uint32_t tile_items = a.tile_items ? a.tile_items : policy.tile_items();
-  const EvenShare share = EvenShare::make(a.n, tile_items, a.max_grid ? a.max_grid : mg_radix::kCpuDefaultGrid);
+  const uint32_t tile_items = params[kTileKeysParam] ? uint32_t(params[kTileKeysParam]) : policy.tile_items();
+  const EvenShare share = EvenShare::make(a.n, tile_items, a.max_grid ? a.max_grid : kCpuDefaultGrid);
   const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
   const uint64_t n = a.n;
   const uint32_t grid = share.grid;
   const uint64_t stride = scatter_stride_for(n);
 
   if (trace) {
-    *trace = SortTrace{};
-    trace->algorithm = "mg-radix";
+    *trace = trace_header(a, kPairs, decimal ? 0 : bits, tile_items, grid);  // decimal: no binary digit width
     trace->backend = "cpu";
-    trace->key_type = std::string(k.name);
-    trace->n = n;
-    trace->pairs = kPairs;
-    trace->descending = a.descending;
-    trace->radix_bits = decimal ? 0 : bits;  // decimal passes have no binary digit width
-    trace->begin_bit = a.begin_bit;
-    trace->end_bit = end_bit;
-    trace->tile_items = tile_items;
-    trace->grid_blocks = grid;
-    trace->scatter_stride = stride;
   }
 
   // Ping-pong between two scratch buffers; the input stays untouched like the CUDA API's d_keys_in.
@@ -180,14 +169,19 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
 
 }  // namespace
 
-Status mg_radix_sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
-  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, mg_radix::kMinRadixBits, mg_radix::kMaxRadixBits, true, kAllKeyWidths));
-  if (a.digit_base != 2 && a.digit_base != 10)
-    return InvalidArgument("mg-radix's digit-base must be 2 or 10, not " + std::to_string(a.digit_base));
-  if (a.digit_base == 10)
-    SORTSCOPE_RETURN_IF_ERROR(mg_radix::check_decimal_digits(a.key_type, a.descending, a.begin_bit, a.end_bit));
-  return cpu_twin::by_width<kAllKeyWidths>(
-      a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, trace, observer); });
+SortTrace trace_header(const SortArgs& a, bool pairs, int radix_bits, uint32_t tile_items, uint32_t grid_blocks) {
+  SortTrace t = run_trace_header("mg-radix", a, pairs);
+  t.radix_bits = radix_bits;
+  t.tile_items = tile_items;
+  t.grid_blocks = grid_blocks;
+  t.scatter_stride = scatter_stride_for(a.n);
+  return t;
 }
 
-}  // namespace sortscope::cpu
+Status sort_cpu(const SortArgs& a, const ParamValues& params, SortTrace* trace, const StageObserver* observer) {
+  SORTSCOPE_RETURN_IF_ERROR(check_sort_args(a, true, kAllKeyWidths));
+  return cpu_twin::by_width<kAllKeyWidths>(
+      a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, params, trace, observer); });
+}
+
+}  // namespace sortscope::mg_radix

@@ -1,11 +1,11 @@
 // mg-radix as the rest of the program sees it: parameters, entry points, byte model and Explain.
 #include <algorithm>
+#include <string>
 
 #include "common/radix_explain.hpp"
 #include "common/radix_passes.hpp"
-#include "mg_radix/mg_radix_decimal.hpp"
+#include "mg_radix/mg_radix.hpp"
 #include "mg_radix/mg_radix_policy.hpp"
-#include "sortscope/cpu.hpp"
 
 #if SORTSCOPE_HAVE_CUDA
 #include "sortscope/mg_radix.hpp"
@@ -14,8 +14,6 @@
 namespace sortscope::mg_radix {
 
 namespace {
-
-enum Param { kRadixBitsParam, kTileKeysParam, kDigitBaseParam };
 
 constexpr int kDigitBases[] = {2, 10};
 
@@ -37,22 +35,24 @@ constexpr ParamSpec kParams[] = {
      .choices = kDigitBases},
 };
 
-Status cpu_entry(const RadixSortArgs& args, const ParamValues& params, SortTrace* trace,
-                 const StageObserver* observer) {
-  RadixSortArgs a = args;
-  a.radix_bits = params[kRadixBitsParam];
-  a.tile_items = uint32_t(params[kTileKeysParam]);
-  a.digit_base = params[kDigitBaseParam];
-  return cpu::mg_radix_sort(a, trace, observer);
-}
-
 #if SORTSCOPE_HAVE_CUDA
-int cuda_entry(const detail::RadixSortCall& call) {
-  detail::RadixSortCall c = call;
-  c.args.radix_bits = call.params[kRadixBitsParam];
-  return dispatch(c);
-}
+int cuda_entry(const detail::SortCall& call) { return dispatch(call); }
 #endif
+
+// Decimal digits sort unsigned whole keys upwards: a minus sign, a fraction or a cut bit range
+// has no decimal digit to sort by, and descending would number the buckets 9 down to 0. Ok, or
+// the one line a user reads.
+Status check_decimal_digits(KeyType key_type, bool descending, int begin_bit, int end_bit) {
+  const KeyTypeInfo& k = info(key_type);
+  if (k.is_signed || k.is_float)
+    return InvalidArgument("mg-radix's digit-base=10 sorts unsigned integer keys (u8, u16, u32, u64) by their decimal "
+                           "digits, not " + std::string(k.name) + " keys (--keys u32)");
+  if (descending) return InvalidArgument("mg-radix's digit-base=10 sorts in ascending order only (leave out --descending)");
+  if (begin_bit != 0 || (end_bit >= 0 && end_bit != key_bits(key_type)))
+    return InvalidArgument("mg-radix's digit-base=10 sorts whole keys: a bit range selects binary digits, not decimal "
+                           "ones (leave out --begin-bit and --end-bit)");
+  return Status::Ok();
+}
 
 bool decimal(const SortShape& s) { return s.params[kDigitBaseParam] == 10; }
 
@@ -125,7 +125,7 @@ const AlgorithmDescriptor descriptor{
     .paper = "Merrill & Grimshaw 2011",
     .section = "Merrill & Grimshaw 2011, 3",
     .params = kParams,
-    .cpu = cpu_entry,
+    .cpu = sort_cpu,
 #if SORTSCOPE_HAVE_CUDA
     .cuda = cuda_entry,
 #endif

@@ -7,11 +7,13 @@
 
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
-#include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "common/sort_checks.hpp"
+#include "common/temp_storage.hpp"
+#include "mg_radix/mg_radix.hpp"
 #include "mg_radix/mg_radix_agents.cuh"
-#include "sortscope/device_trace.hpp"
 #include "mg_radix/mg_radix_instances.hpp"
+#include "sortscope/device_trace.hpp"
 #include "sortscope/mg_radix.hpp"
 
 namespace sortscope::mg_radix {
@@ -73,22 +75,21 @@ using device::Buffers;
 using device::KeysOnly;
 using device::PassDigit;
 
-using sortscope::device::align_temp;
 using sortscope::device::allow_shared_bytes;
 using sortscope::device::sm_count;
-using sortscope::device::TempCarver;
+using sortscope::device::TempStorage;
 
 // One sort at the given kernel shapes: UP_* the upsweep's, DOWN_* the downsweep's (threads, keys a
 // thread, blocks per SM its registers must allow). sort_instance passes the policy's shapes; the
 // tuning tool races others.
 template <int RADIX_BITS, typename Bits, typename Value, bool TRACE, int UP_THREADS, int UP_ITEMS, int DOWN_THREADS,
           int DOWN_ITEMS, int DOWN_MIN_BLOCKS>
-cudaError_t sort_shaped(const detail::RadixSortCall& c) {
+cudaError_t sort_shaped(const detail::SortCall& c) {
   constexpr KernelShape kUpsweep{UP_THREADS, UP_ITEMS};
   constexpr KernelShape kDownsweep{DOWN_THREADS, DOWN_ITEMS, DOWN_MIN_BLOCKS};
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   using Downsweep = device::DownsweepAgent<RADIX_BITS, Bits, Value, TRACE, DOWN_THREADS, DOWN_ITEMS>;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
   const int passes = radix_pass_count(a.begin_bit, end_bit, RADIX_BITS);
@@ -111,22 +112,17 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   const EvenShare share = EvenShare::make(n, kDownsweep.tile_items(), max_grid);
 
   // Temp storage: [alternate keys][alternate values][spine][selectors].
-  const size_t alt_keys_bytes = double_buffer ? 0 : align_temp(n * sizeof(Bits));
-  const size_t alt_values_bytes = (double_buffer || !kPairs) ? 0 : align_temp(n * sizeof(Value));
-  const size_t spine_bytes = align_temp(size_t(1 << RADIX_BITS) * share.grid * sizeof(uint32_t));
-  const size_t selector_bytes = align_temp((passes + 1) * sizeof(int));
-  const size_t total = alt_keys_bytes + alt_values_bytes + spine_bytes + selector_bytes;
+  TempStorage temp(c.d_temp_storage);
+  Bits* alt_keys = temp.take<Bits>(double_buffer ? 0 : n);
+  Value* alt_values = temp.take<Value>(double_buffer || !kPairs ? 0 : n);
+  uint32_t* spine = temp.take<uint32_t>(uint64_t(1 << RADIX_BITS) * share.grid);
+  int* selectors = temp.take<int>(passes + 1);
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = total;
+    *c.temp_storage_bytes = temp.bytes();
     return cudaSuccess;
   }
-  if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
+  if (*c.temp_storage_bytes < temp.bytes()) return cudaErrorInvalidValue;
   cuda::NvtxRange sort_range(TRACE ? "mg-radix sort (traced)" : "mg-radix sort");
-  TempCarver temp(c.d_temp_storage);
-  Bits* alt_keys = temp.take<Bits>(alt_keys_bytes);
-  Value* alt_values = temp.take<Value>(alt_values_bytes);
-  uint32_t* spine = temp.take<uint32_t>(spine_bytes);
-  int* selectors = temp.take<int>(selector_bytes);
 
   Bits* in = const_cast<Bits*>(static_cast<const Bits*>(a.keys_in));
   Bits* out = static_cast<Bits*>(a.keys_out);
@@ -148,19 +144,8 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
   cuda::TraceDeviceView trace_view;
   if (recorder) {
-    SortTrace header;
-    header.algorithm = "mg-radix";
+    SortTrace header = trace_header(a, kPairs, RADIX_BITS, kDownsweep.tile_items(), share.grid);
     header.backend = "cuda";
-    header.key_type = std::string(k.name);
-    header.n = n;
-    header.pairs = kPairs;
-    header.descending = a.descending;
-    header.radix_bits = RADIX_BITS;
-    header.begin_bit = a.begin_bit;
-    header.end_bit = end_bit;
-    header.tile_items = kDownsweep.tile_items();
-    header.grid_blocks = share.grid;
-    header.scatter_stride = scatter_stride_for(n);
     SORTSCOPE_CUDA_TRY(recorder->begin(header, passes, share.grid, 1u << RADIX_BITS, n * sizeof(Bits), false, c.stream));
     trace_view = recorder->view();
   }
@@ -216,7 +201,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
 
 // One instance at the policy's shapes for a GPU of slower or faster memory per SM.
 template <int RADIX_BITS, typename Bits, typename Value, bool TRACE, bool FAST_MEMORY>
-cudaError_t sort_instance_on(const detail::RadixSortCall& c) {
+cudaError_t sort_instance_on(const detail::SortCall& c) {
   constexpr Policy p = policy_for_bits(RADIX_BITS, sizeof(Bits), device::value_bytes_of<Value>, FAST_MEMORY);
   return sort_shaped<RADIX_BITS, Bits, Value, TRACE, p.upsweep.threads, p.upsweep.items_per_thread, p.downsweep.threads,
                      p.downsweep.items_per_thread, p.downsweep.min_blocks>(c);
@@ -225,7 +210,7 @@ cudaError_t sort_instance_on(const detail::RadixSortCall& c) {
 // Where the policy's shapes differ by GPU, untraced sorts take this GPU's; traced ones keep the
 // slower memory's, the tiles the CPU twin cuts.
 template <int RADIX_BITS, typename Bits, typename Value, bool TRACE>
-cudaError_t sort_instance(const detail::RadixSortCall& c) {
+cudaError_t sort_instance(const detail::SortCall& c) {
   constexpr int kValueBytes = device::value_bytes_of<Value>;
   constexpr bool kPerGpu = !TRACE && policy_for_bits(RADIX_BITS, sizeof(Bits), kValueBytes, false).downsweep !=
                                          policy_for_bits(RADIX_BITS, sizeof(Bits), kValueBytes, true).downsweep;
@@ -236,7 +221,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
 }
 
 template <int RADIX_BITS, typename Bits>
-cudaError_t sort_values(const detail::RadixSortCall& c) {
+cudaError_t sort_values(const detail::SortCall& c) {
   const bool trace = c.options.trace != nullptr;
   switch (c.args.value_bytes) {
     case 0: return trace ? sort_instance<RADIX_BITS, Bits, KeysOnly, true>(c) : sort_instance<RADIX_BITS, Bits, KeysOnly, false>(c);
@@ -247,8 +232,8 @@ cudaError_t sort_values(const detail::RadixSortCall& c) {
 }
 
 template <typename Bits>
-cudaError_t sort_width(const detail::RadixSortCall& c) {
-  switch (c.args.radix_bits ? c.args.radix_bits : kDefaultRadixBits) {
+cudaError_t sort_width(const detail::SortCall& c) {
+  switch (c.params[kRadixBitsParam]) {
     case 1: return sort_values<1, Bits>(c);
     case 2: return sort_values<2, Bits>(c);
     case 3: return sort_values<3, Bits>(c);

@@ -12,11 +12,11 @@
 namespace sortscope::mg_radix::instances {
 
 template <typename Bits>
-cudaError_t sort_width(const detail::RadixSortCall& call);
+cudaError_t sort_width(const detail::SortCall& call);
 
-extern template cudaError_t sort_width<uint8_t>(const detail::RadixSortCall& call);
-extern template cudaError_t sort_width<uint16_t>(const detail::RadixSortCall& call);
-extern template cudaError_t sort_width<uint32_t>(const detail::RadixSortCall& call);
-extern template cudaError_t sort_width<uint64_t>(const detail::RadixSortCall& call);
+extern template cudaError_t sort_width<uint8_t>(const detail::SortCall& call);
+extern template cudaError_t sort_width<uint16_t>(const detail::SortCall& call);
+extern template cudaError_t sort_width<uint32_t>(const detail::SortCall& call);
+extern template cudaError_t sort_width<uint64_t>(const detail::SortCall& call);
 
 }  // namespace sortscope::mg_radix::instances

@@ -2,5 +2,5 @@
 #include "mg_radix/mg_radix_dispatch.cuh"
 
 namespace sortscope::mg_radix::instances {
-template cudaError_t sort_width<uint8_t>(const detail::RadixSortCall& call);
+template cudaError_t sort_width<uint8_t>(const detail::SortCall& call);
 }

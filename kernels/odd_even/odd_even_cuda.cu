@@ -10,7 +10,8 @@
 
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
-#include "common/radix_checks.hpp"
+#include "common/sort_checks.hpp"
+#include "common/temp_storage.hpp"
 #include "odd_even/odd_even.hpp"
 #include "odd_even/odd_even_policy.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
@@ -124,12 +125,14 @@ __global__ void __launch_bounds__(kGlobalThreads) global_network_kernel(NetworkA
 
 namespace {
 
-// Temp storage: one exchange counter per phase and the count of phases run.
-size_t temp_bytes_for(uint64_t n) { return sortscope::device::align_temp((size_t(max_phases(n)) + 1) * 4); }
+// Temp storage: one exchange counter per phase, then the count of phases run.
+uint32_t* take_counters(sortscope::device::TempStorage& temp, uint64_t n) {
+  return temp.take<uint32_t>(uint64_t(max_phases(n)) + 1);
+}
 
 template <typename Bits, typename Value, bool TRACE>
-cudaError_t run_network(const detail::RadixSortCall& c) {
-  const RadixSortArgs& args = c.args;
+cudaError_t run_network(const detail::SortCall& c) {
+  const SortArgs& args = c.args;
   const uint64_t n = args.n;
   const KeyTypeInfo& k = info(args.key_type);
   device::NetworkArgs<Bits, Value> a{};
@@ -139,10 +142,10 @@ cudaError_t run_network(const detail::RadixSortCall& c) {
   a.values = static_cast<Value*>(args.values_out);
   a.n = n;
   a.order = make_key_order<Bits>(k.is_signed, k.is_float, args.descending, args.begin_bit, args.resolved_end_bit());
-  sortscope::device::TempCarver carve(c.d_temp_storage);
-  a.exchanges = carve.take<uint32_t>(size_t(max_phases(n)) * 4);
-  a.phases_run = carve.take<uint32_t>(4);
-  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(c.d_temp_storage, 0, temp_bytes_for(n), c.stream));
+  sortscope::device::TempStorage temp(c.d_temp_storage);
+  a.exchanges = take_counters(temp, n);
+  a.phases_run = a.exchanges + max_phases(n);
+  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(a.exchanges, 0, temp.bytes(), c.stream));
 
   cuda::TraceRecorder* recorder = TRACE ? c.options.trace : nullptr;
   if (recorder) {
@@ -189,7 +192,7 @@ cudaError_t run_network(const detail::RadixSortCall& c) {
 }
 
 template <typename Bits, bool TRACE>
-cudaError_t run_values(const detail::RadixSortCall& c) {
+cudaError_t run_values(const detail::SortCall& c) {
   switch (c.args.value_bytes) {
     case 0: return run_network<Bits, device::KeysOnly, TRACE>(c);
     case 4: return run_network<Bits, uint32_t, TRACE>(c);
@@ -198,18 +201,20 @@ cudaError_t run_values(const detail::RadixSortCall& c) {
 }
 
 template <bool TRACE>
-cudaError_t run_width(const detail::RadixSortCall& c) {
+cudaError_t run_width(const detail::SortCall& c) {
   return info(c.args.key_type).bytes == 4 ? run_values<uint32_t, TRACE>(c) : run_values<uint64_t, TRACE>(c);
 }
 
 }  // namespace
 
-int sort_cuda(const detail::RadixSortCall& c) {
-  if (!check_radix_args(c.args, 1, 64, c.d_temp_storage != nullptr).ok() || c.temp_storage_bytes == nullptr ||
+int sort_cuda(const detail::SortCall& c) {
+  if (!check_sort_args(c.args, c.d_temp_storage != nullptr).ok() || c.temp_storage_bytes == nullptr ||
       c.args.n > kMaxItems)
     return cudaErrorInvalidValue;
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = temp_bytes_for(c.args.n);
+    sortscope::device::TempStorage sizing(nullptr);
+    take_counters(sizing, c.args.n);
+    *c.temp_storage_bytes = sizing.bytes();
     return cudaSuccess;
   }
   if (c.args.n == 0) {

@@ -9,13 +9,14 @@
 #include "common/coalescing.hpp"
 #include "common/cpu_twin.hpp"
 #include "common/parallel_for.hpp"
-#include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "common/sort_checks.hpp"
+#include "common/trace_header.hpp"
+#include "onesweep/onesweep.hpp"
 #include "onesweep/onesweep_policy.hpp"
-#include "sortscope/cpu.hpp"
 #include "sortscope/key_traits.hpp"
 
-namespace sortscope::cpu {
+namespace sortscope::onesweep {
 namespace {
 
 using cpu_twin::KeysOnly;
@@ -25,8 +26,7 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }
 
 template <typename Bits, typename Value>
-Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
-  using namespace onesweep;
+Status sort(const SortArgs& a, SortTrace* trace, const StageObserver* observer) {
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   constexpr int kValueBytes = kPairs ? sizeof(Value) : 0;
   const KeyTypeInfo& k = info(a.key_type);
@@ -44,21 +44,8 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
   const uint64_t stride = scatter_stride_for(n);
 
   if (trace) {
-    *trace = SortTrace{};
-    trace->algorithm = "onesweep";
+    *trace = trace_header(a, uint32_t(tile), tiles, per_row);
     trace->backend = "cpu";
-    trace->key_type = std::string(k.name);
-    trace->n = n;
-    trace->pairs = kPairs;
-    trace->descending = a.descending;
-    trace->radix_bits = kRadixBits;
-    trace->begin_bit = a.begin_bit;
-    trace->end_bit = end_bit;
-    trace->tile_items = uint32_t(tile);
-    trace->grid_blocks = uint32_t(tiles);
-    trace->tiles_per_row = per_row;
-    trace->table_rows = TableRows::tiles;
-    trace->scatter_stride = stride;
   }
 
   // The histogram "kernel": one read of the keys counts the digits of every pass.
@@ -167,10 +154,21 @@ Status sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* obser
 
 }  // namespace
 
-Status onesweep_sort(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer) {
-  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, onesweep::kRadixBits, onesweep::kRadixBits, true, kAllKeyWidths));
+SortTrace trace_header(const SortArgs& a, uint32_t tile_items, uint64_t tiles, uint64_t per_row) {
+  SortTrace t = run_trace_header("onesweep", a, a.value_bytes != 0);
+  t.radix_bits = kRadixBits;
+  t.tile_items = tile_items;
+  t.grid_blocks = uint32_t(tiles);
+  t.tiles_per_row = per_row;
+  t.table_rows = TableRows::tiles;
+  t.scatter_stride = scatter_stride_for(a.n);
+  return t;
+}
+
+Status sort_cpu(const SortArgs& a, SortTrace* trace, const StageObserver* observer) {
+  SORTSCOPE_RETURN_IF_ERROR(check_sort_args(a, true, kAllKeyWidths));
   return cpu_twin::by_width<kAllKeyWidths>(
       a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, trace, observer); });
 }
 
-}  // namespace sortscope::cpu
+}  // namespace sortscope::onesweep

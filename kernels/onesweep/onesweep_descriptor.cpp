@@ -4,9 +4,9 @@
 
 #include "common/radix_explain.hpp"
 #include "common/radix_passes.hpp"
+#include "onesweep/onesweep.hpp"
 #include "onesweep/onesweep_policy.hpp"
 #include "sortscope/catalogue.hpp"
-#include "sortscope/cpu.hpp"
 
 #if SORTSCOPE_HAVE_CUDA
 #include "sortscope/onesweep.hpp"
@@ -21,12 +21,12 @@ constexpr ParamSpec kParams[] = {
      "digit width: fixed at 8 bits (256 buckets) by the policy"},
 };
 
-Status cpu_entry(const RadixSortArgs& args, const ParamValues&, SortTrace* trace, const StageObserver* observer) {
-  return cpu::onesweep_sort(args, trace, observer);
+Status cpu_entry(const SortArgs& args, const ParamValues&, SortTrace* trace, const StageObserver* observer) {
+  return sort_cpu(args, trace, observer);
 }
 
 #if SORTSCOPE_HAVE_CUDA
-int cuda_entry(const detail::RadixSortCall& call) { return dispatch(call); }
+int cuda_entry(const detail::SortCall& call) { return dispatch(call); }
 #endif
 
 int passes(const SortShape& s) { return radix_pass_count(s.begin_bit, s.end_bit, kRadixBits); }

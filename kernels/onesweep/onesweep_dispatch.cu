@@ -2,23 +2,23 @@
 // and picks the instance for the key width (onesweep_instances.hpp).
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
-#include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
-#include "sortscope/key_traits.hpp"
+#include "common/sort_checks.hpp"
 #include "onesweep/onesweep_instances.hpp"
 #include "onesweep/onesweep_policy.hpp"
+#include "sortscope/key_traits.hpp"
 #include "sortscope/onesweep.hpp"
 
 namespace sortscope::onesweep {
 
-cudaError_t dispatch(const detail::RadixSortCall& c) {
-  if (!check_radix_args(c.args, kRadixBits, kRadixBits, c.d_temp_storage != nullptr, kAllKeyWidths).ok()) return cudaErrorInvalidValue;
+cudaError_t dispatch(const detail::SortCall& c) {
+  if (!check_sort_args(c.args, c.d_temp_storage != nullptr, kAllKeyWidths).ok()) return cudaErrorInvalidValue;
   if (c.temp_storage_bytes == nullptr) return cudaErrorInvalidValue;
   const int end_bit = c.args.resolved_end_bit();
   if (radix_pass_count(c.args.begin_bit, end_bit, kRadixBits) == 0) {
     // No bits to sort on: the output is the input.
     if (c.d_temp_storage == nullptr) {
-      *c.temp_storage_bytes = sortscope::device::kTempAlign;
+      *c.temp_storage_bytes = detail::kTempStorageAlign;
       return cudaSuccess;
     }
     if (c.key_selector) return cudaSuccess;

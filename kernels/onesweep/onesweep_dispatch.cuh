@@ -10,8 +10,10 @@
 
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
-#include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "common/sort_checks.hpp"
+#include "common/temp_storage.hpp"
+#include "onesweep/onesweep.hpp"
 #include "onesweep/onesweep_histogram_agent.cuh"
 #include "onesweep/onesweep_one_block_agent.cuh"
 #include "onesweep/onesweep_pass_agent.cuh"
@@ -87,33 +89,19 @@ using device::KeysOnly;
 using device::PassArgs;
 using device::PassPlan;
 
-using sortscope::device::align_temp;
 using sortscope::device::allow_shared_bytes;
 using sortscope::device::sm_count;
-using sortscope::device::TempCarver;
+using sortscope::device::TempStorage;
 
-inline SortTrace trace_header(const RadixSortArgs& a, int value_bytes, uint32_t tile_items, uint64_t tiles,
-                              uint64_t per_row) {
-  SortTrace h;
-  h.algorithm = "onesweep";
+// The trace's header as the CPU twin starts it, from the CUDA backend.
+inline SortTrace cuda_trace_header(const SortArgs& a, uint32_t tile_items, uint64_t tiles, uint64_t per_row) {
+  SortTrace h = trace_header(a, tile_items, tiles, per_row);
   h.backend = "cuda";
-  h.key_type = std::string(info(a.key_type).name);
-  h.n = a.n;
-  h.pairs = value_bytes != 0;
-  h.descending = a.descending;
-  h.radix_bits = kRadixBits;
-  h.begin_bit = a.begin_bit;
-  h.end_bit = a.resolved_end_bit();
-  h.tile_items = tile_items;
-  h.grid_blocks = uint32_t(tiles);
-  h.tiles_per_row = per_row;
-  h.table_rows = TableRows::tiles;
-  h.scatter_stride = scatter_stride_for(a.n);
   return h;
 }
 
 // A DoubleBuffer sort has finished in its alternate buffers: the selectors say so.
-inline void select_alternate(const detail::RadixSortCall& c) {
+inline void select_alternate(const detail::SortCall& c) {
   *c.key_selector ^= 1;
   if (c.value_selector) *c.value_selector ^= 1;
 }
@@ -121,7 +109,7 @@ inline void select_alternate(const detail::RadixSortCall& c) {
 // Whether a one-launch sort, which writes every key back once, writes to the alternate buffers:
 // always for pointer sorts; for a DoubleBuffer, where `passes` unskipped passes of the policy's
 // digits would end, as the host expects.
-inline bool one_launch_writes_alternate(const detail::RadixSortCall& c, int passes) {
+inline bool one_launch_writes_alternate(const detail::SortCall& c, int passes) {
   return c.key_selector == nullptr || passes % 2 == 1;
 }
 
@@ -130,12 +118,12 @@ inline bool one_launch_writes_alternate(const detail::RadixSortCall& c, int pass
 // resident at once. The dispatch runs the policy's shape for n (sort_small_for_n: the CPU twin cuts
 // the same tiles); the tuning tool tries others.
 template <typename Bits, typename Value, int KC, bool TRACE, int THREADS, int ITEMS>
-cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
+cudaError_t sort_small(const detail::SortCall& c, int passes, Twiddle<Bits> twiddle) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   constexpr KernelShape kShape{THREADS, ITEMS};
   using Agent = device::SmallSortAgent<kShape.threads, kShape.items_per_thread, Bits, Value, KC, TRACE>;
   constexpr auto kernel = device::small_sort_kernel<kShape.threads, kShape.items_per_thread, Bits, Value, KC, TRACE>;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   const uint64_t tile = kShape.tile_items();
   const uint32_t blocks = uint32_t(std::max<uint64_t>(1, (a.n + tile - 1) / tile));
   SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(Agent::kExchangeBytes));
@@ -147,29 +135,25 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
     if (uint64_t(per_sm) * sm_count() < blocks) return cudaErrorNotSupported;
   }
 
-  const size_t scratch_keys = align_temp(a.n * sizeof(Bits));
-  const size_t scratch_values = align_temp(a.n * kValueBytes);
-  const size_t counts_bytes = align_temp(size_t(passes) * blocks * kDigits * sizeof(uint32_t));
-  const size_t total = 2 * scratch_keys + 2 * scratch_values + counts_bytes;
+  device::SmallArgs<Bits, Value> args;
+  TempStorage temp(c.d_temp_storage);
+  args.scratch_keys[0] = temp.take<Bits>(a.n);
+  args.scratch_keys[1] = temp.take<Bits>(a.n);
+  args.scratch_values[0] = temp.take<Value>(kValueBytes ? a.n : 0);
+  args.scratch_values[1] = temp.take<Value>(kValueBytes ? a.n : 0);
+  args.counts = temp.take<uint32_t>(uint64_t(passes) * blocks * kDigits);
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = std::max<size_t>(total, sortscope::device::kTempAlign);
+    *c.temp_storage_bytes = std::max<size_t>(temp.bytes(), detail::kTempStorageAlign);
     return cudaSuccess;
   }
-  if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
+  if (*c.temp_storage_bytes < temp.bytes()) return cudaErrorInvalidValue;
   cuda::NvtxRange sort_range(TRACE ? "onesweep small-n sort (traced)" : "onesweep small-n sort");
-  TempCarver temp(c.d_temp_storage);
   // Every block writes back the tile it read, so a DoubleBuffer sort may end in either buffer.
   const bool to_alternate = one_launch_writes_alternate(c, passes);
-  device::SmallArgs<Bits, Value> args;
   args.keys_in = static_cast<const Bits*>(a.keys_in);
   args.keys_out = to_alternate ? static_cast<Bits*>(a.keys_out) : const_cast<Bits*>(args.keys_in);
   args.values_in = static_cast<const Value*>(a.values_in);
   args.values_out = to_alternate ? static_cast<Value*>(a.values_out) : const_cast<Value*>(args.values_in);
-  args.scratch_keys[0] = temp.take<Bits>(scratch_keys);
-  args.scratch_keys[1] = temp.take<Bits>(scratch_keys);
-  args.scratch_values[0] = temp.take<Value>(scratch_values);
-  args.scratch_values[1] = temp.take<Value>(scratch_values);
-  args.counts = temp.take<uint32_t>(counts_bytes);
   args.n = uint32_t(a.n);
   args.twiddle = twiddle;
   args.begin_bit = a.begin_bit;
@@ -179,7 +163,7 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
   cuda::TraceRecorder* recorder = TRACE ? c.options.trace : nullptr;
   cuda::TraceDeviceView view;
   if (recorder) {
-    SORTSCOPE_CUDA_TRY(recorder->begin(trace_header(a, kValueBytes, uint32_t(tile), blocks, 1), passes, blocks, kDigits,
+    SORTSCOPE_CUDA_TRY(recorder->begin(cuda_trace_header(a, uint32_t(tile), blocks, 1), passes, blocks, kDigits,
                                        a.n * sizeof(Bits), false, c.stream));
     for (int p = 0; p < passes; ++p) {
       const RadixPass rp = radix_pass(a.begin_bit, args.end_bit, kRadixBits, p);
@@ -209,12 +193,12 @@ cudaError_t sort_small(const detail::RadixSortCall& c, int passes, Twiddle<Bits>
 // (untraced). `passes` counts the policy's 8-bit digits: a DoubleBuffer sort ends where that many
 // passes would leave it, as on the other paths.
 template <typename Bits, int KC, int THREADS, int ITEMS, int RADIX_BITS>
-cudaError_t sort_one_block(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
+cudaError_t sort_one_block(const detail::SortCall& c, int passes, Twiddle<Bits> twiddle) {
   using Agent = device::OneBlockSortAgent<THREADS, ITEMS, RADIX_BITS, Bits, KC>;
   constexpr auto kernel = device::one_block_sort_kernel<THREADS, ITEMS, RADIX_BITS, Bits, KC>;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = sortscope::device::kTempAlign;  // none is used; the protocol wants some
+    *c.temp_storage_bytes = detail::kTempStorageAlign;  // none is used; the protocol wants some
     return cudaSuccess;
   }
   SORTSCOPE_CUDA_TRY(allow_shared_bytes<kernel>(int(sizeof(typename Agent::Storage))));
@@ -236,7 +220,7 @@ cudaError_t sort_one_block(const detail::RadixSortCall& c, int passes, Twiddle<B
 
 // Keys alone in one block: the smallest of the policy's tiles that holds n.
 template <typename Bits, int KC, int TILE = 0>
-cudaError_t sort_one_block_for_n(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
+cudaError_t sort_one_block_for_n(const detail::SortCall& c, int passes, Twiddle<Bits> twiddle) {
   constexpr OneBlockShape kShape = one_block_shape(sizeof(Bits), TILE);
   if constexpr (TILE + 1 < kOneBlockTiles)
     if (c.args.n > kShape.tile_items()) return sort_one_block_for_n<Bits, KC, TILE + 1>(c, passes, twiddle);
@@ -244,7 +228,7 @@ cudaError_t sort_one_block_for_n(const detail::RadixSortCall& c, int passes, Twi
 }
 
 template <typename Bits, typename Value, int KC, bool TRACE>
-cudaError_t sort_small_for_n(const detail::RadixSortCall& c, int passes, Twiddle<Bits> twiddle) {
+cudaError_t sort_small_for_n(const detail::SortCall& c, int passes, Twiddle<Bits> twiddle) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   if constexpr (!TRACE && !device::kHasValues<Value>) {
     if constexpr (sizeof(Bits) <= 4) {
@@ -286,7 +270,7 @@ bool pairs_packable(const Buffers<Bits, Value>& buffers) {
 template <typename Bits, typename Value, int KC, bool TRACE, int THREADS, int ITEMS, int MIN_BLOCKS,
           int VALUE_LOAD = kValuesBeforeScatter, int RADIX_BITS = kRadixBits, int LOOKBACK_WINDOW = 1,
           bool PACKED = false>
-cudaError_t sort_shaped(const detail::RadixSortCall& c) {
+cudaError_t sort_shaped(const detail::SortCall& c) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   constexpr Policy kPolicy = policy_for(sizeof(Bits), kValueBytes);
   constexpr KernelShape kPass{THREADS, ITEMS, MIN_BLOCKS};
@@ -294,7 +278,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   constexpr int kPassDigits = 1 << RADIX_BITS;
   using Agent =
       device::OnesweepAgent<THREADS, ITEMS, Bits, Value, KC, TRACE, VALUE_LOAD, RADIX_BITS, LOOKBACK_WINDOW, PACKED>;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
   const int passes = radix_pass_count(a.begin_bit, end_bit, RADIX_BITS);
@@ -314,31 +298,26 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
 
   // Temp storage: [alternate keys][alternate values][bins][tile counters][look-back x 2][chained
   // bins x 2][plan][packed pairs' odd slots]; the first four regions are cleared by one memset.
-  const size_t alt_keys_bytes = double_buffer ? 0 : align_temp(n * sizeof(Bits));
-  const size_t alt_values_bytes = double_buffer || !kValueBytes ? 0 : align_temp(n * kValueBytes);
-  const size_t bins_bytes = align_temp(size_t(passes) * kPassDigits * sizeof(uint32_t));
-  const size_t counter_bytes = align_temp(size_t(passes) * portions * sizeof(uint32_t));
-  const size_t lookback_bytes = align_temp(portion_tiles * kPassDigits * sizeof(uint32_t));
-  const size_t chain_bytes = align_temp(2 * kPassDigits * sizeof(uint32_t));
-  const size_t plan_bytes = align_temp(size_t(passes) * sizeof(PassPlan));
-  const size_t odd_slots_bytes = PACKED ? align_temp(3 * sizeof(uint64_t)) : 0;
-  const size_t total = alt_keys_bytes + alt_values_bytes + bins_bytes + counter_bytes + 2 * lookback_bytes +
-                       chain_bytes + plan_bytes + odd_slots_bytes;
+  TempStorage temp(c.d_temp_storage);
+  Bits* alt_keys = temp.take<Bits>(double_buffer ? 0 : n);
+  Value* alt_values = temp.take<Value>(double_buffer || !kValueBytes ? 0 : n);
+  const size_t cleared_from = temp.bytes();
+  uint32_t* bins = temp.take<uint32_t>(uint64_t(passes) * kPassDigits);
+  uint32_t* counters = temp.take<uint32_t>(uint64_t(passes) * portions);
+  const size_t lookback_from = temp.bytes();
+  uint32_t* lookback[2] = {temp.take<uint32_t>(portion_tiles * kPassDigits), nullptr};
+  const size_t lookback_bytes = temp.bytes() - lookback_from;
+  const size_t cleared_bytes = temp.bytes() - cleared_from;
+  lookback[1] = temp.take<uint32_t>(portion_tiles * kPassDigits);
+  uint32_t* chain[2] = {temp.take<uint32_t>(kPassDigits), temp.take<uint32_t>(kPassDigits)};
+  PassPlan* plan = temp.take<PassPlan>(passes);
+  uint64_t* odd_pair_slots = temp.take<uint64_t>(PACKED ? 3 : 0);
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = total;
+    *c.temp_storage_bytes = temp.bytes();
     return cudaSuccess;
   }
-  if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
+  if (*c.temp_storage_bytes < temp.bytes()) return cudaErrorInvalidValue;
   cuda::NvtxRange sort_range(TRACE ? "onesweep sort (traced)" : "onesweep sort");
-  TempCarver temp(c.d_temp_storage);
-  Bits* alt_keys = temp.take<Bits>(alt_keys_bytes);
-  Value* alt_values = temp.take<Value>(alt_values_bytes);
-  uint32_t* bins = temp.take<uint32_t>(bins_bytes);  // the cleared regions start here
-  uint32_t* counters = temp.take<uint32_t>(counter_bytes);
-  uint32_t* lookback[2] = {temp.take<uint32_t>(lookback_bytes), temp.take<uint32_t>(lookback_bytes)};
-  uint32_t* chain[2] = {temp.take<uint32_t>(chain_bytes / 2), temp.take<uint32_t>(chain_bytes / 2)};
-  PassPlan* plan = temp.take<PassPlan>(plan_bytes);
-  uint64_t* odd_pair_slots = temp.take<uint64_t>(odd_slots_bytes);
 
   Bits* in = const_cast<Bits*>(static_cast<const Bits*>(a.keys_in));
   Bits* out = static_cast<Bits*>(a.keys_out);
@@ -356,7 +335,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
   if (recorder) {
     const uint64_t per_row = tiles_per_trace_row(tiles);
     const uint32_t rows = uint32_t((tiles + per_row - 1) / per_row);
-    SORTSCOPE_CUDA_TRY(recorder->begin(trace_header(a, kValueBytes, uint32_t(tile), tiles, per_row), passes, rows,
+    SORTSCOPE_CUDA_TRY(recorder->begin(cuda_trace_header(a, uint32_t(tile), tiles, per_row), passes, rows,
                                        kDigits, n * sizeof(Bits), true, c.stream));
     for (int p = 0; p < passes; ++p) {
       const RadixPass rp = radix_pass(a.begin_bit, end_bit, RADIX_BITS, p);
@@ -365,7 +344,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
     view = recorder->view();
   }
 
-  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(bins, 0, bins_bytes + counter_bytes + lookback_bytes, c.stream));
+  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(bins, 0, cleared_bytes, c.stream));
   {
     auto kernel = device::histogram_kernel<kHist.threads, kHist.items_per_thread, Bits, KC, RADIX_BITS>;
     int per_sm = 0;
@@ -433,7 +412,7 @@ cudaError_t sort_shaped(const detail::RadixSortCall& c) {
 // One instance at the policy's pass shape for a GPU of slower or faster memory per SM and inputs
 // of at least MIN_N keys (the small-n path picks its own tiles by n).
 template <typename Bits, typename Value, int KC, bool TRACE, bool FAST_MEMORY, uint64_t MIN_N = 0>
-cudaError_t sort_instance_on(const detail::RadixSortCall& c) {
+cudaError_t sort_instance_on(const detail::SortCall& c) {
   constexpr KernelShape kShape =
       pass_shape(sizeof(Bits), device::kHasValues<Value> ? sizeof(Value) : 0, FAST_MEMORY, MIN_N);
   return sort_shaped<Bits, Value, KC, TRACE, kShape.threads, kShape.items_per_thread, kShape.min_blocks,
@@ -441,7 +420,7 @@ cudaError_t sort_instance_on(const detail::RadixSortCall& c) {
 }
 
 template <typename Bits, typename Value, int KC, bool TRACE>
-cudaError_t sort_instance(const detail::RadixSortCall& c) {
+cudaError_t sort_instance(const detail::SortCall& c) {
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   // 32-bit pairs move packed between passes; traced ones keep them apart, on the tiles the CPU
   // twin cuts.
@@ -465,7 +444,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c) {
 }
 
 template <typename Bits, int KC>
-cudaError_t sort_values(const detail::RadixSortCall& c) {
+cudaError_t sort_values(const detail::SortCall& c) {
   const bool trace = c.options.trace != nullptr;
   switch (c.args.value_bytes) {
     case 0: return trace ? sort_instance<Bits, KeysOnly, KC, true>(c) : sort_instance<Bits, KeysOnly, KC, false>(c);
@@ -476,7 +455,7 @@ cudaError_t sort_values(const detail::RadixSortCall& c) {
 }
 
 template <typename Bits>
-cudaError_t sort_class(const detail::RadixSortCall& c) {
+cudaError_t sort_class(const detail::SortCall& c) {
   const KeyTypeInfo& k = info(c.args.key_type);
   switch (device::key_class_of(k.is_signed, k.is_float, c.args.descending)) {
     case device::kOrderedAlready: return sort_values<Bits, device::kOrderedAlready>(c);

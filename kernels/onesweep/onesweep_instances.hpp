@@ -12,11 +12,11 @@
 namespace sortscope::onesweep::instances {
 
 template <typename Bits>
-cudaError_t sort_class(const detail::RadixSortCall& call);
+cudaError_t sort_class(const detail::SortCall& call);
 
-extern template cudaError_t sort_class<uint8_t>(const detail::RadixSortCall& call);
-extern template cudaError_t sort_class<uint16_t>(const detail::RadixSortCall& call);
-extern template cudaError_t sort_class<uint32_t>(const detail::RadixSortCall& call);
-extern template cudaError_t sort_class<uint64_t>(const detail::RadixSortCall& call);
+extern template cudaError_t sort_class<uint8_t>(const detail::SortCall& call);
+extern template cudaError_t sort_class<uint16_t>(const detail::SortCall& call);
+extern template cudaError_t sort_class<uint32_t>(const detail::SortCall& call);
+extern template cudaError_t sort_class<uint64_t>(const detail::SortCall& call);
 
 }  // namespace sortscope::onesweep::instances

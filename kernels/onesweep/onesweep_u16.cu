@@ -2,5 +2,5 @@
 #include "onesweep/onesweep_dispatch.cuh"
 
 namespace sortscope::onesweep::instances {
-template cudaError_t sort_class<uint16_t>(const detail::RadixSortCall& call);
+template cudaError_t sort_class<uint16_t>(const detail::SortCall& call);
 }

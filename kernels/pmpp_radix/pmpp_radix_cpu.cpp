@@ -11,24 +11,18 @@
 #include "common/coalescing.hpp"
 #include "common/cpu_twin.hpp"
 #include "common/parallel_for.hpp"
-#include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "common/sort_checks.hpp"
+#include "common/trace_header.hpp"
 #include "pmpp_radix/pmpp_radix.hpp"
 #include "sortscope/key_traits.hpp"
 
 namespace sortscope::pmpp_radix {
 
-SortTrace trace_header(const RadixSortArgs& a, const Shape& shape) {
+SortTrace trace_header(const SortArgs& a, const Shape& shape) {
   const uint64_t tiles = tile_count(a.n, shape);
-  SortTrace t;
-  t.algorithm = rung_name(shape.rung);
-  t.key_type = std::string(info(a.key_type).name);
-  t.n = a.n;
-  t.pairs = a.value_bytes != 0;
-  t.descending = a.descending;
+  SortTrace t = run_trace_header(rung_name(shape.rung), a, a.value_bytes != 0);
   t.radix_bits = shape.radix_bits;
-  t.begin_bit = a.begin_bit;
-  t.end_bit = a.resolved_end_bit();
   t.tile_items = shape.tile();
   t.grid_blocks = uint32_t(tiles);
   t.tiles_per_row = tiles_per_trace_row(tiles);
@@ -70,7 +64,7 @@ uint64_t exclusive_scan(std::vector<uint32_t>& data, double* ms) {
 }
 
 template <typename Bits, typename Value>
-Status sort(const RadixSortArgs& a, const Shape& shape, SortTrace* trace, const StageObserver* observer) {
+Status sort(const SortArgs& a, const Shape& shape, SortTrace* trace, const StageObserver* observer) {
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   const KeyTypeInfo& k = info(a.key_type);
   const uint64_t n = a.n;
@@ -212,8 +206,8 @@ Status sort(const RadixSortArgs& a, const Shape& shape, SortTrace* trace, const 
 
 }  // namespace
 
-Status sort_cpu(const RadixSortArgs& a, const Shape& shape, SortTrace* trace, const StageObserver* observer) {
-  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, 1, kMaxRadixBits));
+Status sort_cpu(const SortArgs& a, const Shape& shape, SortTrace* trace, const StageObserver* observer) {
+  SORTSCOPE_RETURN_IF_ERROR(check_sort_args(a));
   return cpu_twin::by_width(a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, shape, trace, observer); });
 }
 

@@ -37,13 +37,13 @@ Shape shape_of(Rung rung, const ParamValues& params) {
 }
 
 template <Rung R>
-Status cpu_entry(const RadixSortArgs& args, const ParamValues& params, SortTrace* trace, const StageObserver* observer) {
+Status cpu_entry(const SortArgs& args, const ParamValues& params, SortTrace* trace, const StageObserver* observer) {
   return sort_cpu(args, shape_of(R, params), trace, observer);
 }
 
 #if SORTSCOPE_HAVE_CUDA
 template <Rung R>
-int cuda_entry(const detail::RadixSortCall& call) {
+int cuda_entry(const detail::SortCall& call) {
   return sort_cuda(call, shape_of(R, call.params));
 }
 #endif

@@ -1,18 +1,18 @@
 // The radix ladder's CUDA entry: checks the arguments and picks the instance for the key width.
-#include "common/radix_checks.hpp"
+#include "common/sort_checks.hpp"
 #include "pmpp_radix/pmpp_radix.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
 
 namespace sortscope::pmpp_radix {
 namespace instances {
 template <typename Bits>
-cudaError_t sort_width(const detail::RadixSortCall& call, const Shape& shape);
-extern template cudaError_t sort_width<uint32_t>(const detail::RadixSortCall& call, const Shape& shape);
-extern template cudaError_t sort_width<uint64_t>(const detail::RadixSortCall& call, const Shape& shape);
+cudaError_t sort_width(const detail::SortCall& call, const Shape& shape);
+extern template cudaError_t sort_width<uint32_t>(const detail::SortCall& call, const Shape& shape);
+extern template cudaError_t sort_width<uint64_t>(const detail::SortCall& call, const Shape& shape);
 }  // namespace instances
 
-int sort_cuda(const detail::RadixSortCall& c, const Shape& shape) {
-  if (!check_radix_args(c.args, 1, kMaxRadixBits, c.d_temp_storage != nullptr).ok()) return cudaErrorInvalidValue;
+int sort_cuda(const detail::SortCall& c, const Shape& shape) {
+  if (!check_sort_args(c.args, c.d_temp_storage != nullptr).ok()) return cudaErrorInvalidValue;
   if (c.temp_storage_bytes == nullptr || c.key_selector != nullptr) return cudaErrorInvalidValue;
   if (shape.items < 1 || shape.items > kMaxItems || shape.radix_bits < 1 || shape.radix_bits > kMaxRadixBits)
     return cudaErrorInvalidValue;

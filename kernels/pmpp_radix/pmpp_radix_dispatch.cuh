@@ -9,6 +9,7 @@
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/radix_passes.hpp"
+#include "common/temp_storage.hpp"
 #include "pmpp_radix/pmpp_radix.hpp"
 #include "pmpp_radix/pmpp_radix_kernels.cuh"
 #include "pmpp_radix/pmpp_radix_scan.hpp"
@@ -19,17 +20,16 @@ namespace sortscope::pmpp_radix::instances {
 
 using device::KeysOnly;
 using device::PassDigit;
-using sortscope::device::align_temp;
 using sortscope::device::allow_shared_bytes;
-using sortscope::device::TempCarver;
+using sortscope::device::TempStorage;
 
 template <typename Bits>
-cudaError_t sort_width(const detail::RadixSortCall& call, const Shape& shape);
+cudaError_t sort_width(const detail::SortCall& call, const Shape& shape);
 
 template <typename Bits, typename Value, bool TRACE>
-cudaError_t sort_instance(const detail::RadixSortCall& c, const Shape& shape) {
+cudaError_t sort_instance(const detail::SortCall& c, const Shape& shape) {
   constexpr bool kPairs = device::kHasValues<Value>;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
   const int passes = radix_pass_count(a.begin_bit, end_bit, shape.radix_bits);
@@ -41,31 +41,21 @@ cudaError_t sort_instance(const detail::RadixSortCall& c, const Shape& shape) {
   // the input slots, but the size query cannot tell a traced run from a timed one.
   const bool local = shape.local_sort();
   const uint64_t scanned = scanned_entries(n, shape);
-  const size_t alt_keys_bytes = align_temp(n * sizeof(Bits));
-  const size_t alt_values_bytes = kPairs ? align_temp(n * device::kValueBytes<Value>) : 0;
-  const size_t sorted_keys_bytes = local ? alt_keys_bytes : 0;
-  const size_t sorted_values_bytes = local ? alt_values_bytes : 0;
-  const size_t sources_bytes = local ? align_temp(n * sizeof(uint16_t)) : 0;
-  const size_t table_bytes = align_temp(std::max<uint64_t>(scanned, 1) * sizeof(uint32_t));
-  const size_t partial_bytes = align_temp(std::max<uint64_t>(scan_blocks(scanned), 1) * sizeof(uint32_t));
-  const size_t total_bytes = align_temp(sizeof(uint32_t));
-  const size_t total = alt_keys_bytes + alt_values_bytes + sorted_keys_bytes + sorted_values_bytes + sources_bytes +
-                       table_bytes + partial_bytes + total_bytes;
+  TempStorage temp(c.d_temp_storage);
+  Bits* alt_keys = temp.take<Bits>(n);
+  Value* alt_values = temp.take<Value>(kPairs ? n : 0);
+  Bits* sorted_keys = temp.take<Bits>(local ? n : 0);
+  Value* sorted_values = temp.take<Value>(local && kPairs ? n : 0);
+  uint16_t* sources = temp.take<uint16_t>(local ? n : 0);
+  uint32_t* table = temp.take<uint32_t>(std::max<uint64_t>(scanned, 1));
+  uint32_t* partials = temp.take<uint32_t>(std::max<uint64_t>(scan_blocks(scanned), 1));
+  uint32_t* scan_total = temp.take<uint32_t>(1);
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = total;
+    *c.temp_storage_bytes = temp.bytes();
     return cudaSuccess;
   }
-  if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
+  if (*c.temp_storage_bytes < temp.bytes()) return cudaErrorInvalidValue;
   cuda::NvtxRange sort_range(rung_name(shape.rung));
-  TempCarver temp(c.d_temp_storage);
-  Bits* alt_keys = temp.take<Bits>(alt_keys_bytes);
-  Value* alt_values = temp.take<Value>(alt_values_bytes);
-  Bits* sorted_keys = temp.take<Bits>(sorted_keys_bytes);
-  Value* sorted_values = temp.take<Value>(sorted_values_bytes);
-  uint16_t* sources = temp.take<uint16_t>(sources_bytes);
-  uint32_t* table = temp.take<uint32_t>(table_bytes);
-  uint32_t* partials = temp.take<uint32_t>(partial_bytes);
-  uint32_t* scan_total = temp.take<uint32_t>(total_bytes);
 
   const Bits* keys_in = static_cast<const Bits*>(a.keys_in);
   const Value* values_in = static_cast<const Value*>(a.values_in);
@@ -152,7 +142,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c, const Shape& shape) {
 }
 
 template <typename Bits>
-cudaError_t sort_width(const detail::RadixSortCall& c, const Shape& shape) {
+cudaError_t sort_width(const detail::SortCall& c, const Shape& shape) {
   const bool traced = c.options.trace != nullptr;
   switch (c.args.value_bytes) {
     case 0: return traced ? sort_instance<Bits, KeysOnly, true>(c, shape) : sort_instance<Bits, KeysOnly, false>(c, shape);

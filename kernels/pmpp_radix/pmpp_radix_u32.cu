@@ -2,5 +2,5 @@
 #include "pmpp_radix/pmpp_radix_dispatch.cuh"
 
 namespace sortscope::pmpp_radix::instances {
-template cudaError_t sort_width<uint32_t>(const detail::RadixSortCall& call, const Shape& shape);
+template cudaError_t sort_width<uint32_t>(const detail::SortCall& call, const Shape& shape);
 }

@@ -112,7 +112,7 @@ void sort_bucket(std::vector<Item<Bits>>& items, std::vector<Item<Bits>>& scratc
 }
 
 struct Sorter {
-  const RadixSortArgs& a;
+  const SortArgs& a;
   const Shape& shape;
   uint64_t seed;
   SortTrace* trace;
@@ -169,7 +169,7 @@ struct Sorter {
 
 }  // namespace
 
-Status sort_cpu(const RadixSortArgs& args, const Shape& shape, uint64_t seed, SortTrace* trace, const StageObserver* observer) {
+Status sort_cpu(const SortArgs& args, const Shape& shape, uint64_t seed, SortTrace* trace, const StageObserver* observer) {
   return cpu_twin::by_width(args, Sorter{args, shape, seed, trace, observer});
 }
 

@@ -27,12 +27,12 @@ constexpr ParamSpec kParams[] = {
 
 Shape shape_of(const ParamValues& p) { return {p[kBucketsParam], p[kOversamplingParam], p[kBucketKeysParam]}; }
 
-Status cpu_entry(const RadixSortArgs& args, const ParamValues& params, SortTrace* trace, const StageObserver* observer) {
+Status cpu_entry(const SortArgs& args, const ParamValues& params, SortTrace* trace, const StageObserver* observer) {
   return sort_cpu(args, shape_of(params), kSampleStream, trace, observer);
 }
 
 #if SORTSCOPE_HAVE_CUDA
-int cuda_entry(const detail::RadixSortCall& call) { return sort_cuda(call, kSampleStream); }
+int cuda_entry(const detail::SortCall& call) { return sort_cuda(call, kSampleStream); }
 #endif
 
 int stages(const SortShape&) { return kStageCount; }

@@ -15,10 +15,10 @@ struct Shape {
 
 // Sorts args (host memory) step by step as Algorithm 1 does, recording the trace of its four
 // stages (local sort; samples and splitters; locate, scan and relocate; bucket sort).
-Status sort_cpu(const RadixSortArgs& args, const Shape& shape, SortTrace* trace, const StageObserver* observer);
+Status sort_cpu(const SortArgs& args, const Shape& shape, SortTrace* trace, const StageObserver* observer);
 
 // The CUDA backend: the same steps, each a launch over all sublists or buckets at once.
-int sort_cuda(const detail::RadixSortCall& call);
+int sort_cuda(const detail::SortCall& call);
 
 // m: the sublists n keys make.
 uint64_t sublist_count(uint64_t n, const Shape& shape);
@@ -39,9 +39,9 @@ struct Shape {
 // Sorts args (host memory): random samples, k - 1 splitters, every key classified by the splitter
 // search tree and moved into its bucket, then each bucket sorted (distributed again while it holds
 // more than M keys). Records three stages: samples and splitters; distribution; bucket sort.
-Status sort_cpu(const RadixSortArgs& args, const Shape& shape, uint64_t seed, SortTrace* trace, const StageObserver* observer);
+Status sort_cpu(const SortArgs& args, const Shape& shape, uint64_t seed, SortTrace* trace, const StageObserver* observer);
 // The CUDA backend: the same distribution, with the samples drawn from the same stream; each
 // bucket is then sorted by merge sort, all buckets in one launch a step.
-int sort_cuda(const detail::RadixSortCall& call, uint64_t seed);
+int sort_cuda(const detail::SortCall& call, uint64_t seed);
 
 }  // namespace sortscope::sample_rand

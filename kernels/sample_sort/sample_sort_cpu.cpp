@@ -23,7 +23,7 @@ using cpu_twin::PhaseClock;
 using sample_sort::Item;
 
 struct Sorter {
-  const RadixSortArgs& a;
+  const SortArgs& a;
   const Shape& shape;
   SortTrace* trace;
   const StageObserver* observer;
@@ -170,7 +170,7 @@ uint64_t sublist_count(uint64_t n, const Shape& shape) {
 
 uint64_t bucket_bound(uint64_t n, int samples) { return (2 * n + uint64_t(samples) - 1) / uint64_t(samples); }
 
-Status sort_cpu(const RadixSortArgs& args, const Shape& shape, SortTrace* trace, const StageObserver* observer) {
+Status sort_cpu(const SortArgs& args, const Shape& shape, SortTrace* trace, const StageObserver* observer) {
   return cpu_twin::by_width(args, Sorter{args, shape, trace, observer});
 }
 

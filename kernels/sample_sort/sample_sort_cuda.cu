@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include "common/cuda_check.cuh"
-#include "common/radix_checks.hpp"
+#include "common/sort_checks.hpp"
 #include "common/trace_header.hpp"
 #include "sample_sort/sample_sort.hpp"
 #include "sample_sort/sample_sort_instances.hpp"
@@ -13,14 +13,14 @@
 namespace sortscope::sample_sort {
 namespace {
 
-int check_call(const detail::RadixSortCall& c) {
-  if (!check_radix_args(c.args, 1, 64, c.d_temp_storage != nullptr).ok() || c.temp_storage_bytes == nullptr)
+int check_call(const detail::SortCall& c) {
+  if (!check_sort_args(c.args, c.d_temp_storage != nullptr).ok() || c.temp_storage_bytes == nullptr)
     return cudaErrorInvalidValue;
   return cudaSuccess;
 }
 
 // Opens a traced run's stages (the size query records nothing).
-cudaError_t begin_trace(const detail::RadixSortCall& c, std::string_view algorithm, uint32_t tile_items,
+cudaError_t begin_trace(const detail::SortCall& c, std::string_view algorithm, uint32_t tile_items,
                         uint32_t grid_blocks, int stages) {
   if (!c.options.trace || !c.d_temp_storage) return cudaSuccess;
   SortTrace header = run_trace_header(algorithm, c.args, c.args.value_bytes != 0);
@@ -35,7 +35,7 @@ cudaError_t begin_trace(const detail::RadixSortCall& c, std::string_view algorit
 
 namespace sortscope::sample_det {
 
-int sort_cuda(const detail::RadixSortCall& c) {
+int sort_cuda(const detail::SortCall& c) {
   if (const int bad = sample_sort::check_call(c)) return bad;
   const Shape shape{c.params[kSamplesParam], c.params[kSublistKeysParam]};
   SORTSCOPE_CUDA_TRY(sample_sort::begin_trace(c, "sample-det", uint32_t(shape.sublist_keys),
@@ -48,7 +48,7 @@ int sort_cuda(const detail::RadixSortCall& c) {
 
 namespace sortscope::sample_rand {
 
-int sort_cuda(const detail::RadixSortCall& c, uint64_t seed) {
+int sort_cuda(const detail::SortCall& c, uint64_t seed) {
   if (const int bad = sample_sort::check_call(c)) return bad;
   SORTSCOPE_CUDA_TRY(sample_sort::begin_trace(c, "sample-rand", kTileKeys,
                                               uint32_t((c.args.n + kTileKeys - 1) / kTileKeys), kStageCount));

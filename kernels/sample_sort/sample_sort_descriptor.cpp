@@ -24,7 +24,7 @@ constexpr ParamSpec kParams[] = {
 
 Shape shape_of(const ParamValues& p) { return {p[kSamplesParam], p[kSublistKeysParam]}; }
 
-Status cpu_entry(const RadixSortArgs& args, const ParamValues& params, SortTrace* trace, const StageObserver* observer) {
+Status cpu_entry(const SortArgs& args, const ParamValues& params, SortTrace* trace, const StageObserver* observer) {
   return sort_cpu(args, shape_of(params), trace, observer);
 }
 

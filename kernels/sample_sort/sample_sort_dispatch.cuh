@@ -15,6 +15,7 @@
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/key_less.hpp"
+#include "common/temp_storage.hpp"
 #include "merge/device_merge_sort.cuh"
 #include "pmpp_radix/pmpp_radix_policy.hpp"
 #include "pmpp_radix/pmpp_radix_scan.hpp"
@@ -30,35 +31,17 @@ namespace sortscope::sample_sort::dispatch {
 
 using device::NoValues;
 using device::Sample;
+using sortscope::device::TempStorage;
 template <typename Key, typename Value>
 using Policy = device::RoundPolicy<Key, Value>;
-
-// The regions of one temp-storage allocation, carved in order: with no base it only counts bytes,
-// so the size query and the run lay it out with the same code.
-class Carve {
- public:
-  explicit Carve(void* base)
-      : base_(base ? reinterpret_cast<char*>(detail::round_up_to_temp_align(reinterpret_cast<uintptr_t>(base))) : nullptr) {}
-  template <typename T>
-  T* take(uint64_t count) {
-    const size_t at = used_;
-    used_ += detail::round_up_to_temp_align(std::max<uint64_t>(count, 1) * sizeof(T));
-    return base_ ? reinterpret_cast<T*>(base_ + at) : nullptr;
-  }
-  size_t bytes() const { return used_ + detail::kTempStorageAlign - 1; }
-
- private:
-  char* base_;
-  size_t used_ = 0;
-};
 
 // One run's buffers besides the caller's: the spare keys (and values) that steps move between.
 template <typename Key, typename Value>
 struct Spare {
   Key* keys;
   Value* values;
-  Spare(Carve& carve, uint64_t n)
-      : keys(carve.take<Key>(n)), values(device::kHasValues<Value> ? carve.take<Value>(n) : nullptr) {}
+  Spare(TempStorage& temp, uint64_t n)
+      : keys(temp.take<Key>(n)), values(device::kHasValues<Value> ? temp.take<Value>(n) : nullptr) {}
 };
 
 // The randomized sort's sort of its samples (merge sort by co-rank on (key, position)): its
@@ -78,9 +61,9 @@ size_t sample_sort_bytes(uint64_t count) {
 // samples, so equal keys end in position order: the order of SampleLess, as a merge sort on (key,
 // position) would give it, in a few passes over 8 bytes a sample instead of a merge sort's rounds.
 template <typename Key>
-cudaError_t sort_samples(const RadixSortArgs& a, Key* const (&keys)[2], uint32_t* const (&positions)[2], uint32_t count,
+cudaError_t sort_samples(const SortArgs& a, Key* const (&keys)[2], uint32_t* const (&positions)[2], uint32_t count,
                          void* temp, size_t* temp_bytes, cudaStream_t stream) {
-  detail::RadixSortCall c;
+  detail::SortCall c;
   c.args.key_type = a.key_type;
   c.args.keys_in = keys[0];
   c.args.keys_out = keys[1];
@@ -231,15 +214,15 @@ struct BucketTable {
   // The most blocks of `unit` keys the buckets can need: each bucket at most one more than its
   // share of the keys'.
   static uint64_t most_blocks(uint64_t n, uint32_t unit, uint32_t buckets) { return (n + unit - 1) / unit + buckets; }
-  BucketTable(Carve& carve, uint64_t n, uint32_t bucket_count)
-      : starts(carve.take<uint32_t>(bucket_count + 1)),
-        first_tile(carve.take<uint32_t>(bucket_count + 1)),
-        first_merge(carve.take<uint32_t>(bucket_count + 1)),
-        tile_blocks(carve.take<device::SegmentBlock>(most_blocks(n, P::kTile, bucket_count))),
-        merge_blocks(carve.take<device::SegmentBlock>(most_blocks(n, P::kMergeTile, bucket_count))),
-        a_offsets(carve.take<uint32_t>(most_blocks(n, P::kMergeTile, bucket_count) + 1)),
-        ends{carve.take<Key>(most_blocks(n, P::kMergeTile, bucket_count)),
-             carve.take<Key>(most_blocks(n, P::kMergeTile, bucket_count)), P::kMergeTile},
+  BucketTable(TempStorage& temp, uint64_t n, uint32_t bucket_count)
+      : starts(temp.take<uint32_t>(bucket_count + 1)),
+        first_tile(temp.take<uint32_t>(bucket_count + 1)),
+        first_merge(temp.take<uint32_t>(bucket_count + 1)),
+        tile_blocks(temp.take<device::SegmentBlock>(most_blocks(n, P::kTile, bucket_count))),
+        merge_blocks(temp.take<device::SegmentBlock>(most_blocks(n, P::kMergeTile, bucket_count))),
+        a_offsets(temp.take<uint32_t>(most_blocks(n, P::kMergeTile, bucket_count) + 1)),
+        ends{temp.take<Key>(most_blocks(n, P::kMergeTile, bucket_count)),
+             temp.take<Key>(most_blocks(n, P::kMergeTile, bucket_count)), P::kMergeTile},
         buckets(bucket_count) {}
   cudaError_t fill(const uint32_t* offsets, uint32_t rows, cudaStream_t stream) const {
     device::bucket_table_kernel<<<1, device::kTableThreads, 0, stream>>>(offsets, rows, buckets, P::kTile, P::kMergeTile,
@@ -351,9 +334,9 @@ struct Trace {
 };
 
 // The size query answered (or too small a temp storage refused).
-inline cudaError_t answer_size_query(const detail::RadixSortCall& c, const Carve& carve) {
+inline cudaError_t answer_size_query(const detail::SortCall& c, const TempStorage& temp) {
   if (c.d_temp_storage != nullptr) return cudaErrorInvalidValue;
-  *c.temp_storage_bytes = carve.bytes();
+  *c.temp_storage_bytes = temp.bytes_from_any_base();
   return cudaSuccess;
 }
 
@@ -369,7 +352,7 @@ struct Call {
   cuda::TraceRecorder* recorder;
   Trace<Key> trace;
   uint64_t moved;
-  Call(const detail::RadixSortCall& c, uint32_t n)
+  Call(const detail::SortCall& c, uint32_t n)
       : keys_in(static_cast<const Key*>(c.args.keys_in)),
         keys_out(static_cast<Key*>(c.args.keys_out)),
         values_in(static_cast<const Value*>(c.args.values_in)),
@@ -383,7 +366,7 @@ struct Call {
 // Keys as the trace keeps them: their ordered bits (ascending), downloaded. `count` items, every
 // stride-th from the (stride - 1)-th: samples (Sample<Key>, the key first) or bare keys.
 template <typename Key, typename Element>
-cudaError_t trace_keys(const Element* items, uint64_t count, uint64_t stride, const RadixSortArgs& a,
+cudaError_t trace_keys(const Element* items, uint64_t count, uint64_t stride, const SortArgs& a,
                        std::vector<uint64_t>* out, cudaStream_t stream) {
   static_assert(offsetof(Sample<Key>, key) == 0, "a sample starts with its key");
   std::vector<Element> host(count);
@@ -404,8 +387,8 @@ cudaError_t trace_keys(const Element* items, uint64_t count, uint64_t stride, co
 // --- deterministic sample sort ---
 
 template <typename Key, typename Value, typename Less>
-cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
-  const RadixSortArgs& a = c.args;
+cudaError_t sort_det(const detail::SortCall& c, Less less) {
+  const SortArgs& a = c.args;
   if (a.n > 0xFFFFFFFFull) return cudaErrorInvalidValue;  // 32-bit offsets
   const sample_det::Shape shape{c.params[sample_det::kSamplesParam], c.params[sample_det::kSublistKeysParam]};
   const uint32_t n = uint32_t(a.n), s = uint32_t(shape.samples), len = uint32_t(shape.sublist_keys);
@@ -414,20 +397,21 @@ cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
   const uint32_t sample_count = m ? (m - 1) * per_sublist + std::min(n - (m - 1) * len, per_sublist) : 0;
   const uint64_t table = uint64_t(s) * m;
 
-  Carve carve(c.d_temp_storage);
-  const Spare<Key, Value> spare(carve, n);
-  Key* const sample_keys[2] = {carve.take<Key>(sample_count), carve.take<Key>(sample_count)};
-  uint32_t* const sample_positions[2] = {carve.take<uint32_t>(sample_count), carve.take<uint32_t>(sample_count)};
-  Sample<Key>* splitters = carve.take<Sample<Key>>(s);
-  uint32_t* counts = carve.take<uint32_t>(table + 1);
-  uint32_t* partials = carve.take<uint32_t>(pmpp_radix::scan_blocks(table));
-  BucketTable<Key, Value> buckets(carve, n, s);
-  uint32_t* sublist_offsets = carve.take<uint32_t>(SublistRounds<Key, Value>{n, len}.most_blocks() + 1);
+  TempStorage temp(c.d_temp_storage);
+  const Spare<Key, Value> spare(temp, n);
+  Key* const sample_keys[2] = {temp.take<Key>(sample_count), temp.take<Key>(sample_count)};
+  uint32_t* const sample_positions[2] = {temp.take<uint32_t>(sample_count), temp.take<uint32_t>(sample_count)};
+  Sample<Key>* splitters = temp.take<Sample<Key>>(s);
+  uint32_t* counts = temp.take<uint32_t>(table + 1);
+  uint32_t* partials = temp.take<uint32_t>(pmpp_radix::scan_blocks(table));
+  BucketTable<Key, Value> buckets(temp, n, s);
+  uint32_t* sublist_offsets = temp.take<uint32_t>(SublistRounds<Key, Value>{n, len}.most_blocks() + 1);
   size_t sample_temp_bytes = 0;
   if (sample_count)
     SORTSCOPE_CUDA_TRY(sort_samples(a, sample_keys, sample_positions, sample_count, nullptr, &sample_temp_bytes, c.stream));
-  void* sample_temp = carve.take<char>(sample_temp_bytes);
-  if (c.d_temp_storage == nullptr || *c.temp_storage_bytes < carve.bytes()) return answer_size_query(c, carve);
+  void* sample_temp = temp.take<char>(sample_temp_bytes);
+  if (c.d_temp_storage == nullptr || *c.temp_storage_bytes < temp.bytes_from_any_base())
+    return answer_size_query(c, temp);
   const Call<Key, Value> call(c, n);
   const auto& [keys_in, keys_out, values_in, values_out, stream, recorder, trace, moved] = call;
   BucketSection section;
@@ -525,9 +509,9 @@ cudaError_t sort_det(const detail::RadixSortCall& c, Less less) {
 // `seed`: the random stream the samples are drawn from (the descriptor's, so both backends draw
 // the same samples).
 template <typename Key, typename Value, typename Less>
-cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) {
+cudaError_t sort_rand(const detail::SortCall& c, uint64_t seed, Less less) {
   using P = Policy<Key, Value>;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   if (a.n > 0xFFFFFFFFull) return cudaErrorInvalidValue;  // 32-bit offsets
   const sample_rand::Shape shape{c.params[sample_rand::kBucketsParam], c.params[sample_rand::kOversamplingParam],
                                  c.params[sample_rand::kBucketKeysParam]};
@@ -537,18 +521,19 @@ cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) 
   const uint64_t table = uint64_t(k) * tiles;
   const device::EvenSegments whole_tiles{n, std::max(n, 1u), P::kTile}, whole_merges{n, std::max(n, 1u), P::kMergeTile};
 
-  Carve carve(c.d_temp_storage);
-  const Spare<Key, Value> spare(carve, n);
-  Sample<Key>* samples = carve.take<Sample<Key>>(sample_count);
-  Sample<Key>* tree = carve.take<Sample<Key>>(k);
-  uint32_t* counts = carve.take<uint32_t>(table + 1);
-  uint32_t* partials = carve.take<uint32_t>(pmpp_radix::scan_blocks(table));
-  uint32_t* tile_starts = carve.take<uint32_t>(table);  // where each bucket starts in each tile
-  uint32_t* places = carve.take<uint32_t>(distributed ? n : 0);  // each key's bucket and place in its tile
-  BucketTable<Key, Value> buckets(carve, n, k);
+  TempStorage temp(c.d_temp_storage);
+  const Spare<Key, Value> spare(temp, n);
+  Sample<Key>* samples = temp.take<Sample<Key>>(sample_count);
+  Sample<Key>* tree = temp.take<Sample<Key>>(k);
+  uint32_t* counts = temp.take<uint32_t>(table + 1);
+  uint32_t* partials = temp.take<uint32_t>(pmpp_radix::scan_blocks(table));
+  uint32_t* tile_starts = temp.take<uint32_t>(table);  // where each bucket starts in each tile
+  uint32_t* places = temp.take<uint32_t>(distributed ? n : 0);  // each key's bucket and place in its tile
+  BucketTable<Key, Value> buckets(temp, n, k);
   const size_t sample_temp_bytes = sample_sort_bytes<Key, Less>(sample_count);
-  void* sample_temp = carve.take<char>(sample_temp_bytes);
-  if (c.d_temp_storage == nullptr || *c.temp_storage_bytes < carve.bytes()) return answer_size_query(c, carve);
+  void* sample_temp = temp.take<char>(sample_temp_bytes);
+  if (c.d_temp_storage == nullptr || *c.temp_storage_bytes < temp.bytes_from_any_base())
+    return answer_size_query(c, temp);
   const Call<Key, Value> call(c, n);
   const auto& [keys_in, keys_out, values_in, values_out, stream, recorder, trace, moved] = call;
   const device::SampleLess<Key, Less> sample_less{less};
@@ -638,7 +623,7 @@ cudaError_t sort_rand(const detail::RadixSortCall& c, uint64_t seed, Less less) 
 // Every value width and key order of one key width: the unsigned compare where it gives the
 // order (unsigned keys ascending over every bit, as the merge sort does), else KeyOrderLess.
 template <typename Key, typename Sort>
-cudaError_t by_values(const detail::RadixSortCall& c, Sort sort) {
+cudaError_t by_values(const detail::SortCall& c, Sort sort) {
   return with_key_less<Key>(c.args, [&](auto less) -> cudaError_t {
     switch (c.args.value_bytes) {
       case 0: return sort(NoValues{}, less);
@@ -649,12 +634,12 @@ cudaError_t by_values(const detail::RadixSortCall& c, Sort sort) {
 }
 
 template <typename Key>
-cudaError_t sort_det_width(const detail::RadixSortCall& c) {
+cudaError_t sort_det_width(const detail::SortCall& c) {
   return by_values<Key>(c, [&](auto value, auto less) { return sort_det<Key, decltype(value)>(c, less); });
 }
 
 template <typename Key>
-cudaError_t sort_rand_width(const detail::RadixSortCall& c, uint64_t seed) {
+cudaError_t sort_rand_width(const detail::SortCall& c, uint64_t seed) {
   return by_values<Key>(c, [&](auto value, auto less) { return sort_rand<Key, decltype(value)>(c, seed, less); });
 }
 

@@ -11,13 +11,13 @@
 namespace sortscope::sample_sort::dispatch {
 
 template <typename Key>
-cudaError_t sort_det_width(const detail::RadixSortCall& c);
+cudaError_t sort_det_width(const detail::SortCall& c);
 template <typename Key>
-cudaError_t sort_rand_width(const detail::RadixSortCall& c, uint64_t seed);
+cudaError_t sort_rand_width(const detail::SortCall& c, uint64_t seed);
 
-extern template cudaError_t sort_det_width<uint32_t>(const detail::RadixSortCall&);
-extern template cudaError_t sort_det_width<uint64_t>(const detail::RadixSortCall&);
-extern template cudaError_t sort_rand_width<uint32_t>(const detail::RadixSortCall&, uint64_t);
-extern template cudaError_t sort_rand_width<uint64_t>(const detail::RadixSortCall&, uint64_t);
+extern template cudaError_t sort_det_width<uint32_t>(const detail::SortCall&);
+extern template cudaError_t sort_det_width<uint64_t>(const detail::SortCall&);
+extern template cudaError_t sort_rand_width<uint32_t>(const detail::SortCall&, uint64_t);
+extern template cudaError_t sort_rand_width<uint64_t>(const detail::SortCall&, uint64_t);
 
 }  // namespace sortscope::sample_sort::dispatch

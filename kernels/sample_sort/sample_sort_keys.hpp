@@ -11,7 +11,7 @@
 
 #include "common/cpu_twin.hpp"
 #include "sortscope/key_traits.hpp"
-#include "sortscope/radix_args.hpp"
+#include "sortscope/sort_args.hpp"
 #include "sortscope/trace.hpp"
 
 namespace sortscope::sample_sort {
@@ -27,7 +27,7 @@ struct Item {
 template <typename Bits>
 class SortBits {
  public:
-  explicit SortBits(const RadixSortArgs& a) {
+  explicit SortBits(const SortArgs& a) {
     const KeyTypeInfo& k = info(a.key_type);
     order_ = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
     begin_ = a.begin_bit;
@@ -47,7 +47,7 @@ class SortBits {
 template <typename Bits>
 class StageRecorder {
  public:
-  StageRecorder(const RadixSortArgs& a, SortTrace* trace, const StageObserver* observer)
+  StageRecorder(const SortArgs& a, SortTrace* trace, const StageObserver* observer)
       : a_(a), trace_(trace), observer_(observer) {
     if (observer_ && *observer_) observed_.resize(a.n);
   }
@@ -72,7 +72,7 @@ class StageRecorder {
   }
 
  private:
-  const RadixSortArgs& a_;
+  const SortArgs& a_;
   SortTrace* trace_;
   const StageObserver* observer_;
   std::vector<KernelTiming> phases_;
@@ -81,7 +81,7 @@ class StageRecorder {
 
 // The sorted items' keys (and values) gathered from the input by position into the output.
 template <typename Bits, typename Value>
-void write_sorted(const RadixSortArgs& a, const std::vector<Item<Bits>>& items) {
+void write_sorted(const SortArgs& a, const std::vector<Item<Bits>>& items) {
   const Bits* in = static_cast<const Bits*>(a.keys_in);
   Bits* out = static_cast<Bits*>(a.keys_out);
   for (uint64_t i = 0; i < a.n; ++i) out[i] = in[items[i].pos];

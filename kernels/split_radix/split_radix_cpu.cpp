@@ -1,7 +1,7 @@
 // split-radix on the CPU: the CUDA kernels' tiles, tables and trace, tile for tile. A tile's
 // lgH one-bit splits are stable, so together they order its keys by digit, keeping input order
 // among equal digits: the CPU walks each tile in order and hands out the digit's next slot.
-#include "split_radix/split_radix_cpu.hpp"
+#include "split_radix/split_radix.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -11,8 +11,9 @@
 #include "common/coalescing.hpp"
 #include "common/cpu_twin.hpp"
 #include "common/parallel_for.hpp"
-#include "common/radix_checks.hpp"
 #include "common/radix_passes.hpp"
+#include "common/sort_checks.hpp"
+#include "common/trace_header.hpp"
 #include "sortscope/key_traits.hpp"
 
 namespace sortscope::split_radix {
@@ -42,7 +43,7 @@ RadixSection skipped_pass(int p, int shift, int bits, uint64_t n, uint32_t rows,
 }
 
 template <typename Bits, typename Value>
-Status sort(const RadixSortArgs& a, const Config& cfg, SortTrace* trace, const StageObserver* observer) {
+Status sort(const SortArgs& a, const Config& cfg, SortTrace* trace, const StageObserver* observer) {
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   constexpr uint64_t kValueBytes = kPairs ? sizeof(Value) : 0;
   const KeyTypeInfo& k = info(a.key_type);
@@ -57,21 +58,8 @@ Status sort(const RadixSortArgs& a, const Config& cfg, SortTrace* trace, const S
   MappedKey<Bits> key{make_key_order<Bits>(k.is_signed, k.is_float, a.descending, a.begin_bit, end_bit), 0};
 
   if (trace) {
-    *trace = SortTrace{};
-    trace->algorithm = "split-radix";
+    *trace = trace_header(a, kPairs, cfg);
     trace->backend = "cpu";
-    trace->key_type = std::string(k.name);
-    trace->n = n;
-    trace->pairs = kPairs;
-    trace->descending = a.descending;
-    trace->radix_bits = cfg.radix_bits;
-    trace->begin_bit = a.begin_bit;
-    trace->end_bit = end_bit;
-    trace->tile_items = tile;
-    trace->grid_blocks = uint32_t(tiles);
-    trace->tiles_per_row = per_row;
-    trace->table_rows = TableRows::tiles;
-    trace->scatter_stride = stride;
   }
 
   const Bits* src = static_cast<const Bits*>(a.keys_in);
@@ -202,8 +190,20 @@ Status sort(const RadixSortArgs& a, const Config& cfg, SortTrace* trace, const S
 
 }  // namespace
 
-Status cpu_sort(const RadixSortArgs& a, const Config& config, SortTrace* trace, const StageObserver* observer) {
-  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, kMinRadixBits, kMaxRadixBits));
+SortTrace trace_header(const SortArgs& a, bool pairs, const Config& config) {
+  const uint64_t tiles = (a.n + config.tile_items() - 1) / config.tile_items();
+  SortTrace t = run_trace_header("split-radix", a, pairs);
+  t.radix_bits = config.radix_bits;
+  t.tile_items = config.tile_items();
+  t.grid_blocks = uint32_t(tiles);
+  t.tiles_per_row = tiles_per_trace_row(tiles);
+  t.table_rows = TableRows::tiles;
+  t.scatter_stride = scatter_stride_for(a.n);
+  return t;
+}
+
+Status sort_cpu(const SortArgs& a, const Config& config, SortTrace* trace, const StageObserver* observer) {
+  SORTSCOPE_RETURN_IF_ERROR(check_sort_args(a));
   if (const std::string e = config_error(config); !e.empty()) return InvalidArgument(e);
   return cpu_twin::by_width(a, [&]<typename Bits, typename Value>() { return sort<Bits, Value>(a, config, trace, observer); });
 }

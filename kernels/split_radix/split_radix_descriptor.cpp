@@ -4,18 +4,16 @@
 
 #include "common/radix_explain.hpp"
 #include "common/radix_passes.hpp"
-#include "split_radix/split_radix_cpu.hpp"
+#include "split_radix/split_radix.hpp"
 #include "split_radix/split_radix_policy.hpp"
 
 #if SORTSCOPE_HAVE_CUDA
-#include "split_radix/split_radix_instances.hpp"
+#include "sortscope/split_radix.hpp"
 #endif
 
 namespace sortscope::split_radix {
 
 namespace {
-
-enum Param { kKeysPerThreadParam, kRadixBitsParam, kBlockThreadsParam, kImplicitCountingParam, kRangeMapParam };
 
 constexpr ParamSpec kParams[] = {
     {"keys-per-thread", kMinKeysPerThread, kMaxKeysPerThread, kDefaultKeysPerThread,
@@ -29,23 +27,13 @@ constexpr ParamSpec kParams[] = {
     {"range-map", 0, 1, 0, "1: subtract the smallest key first and skip the passes above the range's top bit"},
 };
 
-Config config_of(const ParamValues& p) {
-  Config c;
-  c.keys_per_thread = p[kKeysPerThreadParam];
-  c.radix_bits = p[kRadixBitsParam];
-  c.block_threads = p[kBlockThreadsParam];
-  c.implicit_counting = p[kImplicitCountingParam] != 0;
-  c.range_map = p[kRangeMapParam] != 0;
-  return c;
-}
-
-Status cpu_entry(const RadixSortArgs& args, const ParamValues& params, SortTrace* trace,
+Status cpu_entry(const SortArgs& args, const ParamValues& params, SortTrace* trace,
                  const StageObserver* observer) {
-  return cpu_sort(args, config_of(params), trace, observer);
+  return sort_cpu(args, config_of(params), trace, observer);
 }
 
 #if SORTSCOPE_HAVE_CUDA
-int cuda_entry(const detail::RadixSortCall& call) { return dispatch_with(call, config_of(call.params)); }
+int cuda_entry(const detail::SortCall& call) { return dispatch(call); }
 #endif
 
 int passes(const SortShape& s) { return radix_pass_count(s.begin_bit, s.end_bit, s.params[kRadixBitsParam]); }

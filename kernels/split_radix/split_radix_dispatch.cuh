@@ -8,7 +8,9 @@
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/radix_passes.hpp"
+#include "common/temp_storage.hpp"
 #include "sortscope/device_trace.hpp"
+#include "split_radix/split_radix.hpp"
 #include "split_radix/split_radix_agents.cuh"
 #include "split_radix/split_radix_instances.hpp"
 
@@ -98,10 +100,9 @@ namespace instances {
 
 using device::KeysOnly;
 using device::PassDigit;
-using sortscope::device::align_temp;
 using sortscope::device::allow_most_shared_bytes;
 using sortscope::device::sm_count;
-using sortscope::device::TempCarver;
+using sortscope::device::TempStorage;
 
 // The keys' range, read back to the host: the number of passes decides the launch sequence.
 template <typename Bits>
@@ -157,10 +158,10 @@ cudaError_t rank_and_permute(const Config& cfg, uint64_t tiles, cudaStream_t str
 }
 
 template <typename Bits, typename Value, bool TRACE>
-cudaError_t sort_instance(const detail::RadixSortCall& c, const Config& cfg) {
+cudaError_t sort_instance(const detail::SortCall& c, const Config& cfg) {
   constexpr bool kPairs = !std::is_same_v<Value, KeysOnly>;
   constexpr uint64_t kValueBytes = kPairs ? sizeof(Value) : 0;
-  const RadixSortArgs& a = c.args;
+  const SortArgs& a = c.args;
   const uint64_t n = a.n;
   const int end_bit = a.resolved_end_bit();
   const int passes = radix_pass_count(a.begin_bit, end_bit, cfg.radix_bits);
@@ -180,47 +181,28 @@ cudaError_t sort_instance(const detail::RadixSortCall& c, const Config& cfg) {
 
   // Temp storage: [alternate keys][alternate values][tiles x digits counts][digits x tiles table]
   // [digit totals][digit bases][blocks done][key range].
-  const size_t alt_keys_bytes = double_buffer ? 0 : align_temp(n * sizeof(Bits));
-  const size_t alt_values_bytes = (double_buffer || !kPairs) ? 0 : align_temp(n * kValueBytes);
-  const size_t table_bytes = align_temp(tiles * max_digits * sizeof(uint32_t));
-  const size_t digit_bytes = align_temp(max_digits * sizeof(uint32_t));
-  const size_t total = alt_keys_bytes + alt_values_bytes + 2 * table_bytes + 2 * digit_bytes + align_temp(4) +
-                       align_temp(2 * sizeof(Bits));
+  TempStorage temp(c.d_temp_storage);
+  Bits* alt_keys = temp.take<Bits>(double_buffer ? 0 : n);
+  Value* alt_values = temp.take<Value>(double_buffer || !kPairs ? 0 : n);
+  uint32_t* tile_counts = temp.take<uint32_t>(tiles * max_digits);
+  uint32_t* table = temp.take<uint32_t>(tiles * max_digits);
+  uint32_t* digit_totals = temp.take<uint32_t>(max_digits);
+  uint32_t* digit_base = temp.take<uint32_t>(max_digits);
+  unsigned* blocks_done = temp.take<unsigned>(1);
+  Bits* d_range = temp.take<Bits>(2);
   if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = total;
+    *c.temp_storage_bytes = temp.bytes();
     return cudaSuccess;
   }
-  if (*c.temp_storage_bytes < total) return cudaErrorInvalidValue;
+  if (*c.temp_storage_bytes < temp.bytes()) return cudaErrorInvalidValue;
   cuda::NvtxRange sort_range(TRACE ? "split-radix sort (traced)" : "split-radix sort");
-  TempCarver temp(c.d_temp_storage);
-  Bits* alt_keys = temp.take<Bits>(alt_keys_bytes);
-  Value* alt_values = temp.take<Value>(alt_values_bytes);
-  uint32_t* tile_counts = temp.take<uint32_t>(table_bytes);
-  uint32_t* table = temp.take<uint32_t>(table_bytes);
-  uint32_t* digit_totals = temp.take<uint32_t>(digit_bytes);
-  uint32_t* digit_base = temp.take<uint32_t>(digit_bytes);
-  unsigned* blocks_done = temp.take<unsigned>(align_temp(4));
-  Bits* d_range = temp.take<Bits>(align_temp(2 * sizeof(Bits)));
 
   const KeyTypeInfo& k = info(a.key_type);
   MappedKey<Bits> key{make_key_order<Bits>(k.is_signed, k.is_float, a.descending, a.begin_bit, end_bit), 0};
   cuda::TraceDeviceView trace_view;
   if (recorder) {
-    SortTrace header;
-    header.algorithm = "split-radix";
+    SortTrace header = trace_header(a, kPairs, cfg);
     header.backend = "cuda";
-    header.key_type = std::string(k.name);
-    header.n = n;
-    header.pairs = kPairs;
-    header.descending = a.descending;
-    header.radix_bits = cfg.radix_bits;
-    header.begin_bit = a.begin_bit;
-    header.end_bit = end_bit;
-    header.tile_items = tile;
-    header.grid_blocks = uint32_t(tiles);
-    header.tiles_per_row = tiles_per_trace_row(tiles);
-    header.table_rows = TableRows::tiles;
-    header.scatter_stride = scatter_stride_for(n);
     SORTSCOPE_CUDA_TRY(
         recorder->begin(header, passes, trace_rows(tiles), max_digits, n * sizeof(Bits), false, c.stream));
     trace_view = recorder->view();
@@ -320,7 +302,7 @@ cudaError_t sort_instance(const detail::RadixSortCall& c, const Config& cfg) {
 }
 
 template <typename Bits>
-cudaError_t sort_width(const detail::RadixSortCall& c, const Config& cfg) {
+cudaError_t sort_width(const detail::SortCall& c, const Config& cfg) {
   const bool trace = c.options.trace != nullptr;
   switch (c.args.value_bytes) {
     case 0: return trace ? sort_instance<Bits, KeysOnly, true>(c, cfg) : sort_instance<Bits, KeysOnly, false>(c, cfg);

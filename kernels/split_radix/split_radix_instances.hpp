@@ -10,18 +10,12 @@
 #include "sortscope/device_radix_sort_api.hpp"
 #include "split_radix/split_radix_policy.hpp"
 
-namespace sortscope::split_radix {
-
-// The sort with every parameter given (the registry's entry point); `dispatch` runs the defaults.
-cudaError_t dispatch_with(const detail::RadixSortCall& call, const Config& config);
-
-namespace instances {
+namespace sortscope::split_radix::instances {
 
 template <typename Bits>
-cudaError_t sort_width(const detail::RadixSortCall& call, const Config& config);
+cudaError_t sort_width(const detail::SortCall& call, const Config& config);
 
-extern template cudaError_t sort_width<uint32_t>(const detail::RadixSortCall& call, const Config& config);
-extern template cudaError_t sort_width<uint64_t>(const detail::RadixSortCall& call, const Config& config);
+extern template cudaError_t sort_width<uint32_t>(const detail::SortCall& call, const Config& config);
+extern template cudaError_t sort_width<uint64_t>(const detail::SortCall& call, const Config& config);
 
-}  // namespace instances
-}  // namespace sortscope::split_radix
+}  // namespace sortscope::split_radix::instances

@@ -2,5 +2,5 @@
 #include "split_radix/split_radix_dispatch.cuh"
 
 namespace sortscope::split_radix::instances {
-template cudaError_t sort_width<uint32_t>(const detail::RadixSortCall& call, const Config& config);
+template cudaError_t sort_width<uint32_t>(const detail::SortCall& call, const Config& config);
 }

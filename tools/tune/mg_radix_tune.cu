@@ -21,7 +21,7 @@ struct Bench : tune::Race<Key, Value> {
   void race() {
     using Bits = typename KeyTraits<Key>::Bits;
     using V = std::conditional_t<std::is_void_v<Value>, mg_radix::device::KeysOnly, Value>;
-    detail::RadixSortCall c;
+    detail::SortCall c;
     c.args.key_type = key_type_of<Key>();
     c.args.keys_in = this->in;
     c.args.keys_out = this->out;
@@ -31,7 +31,7 @@ struct Bench : tune::Race<Key, Value> {
       c.args.value_bytes = sizeof(Value);
     }
     c.args.n = this->n;
-    c.args.radix_bits = BITS;
+    c.params[mg_radix::kRadixBitsParam] = BITS;
     size_t bytes = 0;
     c.temp_storage_bytes = &bytes;
     auto sort =

@@ -33,8 +33,8 @@ struct Bench : tune::Race<Key, Value> {
   using SortValue = std::conditional_t<std::is_void_v<Value>, onesweep::device::KeysOnly, Value>;
 
   // A sort of the keys alone, ascending, answering its temp-storage query into *bytes.
-  detail::RadixSortCall keys_alone_call(size_t* bytes) const {
-    detail::RadixSortCall c;
+  detail::SortCall keys_alone_call(size_t* bytes) const {
+    detail::SortCall c;
     c.args.key_type = key_type_of<Key>();
     c.args.keys_in = in;
     c.args.keys_out = out;
@@ -43,8 +43,8 @@ struct Bench : tune::Race<Key, Value> {
     return c;
   }
   // The same with the race's values, where it has them.
-  detail::RadixSortCall race_call(size_t* bytes) const {
-    detail::RadixSortCall c = keys_alone_call(bytes);
+  detail::SortCall race_call(size_t* bytes) const {
+    detail::SortCall c = keys_alone_call(bytes);
     if constexpr (!std::is_void_v<Value>) {
       c.args.values_in = vin;
       c.args.values_out = vout;
@@ -60,7 +60,7 @@ struct Bench : tune::Race<Key, Value> {
   template <int THREADS, int ITEMS>
   void small() {
     size_t bytes = 0;
-    detail::RadixSortCall c = race_call(&bytes);
+    detail::SortCall c = race_call(&bytes);
     using V = SortValue;
     auto try_sort = [&] {
       return onesweep::instances::sort_small<Bits, V, kFold, false, THREADS, ITEMS>(c, kPasses, ascending_twiddle());
@@ -99,7 +99,7 @@ struct Bench : tune::Race<Key, Value> {
   void one_block() {
     if (n > uint64_t(THREADS) * ITEMS) return;
     size_t bytes = 0;
-    detail::RadixSortCall c = keys_alone_call(&bytes);
+    detail::SortCall c = keys_alone_call(&bytes);
     const Twiddle<Bits> twiddle = ascending_twiddle();
     auto sort = [&] {
       CHECK((onesweep::instances::sort_one_block<Bits, kFold, THREADS, ITEMS, RADIX_BITS>(c, kPasses, twiddle)));
@@ -127,7 +127,7 @@ struct Bench : tune::Race<Key, Value> {
             int RADIX_BITS = onesweep::kRadixBits, int WINDOW = 1, bool PACKED = false>
   void ours() {
     size_t bytes = 0;
-    detail::RadixSortCall c = race_call(&bytes);
+    detail::SortCall c = race_call(&bytes);
     using V = SortValue;
     auto sort = onesweep::instances::sort_shaped<Bits, V, kFold, false, THREADS, ITEMS, MIN_BLOCKS, VALUE_LOAD,
                                                  RADIX_BITS, WINDOW, PACKED>;

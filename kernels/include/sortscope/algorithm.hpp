@@ -14,14 +14,14 @@
 #include <vector>
 
 #include "sortscope/catalogue.hpp"
-#include "sortscope/radix_args.hpp"
+#include "sortscope/sort_args.hpp"
 #include "sortscope/status.hpp"
 #include "sortscope/trace.hpp"
 
 namespace sortscope {
 
 namespace detail {
-struct RadixSortCall;
+struct SortCall;
 }
 
 // The parameter every radix sort names its digit width by: --radix-bits sets it, and bench's CSV
@@ -114,11 +114,11 @@ struct SortShape {
 
 // The CPU entry point: sorts args (host memory) with `params`; with `trace`, records a SortTrace and
 // calls `observer` with the keys after each stage.
-using CpuEntry = Status (*)(const RadixSortArgs& args, const ParamValues& params, SortTrace* trace,
+using CpuEntry = Status (*)(const SortArgs& args, const ParamValues& params, SortTrace* trace,
                             const StageObserver* observer);
 // The CUDA entry point, CUB's two-phase protocol: a null d_temp_storage asks for the temp-storage
 // size. Returns a cudaError_t (as int, so this header needs no CUDA toolkit).
-using CudaEntry = int (*)(const detail::RadixSortCall& call);
+using CudaEntry = int (*)(const detail::SortCall& call);
 
 struct AlgorithmDescriptor {
   std::string_view name;     // canonical CLI/JSON name

@@ -1,11 +1,14 @@
 // The public face of the radix sorts on CUDA, shaped call for call like cub::DeviceRadixSort:
 // keys and pairs, ascending and descending, a bit range, a stream, the temp-storage size query with
 // a null pointer, and DoubleBuffer forms. Each algorithm (mg_radix.hpp, onesweep.hpp) instantiates
-// it with its dispatch function, so code written for CUB calls ours by a change of namespace.
+// it with its dispatch function and its descriptor, so code written for CUB calls ours by a change
+// of namespace.
 //
 // Beyond CUB's parameters, a trailing RadixSortOptions selects the radix width (where the algorithm
 // offers a choice) and attaches a TraceRecorder, which switches to the traced kernel instances
-// (the same code, compiled with TRACE on) for keys alone or with values of up to 4 bytes.
+// (the same code, compiled with TRACE on) for keys alone or with values of up to 4 bytes. The
+// options reach the kernels as the algorithm's parameters (ParamValues), resolved against its
+// descriptor as every other front end resolves them.
 //
 // As in CUB, values may be of any trivially copyable type and num_items of any integer type. The
 // kernels move 4- or 8-byte values and at most kMaxKernelSortItems keys; past either, the sort is
@@ -17,11 +20,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
 #include <type_traits>
 
+#include "sortscope/algorithm.hpp"
 #include "sortscope/double_buffer.hpp"
 #include "sortscope/key_type_of.hpp"
-#include "sortscope/radix_args.hpp"
+#include "sortscope/sort_args.hpp"
 
 namespace sortscope::cuda {
 class TraceRecorder;
@@ -44,19 +51,19 @@ struct RadixSortOptions {
 
 namespace detail {
 
-struct RadixSortCall {
-  RadixSortArgs args;
+struct SortCall {
+  SortArgs args;
   void* d_temp_storage = nullptr;
   size_t* temp_storage_bytes = nullptr;
   cudaStream_t stream = nullptr;
   int* key_selector = nullptr;    // DoubleBuffer forms: in/out selector of the keys
   int* value_selector = nullptr;  // DoubleBuffer forms with values
   RadixSortOptions options;
-  ParamValues params{};  // the algorithm's parameters, resolved (registry entry points read them)
+  ParamValues params{};  // the algorithm's parameters, resolved (resolve_params)
   int variant = 0;       // which of the entry's timed variants runs (AlgorithmDescriptor::cuda_variants)
 };
 
-using RadixSortDispatch = cudaError_t (*)(const RadixSortCall&);
+using SortDispatch = cudaError_t (*)(const SortCall&);
 
 // CUB aligns its temp storage itself, so callers may pass any pointer into an allocation of the
 // size it reported; ours reports this much slack and starts its regions on a 256-byte boundary.
@@ -86,11 +93,11 @@ inline bool aligned_to(const void* p, size_t width) { return reinterpret_cast<ui
 // ties to the earlier chunk, so the result is the one stable sort would give). The temp-storage
 // protocol is the call's own: a null d_temp_storage asks for the size. Traced runs are refused
 // (cudaErrorNotSupported): a trace follows one run of the kernels.
-cudaError_t sort_beyond_kernel_limits(RadixSortDispatch dispatch, const RadixSortCall& call,
+cudaError_t sort_beyond_kernel_limits(SortDispatch dispatch, const SortCall& call,
                                       uint64_t max_items_per_sort = kMaxKernelSortItems);
 
 // One run of the kernels where they take the call, else the composed sort above.
-inline cudaError_t sort_any(RadixSortDispatch dispatch, const RadixSortCall& call) {
+inline cudaError_t sort_any(SortDispatch dispatch, const SortCall& call) {
   const uint64_t limit = call.options.max_items_per_sort ? call.options.max_items_per_sort : kMaxKernelSortItems;
   const int v = call.args.value_bytes;
   const bool kernels_take = call.args.n <= limit && (v == 0 || v == 4 || v == 8);
@@ -98,8 +105,20 @@ inline cudaError_t sort_any(RadixSortDispatch dispatch, const RadixSortCall& cal
   return sort_beyond_kernel_limits(dispatch, call, std::min(limit, kMaxKernelSortItems));
 }
 
+// The options as `algorithm`'s parameters: its defaults, and the digit width where the options
+// choose one. False when the algorithm does not take that width.
+inline bool params_of(const AlgorithmDescriptor& algorithm, const RadixSortOptions& options, ParamValues* params) {
+  constexpr std::string_view kRadixBits = "radix-bits";
+  const ParamSetting width{std::string(kRadixBits), options.radix_bits};
+  const std::span<const ParamSetting> settings(&width, options.radix_bits ? 1 : 0);
+  if (!resolve_params(algorithm, settings, params).ok()) return false;
+  const int at = algorithm.param_index(kRadixBits);
+  return options.radix_bits == 0 || (at >= 0 && (*params)[at] == options.radix_bits);
+}
+
 template <typename KeyT, typename ValueT, typename NumItemsT>
-cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, size_t& temp_storage_bytes,
+cudaError_t radix_sort_call(SortDispatch dispatch, const AlgorithmDescriptor& algorithm, void* d_temp_storage,
+                            size_t& temp_storage_bytes,
                             const KeyT* keys_in, KeyT* keys_out, const ValueT* values_in, ValueT* values_out,
                             NumItemsT num_items, int begin_bit, int end_bit, bool descending, cudaStream_t stream,
                             int* key_selector, int* value_selector, const RadixSortOptions& options) {
@@ -110,7 +129,7 @@ cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, si
   // an error; begin == end sorts on no bits and leaves the order as it is.
   constexpr int kKeyBits = int(sizeof(KeyT) * 8);
   if (begin_bit < 0 || end_bit > kKeyBits || begin_bit > end_bit) return cudaErrorInvalidValue;
-  RadixSortCall c;
+  SortCall c;
   c.args.key_type = key_type_of<KeyT>();
   c.args.keys_in = keys_in;
   c.args.keys_out = keys_out;
@@ -124,8 +143,8 @@ cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, si
   c.args.begin_bit = begin_bit;
   c.args.end_bit = end_bit;
   c.args.descending = descending;
-  c.args.radix_bits = options.radix_bits;
   c.args.max_grid = options.max_grid;
+  if (!params_of(algorithm, options, &c.params)) return cudaErrorInvalidValue;
   c.stream = stream;
   c.key_selector = key_selector;
   c.value_selector = value_selector;
@@ -175,14 +194,14 @@ cudaError_t radix_sort_call(RadixSortDispatch dispatch, void* d_temp_storage, si
 
 }  // namespace detail
 
-template <detail::RadixSortDispatch Dispatch>
+template <detail::SortDispatch Dispatch, const AlgorithmDescriptor& Algorithm>
 struct DeviceRadixSortApi {
   // --- keys only ---
   template <typename KeyT, typename NumItemsT>
   static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
                               NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
                               cudaStream_t stream = 0, const RadixSortOptions& options = {}) {
-    return detail::radix_sort_call<KeyT, void>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+    return detail::radix_sort_call<KeyT, void>(Dispatch, Algorithm, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                                nullptr, nullptr, num_items, begin_bit, end_bit, false, stream, nullptr,
                                                nullptr, options);
   }
@@ -191,7 +210,7 @@ struct DeviceRadixSortApi {
                                         KeyT* d_keys_out, NumItemsT num_items, int begin_bit = 0,
                                         int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0,
                                         const RadixSortOptions& options = {}) {
-    return detail::radix_sort_call<KeyT, void>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+    return detail::radix_sort_call<KeyT, void>(Dispatch, Algorithm, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                                nullptr, nullptr, num_items, begin_bit, end_bit, true, stream, nullptr,
                                                nullptr, options);
   }
@@ -199,7 +218,7 @@ struct DeviceRadixSortApi {
   static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
                               NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
                               cudaStream_t stream = 0, const RadixSortOptions& options = {}) {
-    return detail::radix_sort_call<KeyT, void>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys.Current(),
+    return detail::radix_sort_call<KeyT, void>(Dispatch, Algorithm, d_temp_storage, temp_storage_bytes, d_keys.Current(),
                                                d_keys.Alternate(), nullptr, nullptr, num_items, begin_bit, end_bit,
                                                false, stream, &d_keys.selector, nullptr, options);
   }
@@ -207,7 +226,7 @@ struct DeviceRadixSortApi {
   static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
                                         NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
                                         cudaStream_t stream = 0, const RadixSortOptions& options = {}) {
-    return detail::radix_sort_call<KeyT, void>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys.Current(),
+    return detail::radix_sort_call<KeyT, void>(Dispatch, Algorithm, d_temp_storage, temp_storage_bytes, d_keys.Current(),
                                                d_keys.Alternate(), nullptr, nullptr, num_items, begin_bit, end_bit,
                                                true, stream, &d_keys.selector, nullptr, options);
   }
@@ -218,7 +237,7 @@ struct DeviceRadixSortApi {
                                KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
                                int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0,
                                const RadixSortOptions& options = {}) {
-    return detail::radix_sort_call<KeyT, ValueT>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+    return detail::radix_sort_call<KeyT, ValueT>(Dispatch, Algorithm, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                                  d_values_in, d_values_out, num_items, begin_bit, end_bit, false,
                                                  stream, nullptr, nullptr, options);
   }
@@ -227,7 +246,7 @@ struct DeviceRadixSortApi {
                                          KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
                                          NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
                                          cudaStream_t stream = 0, const RadixSortOptions& options = {}) {
-    return detail::radix_sort_call<KeyT, ValueT>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+    return detail::radix_sort_call<KeyT, ValueT>(Dispatch, Algorithm, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                                  d_values_in, d_values_out, num_items, begin_bit, end_bit, true, stream,
                                                  nullptr, nullptr, options);
   }
@@ -236,7 +255,7 @@ struct DeviceRadixSortApi {
                                DoubleBuffer<ValueT>& d_values, NumItemsT num_items, int begin_bit = 0,
                                int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0,
                                const RadixSortOptions& options = {}) {
-    return detail::radix_sort_call<KeyT, ValueT>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys.Current(),
+    return detail::radix_sort_call<KeyT, ValueT>(Dispatch, Algorithm, d_temp_storage, temp_storage_bytes, d_keys.Current(),
                                                  d_keys.Alternate(), d_values.Current(), d_values.Alternate(),
                                                  num_items, begin_bit, end_bit, false, stream, &d_keys.selector,
                                                  &d_values.selector, options);
@@ -246,7 +265,7 @@ struct DeviceRadixSortApi {
                                          DoubleBuffer<ValueT>& d_values, NumItemsT num_items, int begin_bit = 0,
                                          int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0,
                                          const RadixSortOptions& options = {}) {
-    return detail::radix_sort_call<KeyT, ValueT>(Dispatch, d_temp_storage, temp_storage_bytes, d_keys.Current(),
+    return detail::radix_sort_call<KeyT, ValueT>(Dispatch, Algorithm, d_temp_storage, temp_storage_bytes, d_keys.Current(),
                                                  d_keys.Alternate(), d_values.Current(), d_values.Alternate(),
                                                  num_items, begin_bit, end_bit, true, stream, &d_keys.selector,
                                                  &d_values.selector, options);

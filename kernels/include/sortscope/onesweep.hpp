@@ -17,8 +17,9 @@ namespace sortscope::onesweep {
 using sortscope::DoubleBuffer;
 using Options = RadixSortOptions;
 
-cudaError_t dispatch(const detail::RadixSortCall& call);
+cudaError_t dispatch(const detail::SortCall& call);
+extern const AlgorithmDescriptor descriptor;
 
-using DeviceRadixSort = DeviceRadixSortApi<&dispatch>;
+using DeviceRadixSort = DeviceRadixSortApi<&dispatch, descriptor>;
 
 }  // namespace sortscope::onesweep

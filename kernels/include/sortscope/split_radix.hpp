@@ -19,8 +19,9 @@ namespace sortscope::split_radix {
 using sortscope::DoubleBuffer;
 using Options = RadixSortOptions;
 
-cudaError_t dispatch(const detail::RadixSortCall& call);
+cudaError_t dispatch(const detail::SortCall& call);
+extern const AlgorithmDescriptor descriptor;
 
-using DeviceRadixSort = DeviceRadixSortApi<&dispatch>;
+using DeviceRadixSort = DeviceRadixSortApi<&dispatch, descriptor>;
 
 }  // namespace sortscope::split_radix

@@ -1,5 +1,6 @@
-// The arguments of one LSD radix sort call, type-erased so one struct serves every key type and
-// both backends (the CUB-shaped CUDA API and the CPU twins fill it in).
+// The arguments of one sort call, type-erased so one struct serves every algorithm, every key type
+// and both backends (the CUB-shaped CUDA APIs and the backends fill it in). An algorithm's own
+// parameters travel beside it, as ParamValues.
 #pragma once
 
 #include <array>
@@ -17,7 +18,7 @@ struct KernelTiming;
 // sorts more by sorting chunks of at most this many and merging them (device_radix_sort_api.hpp).
 constexpr uint64_t kMaxKernelSortItems = 0xFFFFFFFFull;
 
-struct RadixSortArgs {
+struct SortArgs {
   KeyType key_type = KeyType::u32;
   const void* keys_in = nullptr;
   void* keys_out = nullptr;
@@ -28,12 +29,7 @@ struct RadixSortArgs {
   int begin_bit = 0;
   int end_bit = -1;                 // -1: all bits of the key type
   bool descending = false;
-  int radix_bits = 0;               // 0: the algorithm's tuned default
-  // 2: binary digits radix_bits wide, as the kernels sort. 10: decimal digits of unsigned keys (ones,
-  // then tens, ...), a teaching option of mg-radix's CPU twin; no GPU kernel takes it.
-  int digit_base = 2;
   uint32_t max_grid = 0;            // 0: the backend's choice (mg-radix: blocks in the scan table)
-  uint32_t tile_items = 0;          // 0: the algorithm's tile; else a teaching tile (CPU twins that take one)
   // With no trace, a CPU twin that times its phases appends each one here (an untraced run, timed
   // phase by phase); null: not asked for.
   std::vector<KernelTiming>* kernel_times = nullptr;

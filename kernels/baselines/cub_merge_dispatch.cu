@@ -4,17 +4,17 @@
 
 #include <type_traits>
 
-#include "baselines/baselines_cuda.hpp"
+#include "baselines/baselines.hpp"
 #include "common/cuda_check.cuh"
 #include "common/key_less.hpp"
-#include "common/radix_checks.hpp"
+#include "common/sort_checks.hpp"
 
-namespace sortscope::cuda {
+namespace sortscope::baselines {
 namespace {
 
 template <typename Bits, typename Value, typename Less>
-cudaError_t merge_sort(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream, Less less) {
-  // At most 2^32 - 1 keys (check_radix_args): CUB's 32-bit offsets.
+cudaError_t merge_sort(const SortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream, Less less) {
+  // At most 2^32 - 1 keys (check_sort_args): CUB's 32-bit offsets.
   const uint32_t n = uint32_t(a.n);
   const Bits* keys_in = static_cast<const Bits*>(a.keys_in);
   Bits* keys_out = static_cast<Bits*>(a.keys_out);
@@ -35,7 +35,7 @@ cudaError_t merge_sort(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes,
 }
 
 template <typename Bits>
-cudaError_t merge_sort_values(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
+cudaError_t merge_sort_values(const SortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
   switch (a.value_bytes) {
     case 0: return with_key_less<Bits>(a, [&](auto less) { return merge_sort<Bits, void>(a, d_temp, temp_bytes, stream, less); });
     case 4: return with_key_less<Bits>(a, [&](auto less) { return merge_sort<Bits, uint32_t>(a, d_temp, temp_bytes, stream, less); });
@@ -45,10 +45,10 @@ cudaError_t merge_sort_values(const RadixSortArgs& a, void* d_temp, size_t* temp
 
 }  // namespace
 
-cudaError_t cub_merge_sort(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
-  if (!check_radix_args(a, 1, 64, d_temp != nullptr).ok() || temp_bytes == nullptr) return cudaErrorInvalidValue;
+cudaError_t cub_merge_sort(const SortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
+  if (!check_sort_args(a, d_temp != nullptr).ok() || temp_bytes == nullptr) return cudaErrorInvalidValue;
   return info(a.key_type).bytes == 4 ? merge_sort_values<uint32_t>(a, d_temp, temp_bytes, stream)
                                      : merge_sort_values<uint64_t>(a, d_temp, temp_bytes, stream);
 }
 
-}  // namespace sortscope::cuda
+}  // namespace sortscope::baselines

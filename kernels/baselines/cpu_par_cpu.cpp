@@ -7,15 +7,15 @@
 
 #include "common/cpu_twin.hpp"
 #include "common/key_less.hpp"
-#include "common/radix_checks.hpp"
-#include "sortscope/cpu.hpp"
+#include "common/sort_checks.hpp"
+#include "baselines/baselines.hpp"
 #include "sortscope/key_traits.hpp"
 
-namespace sortscope::cpu {
+namespace sortscope::baselines {
 namespace {
 
 template <typename Bits, typename Value>
-void sort_typed(const RadixSortArgs& a) {
+void sort_typed(const SortArgs& a) {
   const KeyOrderLess<Bits> less = key_order_less<Bits>(a);
   auto ordered = [&](Bits raw) { return less.field(raw); };
   const Bits* in = static_cast<const Bits*>(a.keys_in);
@@ -44,12 +44,12 @@ void sort_typed(const RadixSortArgs& a) {
 
 }  // namespace
 
-Status parallel_sort(const RadixSortArgs& a) {
-  SORTSCOPE_RETURN_IF_ERROR(check_radix_args(a, 1, 64, true, kAllKeyWidths));
+Status parallel_sort(const SortArgs& a) {
+  SORTSCOPE_RETURN_IF_ERROR(check_sort_args(a, true, kAllKeyWidths));
   return cpu_twin::by_width<kAllKeyWidths>(a, [&]<typename Bits, typename Value>() {
     sort_typed<Bits, std::conditional_t<std::is_same_v<Value, cpu_twin::KeysOnly>, void, Value>>(a);
     return Status::Ok();
   });
 }
 
-}  // namespace sortscope::cpu
+}  // namespace sortscope::baselines

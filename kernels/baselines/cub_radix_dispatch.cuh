@@ -4,17 +4,17 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
-#include "sortscope/radix_args.hpp"
+#include "sortscope/sort_args.hpp"
 
-namespace sortscope::cuda::cub_radix {
+namespace sortscope::baselines::cub_radix {
 
 template <typename Key, typename Value, typename NumItems>
-cudaError_t sort_with(const RadixSortArgs& a, NumItems n, void* d_temp, size_t* temp_bytes, cudaStream_t stream);
+cudaError_t sort_with(const SortArgs& a, NumItems n, void* d_temp, size_t* temp_bytes, cudaStream_t stream);
 
 // CUB tunes 32- and 64-bit offsets (the type of num_items) separately, and on the H100 either may
 // be the faster, depending on the keys and values; the backend times both.
 template <typename Key, typename Value>
-cudaError_t sort_typed(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream,
+cudaError_t sort_typed(const SortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream,
                        bool wide_offsets) {
   if (wide_offsets) return sort_with<Key, Value>(a, int64_t(a.n), d_temp, temp_bytes, stream);
   if (a.n > uint64_t(INT32_MAX)) return cudaErrorNotSupported;
@@ -22,7 +22,7 @@ cudaError_t sort_typed(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes,
 }
 
 template <typename Key, typename Value, typename NumItems>
-cudaError_t sort_with(const RadixSortArgs& a, NumItems n, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
+cudaError_t sort_with(const SortArgs& a, NumItems n, void* d_temp, size_t* temp_bytes, cudaStream_t stream) {
   const Key* keys_in = static_cast<const Key*>(a.keys_in);
   Key* keys_out = static_cast<Key*>(a.keys_out);
   const int end = a.resolved_end_bit();
@@ -41,7 +41,7 @@ cudaError_t sort_with(const RadixSortArgs& a, NumItems n, void* d_temp, size_t* 
 }
 
 template <typename Key>
-cudaError_t sort_values(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream, bool wide) {
+cudaError_t sort_values(const SortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream, bool wide) {
   switch (a.value_bytes) {
     case 0: return sort_typed<Key, void>(a, d_temp, temp_bytes, stream, wide);
     case 4: return sort_typed<Key, uint32_t>(a, d_temp, temp_bytes, stream, wide);
@@ -49,4 +49,4 @@ cudaError_t sort_values(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes
   }
 }
 
-}  // namespace sortscope::cuda::cub_radix
+}  // namespace sortscope::baselines::cub_radix

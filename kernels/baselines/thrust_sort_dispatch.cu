@@ -5,13 +5,13 @@
 #include <thrust/functional.h>
 #include <thrust/sort.h>
 
-#include "baselines/baselines_cuda.hpp"
+#include "baselines/baselines.hpp"
 
-namespace sortscope::cuda {
+namespace sortscope::baselines {
 namespace {
 
 template <typename Key, typename Value>
-cudaError_t sort_typed(const RadixSortArgs& a, cudaStream_t stream) {
+cudaError_t sort_typed(const SortArgs& a, cudaStream_t stream) {
   Key* keys = static_cast<Key*>(a.keys_out);
   const auto policy = thrust::cuda::par_nosync.on(stream);
   if constexpr (std::is_void_v<Value>) {
@@ -26,13 +26,13 @@ cudaError_t sort_typed(const RadixSortArgs& a, cudaStream_t stream) {
 }
 
 template <typename Key>
-cudaError_t sort_values(const RadixSortArgs& a, cudaStream_t stream) {
+cudaError_t sort_values(const SortArgs& a, cudaStream_t stream) {
   return a.value_bytes ? sort_typed<Key, uint32_t>(a, stream) : sort_typed<Key, void>(a, stream);
 }
 
 }  // namespace
 
-cudaError_t thrust_sort_in_place(const RadixSortArgs& a, cudaStream_t stream) {
+cudaError_t thrust_sort_in_place(const SortArgs& a, cudaStream_t stream) {
   if (a.begin_bit != 0 || a.resolved_end_bit() != key_bits(a.key_type)) return cudaErrorNotSupported;
   if (a.value_bytes != 0 && a.value_bytes != 4) return cudaErrorNotSupported;
   try {
@@ -51,4 +51,4 @@ cudaError_t thrust_sort_in_place(const RadixSortArgs& a, cudaStream_t stream) {
   return cudaErrorInvalidValue;
 }
 
-}  // namespace sortscope::cuda
+}  // namespace sortscope::baselines

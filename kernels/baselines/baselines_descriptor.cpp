@@ -1,11 +1,10 @@
 // The baselines SortScope races (CUB, thrust, the C++ library on the host), described like every
 // other algorithm. They record no trace.
+#include "baselines/baselines.hpp"
 #include "common/radix_explain.hpp"
 #include "common/radix_passes.hpp"
-#include "sortscope/cpu.hpp"
 
 #if SORTSCOPE_HAVE_CUDA
-#include "baselines/baselines_cuda.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
 #endif
 
@@ -32,8 +31,8 @@ std::vector<ExplainPhase> timed_only(std::string name, std::string what, std::st
 namespace cub_radix {
 namespace {
 #if SORTSCOPE_HAVE_CUDA
-int cuda_entry(const detail::RadixSortCall& c) {
-  return cuda::cub_radix_sort(c.args, c.d_temp_storage, c.temp_storage_bytes, c.stream, c.variant == 1);
+int cuda_entry(const detail::SortCall& c) {
+  return baselines::cub_radix_sort(c.args, c.d_temp_storage, c.temp_storage_bytes, c.stream, c.variant == 1);
 }
 #endif
 uint64_t model_bytes(const SortShape& s) { return cub_bytes(s, s.begin_bit, s.end_bit); }
@@ -67,8 +66,8 @@ const AlgorithmDescriptor descriptor{
 namespace cub_merge {
 namespace {
 #if SORTSCOPE_HAVE_CUDA
-int cuda_entry(const detail::RadixSortCall& c) {
-  return cuda::cub_merge_sort(c.args, c.d_temp_storage, c.temp_storage_bytes, c.stream);
+int cuda_entry(const detail::SortCall& c) {
+  return baselines::cub_merge_sort(c.args, c.d_temp_storage, c.temp_storage_bytes, c.stream);
 }
 #endif
 // CUB's merge sort (its sm_60+ tuning, which sm_90 uses) sorts tiles of 256 threads x 17 items (8
@@ -106,12 +105,12 @@ const AlgorithmDescriptor descriptor{
 namespace thrust_sort {
 namespace {
 #if SORTSCOPE_HAVE_CUDA
-int cuda_entry(const detail::RadixSortCall& c) {
+int cuda_entry(const detail::SortCall& c) {
   if (c.d_temp_storage == nullptr) {
     *c.temp_storage_bytes = 256;  // thrust allocates its own
     return cudaSuccess;
   }
-  return cuda::thrust_sort_in_place(c.args, c.stream);
+  return baselines::thrust_sort_in_place(c.args, c.stream);
 }
 #endif
 // thrust::sort of primitive keys runs CUB's radix sort over every bit of the key.
@@ -139,8 +138,8 @@ const AlgorithmDescriptor descriptor{
 
 namespace std_sort {
 namespace {
-Status cpu_entry(const RadixSortArgs& args, const ParamValues&, SortTrace*, const StageObserver*) {
-  return cpu::std_sort(args);
+Status cpu_entry(const SortArgs& args, const ParamValues&, SortTrace*, const StageObserver*) {
+  return baselines::std_sort(args);
 }
 std::vector<ExplainPhase> explain(const ExplainContext&) {
   return timed_only("std::sort on one core",
@@ -163,8 +162,8 @@ const AlgorithmDescriptor descriptor{
 
 namespace cpu_par {
 namespace {
-Status cpu_entry(const RadixSortArgs& args, const ParamValues&, SortTrace*, const StageObserver*) {
-  return cpu::parallel_sort(args);
+Status cpu_entry(const SortArgs& args, const ParamValues&, SortTrace*, const StageObserver*) {
+  return baselines::parallel_sort(args);
 }
 std::vector<ExplainPhase> explain(const ExplainContext&) {
   return timed_only("Parallel sort on every core",

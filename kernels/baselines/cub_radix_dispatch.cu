@@ -1,15 +1,15 @@
 // Baseline cub-radix: NVIDIA CUB's DeviceRadixSort (one-sweep), called with our arguments.
-#include "baselines/baselines_cuda.hpp"
-#include "baselines/cub_radix_sort.cuh"
-#include "common/radix_checks.hpp"
+#include "baselines/baselines.hpp"
+#include "baselines/cub_radix_dispatch.cuh"
+#include "common/sort_checks.hpp"
 
-namespace sortscope::cuda {
+namespace sortscope::baselines {
 
 using cub_radix::sort_values;
 
-cudaError_t cub_radix_sort(const RadixSortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream,
+cudaError_t cub_radix_sort(const SortArgs& a, void* d_temp, size_t* temp_bytes, cudaStream_t stream,
                            bool wide_offsets) {
-  if (!check_radix_args(a, 1, 64, d_temp != nullptr, kAllKeyWidths).ok()) return cudaErrorInvalidValue;
+  if (!check_sort_args(a, d_temp != nullptr, kAllKeyWidths).ok()) return cudaErrorInvalidValue;
   switch (a.key_type) {
     case KeyType::u32: return sort_values<uint32_t>(a, d_temp, temp_bytes, stream, wide_offsets);
     case KeyType::i32: return sort_values<int32_t>(a, d_temp, temp_bytes, stream, wide_offsets);
@@ -21,4 +21,4 @@ cudaError_t cub_radix_sort(const RadixSortArgs& a, void* d_temp, size_t* temp_by
   }
 }
 
-}  // namespace sortscope::cuda
+}  // namespace sortscope::baselines

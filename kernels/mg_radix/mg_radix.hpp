@@ -1,0 +1,19 @@
+// mg-radix inside its folder: the descriptor's parameters and the CPU twin's entry.
+#pragma once
+
+#include "sortscope/algorithm.hpp"
+
+namespace sortscope::mg_radix {
+
+// The descriptor's parameters, in order (ParamValues).
+enum Param { kRadixBitsParam, kTileKeysParam, kDigitBaseParam };
+
+// The CPU twin: the CUDA kernels' three phases, block for block, with the same trace. Pointers are
+// host memory; keys_in is not modified. `params` are resolved (resolve_params).
+Status sort_cpu(const SortArgs& args, const ParamValues& params, SortTrace* trace, const StageObserver* observer);
+
+// The trace of a run before its stages (backend left empty), as both backends start it: digits of
+// `radix_bits` (0: decimal digits), tiles of `tile_items`, `grid_blocks` rows of the scan table.
+SortTrace trace_header(const SortArgs& args, bool pairs, int radix_bits, uint32_t tile_items, uint32_t grid_blocks);
+
+}  // namespace sortscope::mg_radix
