@@ -327,7 +327,7 @@ int give_lesson_offscreen(Platform& platform, ui::Ui& ui, Session& session, cons
   for (const auto& [name, kept] : recordings) {
     const std::string path = (std::filesystem::path(options.record_lesson) / name).string();
     RecordingSize size;
-    if (Status s = save_recording(*kept.run, kept.state, path, &size, kRecordedKeysPerSnapshot, kept.experiments); !s.ok()) {
+    if (Status s = save_recording(*kept.run, kept.state, path, &size, kLessonKeysPerSnapshot, kept.experiments); !s.ok()) {
       std::cerr << "sortscope: --record-lesson: " << printable(s.message()) << "\n";
       status = 1;
     } else {
@@ -379,7 +379,7 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
   std::shared_ptr<LoadedLesson> lesson;
   if (!options.lesson.empty()) {
     lesson = std::make_shared<LoadedLesson>();
-    if (const Status s = open_lesson(options.lesson, lesson.get()); !s.ok()) {
+    if (const Status s = open_lesson(options.lesson, lesson.get(), options.record_lesson); !s.ok()) {
       std::cerr << "sortscope: " << printable(s.message()) << "\n";
       return 2;
     }

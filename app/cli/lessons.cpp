@@ -39,7 +39,8 @@ std::string resolve_recording(const std::string& name, const std::filesystem::pa
 
 class Checker {
  public:
-  explicit Checker(LoadedLesson* out) : out_(out), dir_(std::filesystem::path(out->lesson.path).parent_path()) {}
+  Checker(LoadedLesson* out, std::filesystem::path recording_into)
+      : out_(out), dir_(std::filesystem::path(out->lesson.path).parent_path()), recording_into_(std::move(recording_into)) {}
 
   Status fail(int line, const std::string& rule) const {
     return InvalidArgument(out_->lesson.path + ":" + std::to_string(line) + ": " + rule);
@@ -72,6 +73,8 @@ class Checker {
       const std::string fallback = !step.recording.empty() ? step.recording : l.recording;
       if (!fallback.empty()) {
         plan.fallback_replay = resolve_recording(fallback, dir_);
+        // A recording being made need not exist yet: it is written where it was asked for.
+        if (plan.fallback_replay.empty() && !recording_into_.empty()) plan.fallback_replay = (recording_into_ / fallback).string();
         if (plan.fallback_replay.empty())
           return fail(step.line, "recording '" + fallback + "' is in no data folder's recordings/");
       }
@@ -152,6 +155,7 @@ class Checker {
 
   LoadedLesson* out_;
   std::filesystem::path dir_;
+  std::filesystem::path recording_into_;  // --record-lesson's folder; empty when not recording
 };
 
 }  // namespace
@@ -169,7 +173,7 @@ std::vector<std::filesystem::path> lesson_files() {
   return files;
 }
 
-Status open_lesson(const std::string& name_or_path, LoadedLesson* out) {
+Status open_lesson(const std::string& name_or_path, LoadedLesson* out, const std::filesystem::path& recording_into) {
   *out = LoadedLesson{};
   std::string path = name_or_path;
   std::error_code ec;
@@ -184,7 +188,7 @@ Status open_lesson(const std::string& name_or_path, LoadedLesson* out) {
                              (names.empty() ? "none here" : "them: " + names) + ")");
   }
   SORTSCOPE_RETURN_IF_ERROR(load_lesson(path, &out->lesson));
-  return Checker(out).check();
+  return Checker(out, recording_into).check();
 }
 
 ui::LessonLibrary lesson_library() {

@@ -17,8 +17,9 @@ namespace sortscope::app::cli {
 std::vector<std::filesystem::path> lesson_files();
 
 // A shipped lesson by name (its file name without .md), or a lesson file by path, read and
-// checked. A broken lesson is one line: "PATH:LINE: what is wrong".
-Status open_lesson(const std::string& name_or_path, LoadedLesson* out);
+// checked. A broken lesson is one line: "PATH:LINE: what is wrong". With `recording_into` (where
+// --record-lesson writes), a recording the lesson names need not exist yet.
+Status open_lesson(const std::string& name_or_path, LoadedLesson* out, const std::filesystem::path& recording_into = {});
 
 // Every lesson found, checked, tours first and then claims, each group by chapter: the picker's list
 // and `sortscope lessons`'.

@@ -18,6 +18,8 @@ namespace sortscope::app {
 // The steps in climbing order: the registered algorithms with a ladder rung (their descriptors say
 // where they stand and what each changed from the one below), by rung.
 std::vector<const AlgorithmDescriptor*> ladder_steps();
+// The ladder climbed on a GPU that the program ships as a recording, for a machine without one.
+constexpr std::string_view kGpuLadderRecording = "ladder-2e26-h200.ssrec";
 // Their names in climbing order, for a sentence: "a, b and c".
 std::string ladder_step_names();
 

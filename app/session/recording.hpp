@@ -18,6 +18,9 @@ namespace sortscope::app {
 
 // A recording keeps at most this many keys of each snapshot: every k-th key, k a power of two.
 constexpr uint64_t kRecordedKeysPerSnapshot = uint64_t(1) << 16;
+// A lesson's recording keeps fewer: its pictures are a projector's width, so 4,096 keys a snapshot
+// draw the same array view, and a shelf of lessons stays a few megabytes.
+constexpr uint64_t kLessonKeysPerSnapshot = uint64_t(1) << 12;
 
 struct Recording {
   RunRecord run;              // its snapshots hold the kept keys, in host memory

@@ -73,6 +73,7 @@ struct ViewState {
   bool value_axis_data = true;  // the array view's value axis spans the keys present, not the key type's range
   bool show_help = false;
   bool show_ladder = false;  // the Ladder view takes the pictures' place
+  std::string ladder_error;  // why a recorded ladder could not be shown, until the next try
   PhaseView focus = PhaseView::none;  // the view the mouse was last over: Explain highlights its phase
   int focus_stage = -1;               // the view stage at which the mouse set `focus`; -1: every stage (--focus)
   int clicked_phase = -1;             // the phase last clicked in Explain, at focus_stage
