@@ -1,4 +1,4 @@
-// The GUI rendered headless (Mesa's EGL on CI, NVIDIA's on the GPU machine): the picture exists,
+// The GUI rendered headless (Mesa's EGL without a GPU, NVIDIA's with one): the picture exists,
 // is not blank, and every panel has something drawn in it.
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>

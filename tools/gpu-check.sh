@@ -9,8 +9,8 @@
 # all-targets re-measures every row of docs/performance.md's checklist with its table's command, one line a row
 # (47 bench processes, most at 2^26 to 2^28 keys). ladder and all-targets write the key-range map's input with
 # numpy; profile, ladder-counters and bytes need Nsight Compute (ncu) on PATH, sanitize compute-sanitizer.
-# SORTSCOPE_GPU_PRELUDE names a script to source first, for machines where the binaries need an EGL or GL
-# loader, or library paths, set up before they start (the headless steps render through EGL).
+# SORTSCOPE_GPU_PRELUDE names a script sourced first to set up the machine's libraries, if it needs one
+# (an EGL or GL loader, library paths: the headless steps render through EGL).
 set -uo pipefail
 out=${OUT:-gpu-out}
 mkdir -p "$out"

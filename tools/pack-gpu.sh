@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Packs the binaries to copy to a GPU machine into .gpu/bins.tar.xz: sortscope, the tests with a GPU case
-# and, when built, the tuning tools (the statically linked binaries compress about 4:1). Build with the
-# CUDA toolkit on any machine, pack, copy the repository with .gpu/ to the GPU machine and run
-# tools/gpu-check.sh there, which unpacks it.
+# Packs the binaries to copy to a machine with an NVIDIA GPU into .gpu/bins.tar.xz: sortscope, the
+# tests with a GPU case and, when built, the tuning tools (the statically linked binaries compress
+# about 4:1). Build with the CUDA toolkit on any machine, pack, copy the repository with .gpu/ to the
+# machine with the GPU and run tools/gpu-check.sh there, which unpacks it. Where the build machine has
+# the GPU, pack anyway: the scripts run the binaries from .gpu/.
 #   tools/pack-gpu.sh [BUILD_DIR] [TEST...]   (default: build, and every test with a GPU case)
 set -euo pipefail
 build=${1:-build}

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # compute-sanitizer over every CUDA algorithm: memcheck, racecheck, synccheck and initcheck, each
 # on a matrix of key types, keys and pairs, both orders and odd n, traced and timed kernels both
-# (bench --kernels runs one traced sort after the timed one). Run on the GPU machine from the
-# repository root with the binaries in .gpu/ (tools/pack-gpu.sh); prints one table row per
+# (bench --kernels runs one traced sort after the timed one). Run on a machine with an NVIDIA GPU,
+# from the repository root, with the binaries in .gpu/ (tools/pack-gpu.sh); prints one table row per
 # algorithm and case, and the first lines of any report, to stdout and $OUT/sanitize.md.
 #   tools/sanitize-all.sh [ALGORITHM...]     (default: every algorithm with a CUDA entry)
 set -uo pipefail

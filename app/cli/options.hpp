@@ -1,4 +1,4 @@
-// The command line (DESIGN.md 4): the GUI (windowed or headless) and the bench command share the
+// The command line (docs/architecture.md): the GUI (windowed or headless) and the bench command share the
 // run options; every mistake becomes one clear line on stderr and a non-zero exit.
 #pragma once
 

@@ -21,7 +21,7 @@ struct Candidate {
 };
 
 // NVIDIA reports EGL_EXT_device_base rather than EXT_device_enumeration, so glad's flags read 0:
-// fetch the two entry points by name (DESIGN.md 6).
+// fetch the two entry points by name.
 std::vector<Candidate> candidate_displays() {
   std::vector<Candidate> out;
   auto query_devices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));

@@ -125,7 +125,7 @@ Status make_cuda_backend(std::unique_ptr<Backend>* out);
 bool cuda_available(std::string* why_not = nullptr);
 
 // Fault injection, for tests and for trying the app's recovery by hand (SORTSCOPE_INJECT_FAULT in
-// the README): the k-th allocation any backend makes from now on fails as if memory had run out
+// docs/user-guide.md): the k-th allocation any backend makes from now on fails as if memory had run out
 // (k = 0 disarms it), and the CUDA backend's next run first launches a kernel that traps, a sticky
 // error that ends the process's use of the GPU; and the next sort's output has its first and last
 // keys swapped before it is verified, as a wrong sort would leave them.

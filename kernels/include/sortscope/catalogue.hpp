@@ -1,4 +1,4 @@
-// The catalogue: canonical names of key types, distributions and backends (DESIGN.md 2). Algorithms
+// The catalogue: canonical names of key types, distributions and backends. Algorithms
 // are described by their own descriptors, collected in the registry (algorithm.hpp).
 #pragma once
 

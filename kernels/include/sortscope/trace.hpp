@@ -1,4 +1,4 @@
-// The trace model (DESIGN.md 3): what one sort run did, stage by stage, as plain host data.
+// The trace model (docs/architecture.md): what one sort run did, stage by stage, as plain host data.
 //
 // A trace is what the pictures are made of and what the tests check: the CPU and CUDA backends
 // produce equal traces for the same input and configuration (timings aside).
