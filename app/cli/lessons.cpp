@@ -210,13 +210,15 @@ int list_lessons(std::ostream& out) {
   const std::vector<std::string>& broken = library.broken;
   std::vector<LoadedLesson> lessons;
   for (const auto& l : library.lessons) lessons.push_back(*l);
+  size_t name_width = 0;
+  for (const LoadedLesson& l : lessons) name_width = std::max(name_width, l.lesson.name.size() + 2);
   std::string kind;
   for (const LoadedLesson& l : lessons) {
     if (l.lesson.kind != kind) {
       kind = l.lesson.kind;
       out << (kind == "tour" ? "Tours (a chapter or a paper, in order):\n" : "\nClaims (one checkable claim each):\n");
     }
-    out << "  " << l.lesson.name << std::string(l.lesson.name.size() < 30 ? 30 - l.lesson.name.size() : 1, ' ')
+    out << "  " << l.lesson.name << std::string(name_width - l.lesson.name.size(), ' ')
         << l.lesson.title << "  [" << l.lesson.chapter << "; " << l.lesson.steps.size() << " steps"
         << (l.lesson.gpu ? "; GPU numbers" : "") << "]\n";
   }

@@ -33,6 +33,8 @@ constexpr std::array kFields = {
     CaptionField{"race_speedup", "how many times faster the shown sort is than the one it races"},
     CaptionField{"sweep_best", "where the experiment's measure was best"},
     CaptionField{"sweep_best_value", "its best value"},
+    CaptionField{"sweep_spread", "how far the experiment's points spread: (largest - smallest) / smallest"},
+    CaptionField{"verified", "whether the run's output was checked sorted (and stable, where the sort promises it)"},
     CaptionField{"ladder_fastest", "the fastest rung of the ladder"},
 };
 
@@ -225,6 +227,11 @@ class Reader {
         s.experiment->paper.emplace_back(*x, *y);
       }
       if (s.experiment->paper.empty()) return fail(line, "paper: needs at least one x=y pair");
+      return Status::Ok();
+    }
+    // Once the caption has begun, "word: more words" is the caption's, not a misspelt key.
+    if (!s.caption.empty()) {
+      s.caption += (s.caption.back() == '\n' ? "" : " ") + l;
       return Status::Ok();
     }
     return fail(line, "unknown line '" + key + ":' in a step (run, view, show, ask, because, sweep, series, measure, paper, recording)");

@@ -17,6 +17,32 @@ std::string printed(const char* format, double v) {
   return text;
 }
 
+// The experiment's best point and how far its points spread, for the run's algorithm's line (or the
+// first line drawn, when the run's algorithm is not one of them), once the sweep is done.
+void add_sweep_values(const Experiment& e, std::string_view algorithm, const std::string& measure,
+                      std::map<std::string, std::string>* v) {
+  if (!e.done() || e.points.empty()) return;
+  const std::string series = std::any_of(e.points.begin(), e.points.end(), [&](const ExperimentPoint& p) {
+    return p.series == algorithm;
+  }) ? std::string(algorithm) : e.points.front().series;
+  const auto value = [&](const ExperimentPoint& p) { return measure == "ms" ? p.ms : measure == "GB/s" ? p.gbps : p.keys_per_s; };
+  const ExperimentPoint* best = nullptr;
+  double lo = 0, hi = 0;
+  for (const ExperimentPoint& p : e.points) {
+    if (p.series != series || value(p) <= 0) continue;
+    const bool better = !best || (measure == "ms" ? value(p) < value(*best) : value(p) > value(*best));
+    if (better) best = &p;
+    lo = lo == 0 ? value(p) : std::min(lo, value(p));
+    hi = std::max(hi, value(p));
+  }
+  if (!best) return;
+  (*v)["sweep_best"] = e.x_name == "dist" ? best->x_text : e.x_name + " = " + best->x_text;
+  (*v)["sweep_best_value"] = measure == "ms"     ? duration_text(value(*best))
+                             : measure == "GB/s" ? format_bytes_rate(value(*best))
+                                                 : format_rate(value(*best));
+  (*v)["sweep_spread"] = printed("%.0f%%", 100.0 * (hi - lo) / lo);
+}
+
 }  // namespace
 
 std::map<std::string, std::string> caption_values(const CaptionInputs& in) {
@@ -30,8 +56,10 @@ std::map<std::string, std::string> caption_values(const CaptionInputs& in) {
       if (r.ran && (!fastest || r.keys_per_s > fastest->keys_per_s)) fastest = &r;
     if (fastest) v["ladder_fastest"] = fastest->algorithm + " (" + format_rate(fastest->keys_per_s) + ")";
   }
+  if (s.experiment) add_sweep_values(*s.experiment, s.run ? s.run->request.sort.algorithm->name : "", in.measure, &v);
   if (!s.run) return v;
   const RunRecord& run = *s.run;
+  v["verified"] = run.verified ? "sorted and verified" : "NOT sorted: " + run.verify_detail;
   v["n"] = grouped_count(run.n);
   v["algorithm"] = std::string(run.request.sort.algorithm->title);
   const Throughput& t = s.timed;

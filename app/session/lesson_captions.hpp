@@ -13,6 +13,7 @@ struct CaptionInputs {
   const SessionState* shown = nullptr;       // the run the step shows
   int view_stage = -1;                       // the stage on the screen (ViewState's encoding; -1: the last)
   const SessionState* challenger = nullptr;  // the sort it races, if any
+  std::string measure = "keys/s";            // what the step's experiment plots: keys/s, ms or GB/s
 };
 
 // Every field (session/lesson.hpp's caption_fields) this run can give, as the screen writes it.

@@ -85,7 +85,11 @@ void draw_lesson_panel(UiFrame& f, bool* open) {
   ImGui::TextWrapped("%s", step_line(lesson).c_str());
   ImGui::PopStyleColor();
   if (!l.chapter.empty() || !l.paper.empty()) disabled_text_wrapped("%s", source_line(l).c_str());
-  if (!f.resources.lesson_note.empty()) ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.3f, 1.0f), "%s", f.resources.lesson_note.c_str());
+  if (!f.resources.lesson_note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.78f, 0.3f, 1.0f));
+    ImGui::TextWrapped("%s", f.resources.lesson_note.c_str());
+    ImGui::PopStyleColor();
+  }
   ImGui::Separator();
 
   if (lesson.question_open()) {

@@ -452,7 +452,8 @@ void Ui::draw(Session& session) {
   // The caption's numbers (the race's too) first: its words set the lesson strip's height.
   float lesson_strip = 0;
   if (lesson) {
-    const CaptionInputs inputs{&state, view_.stage, challenger ? &*challenger : nullptr};
+    CaptionInputs inputs{&state, view_.stage, challenger ? &*challenger : nullptr};
+    if (lesson->current().experiment) inputs.measure = lesson->current().experiment->measure;
     resources_->lesson_caption = fill_caption(lesson->current().caption, caption_values(inputs));
     lesson_strip = lesson_panel_height(frame, display.x);
   }
