@@ -1,5 +1,6 @@
 // Lesson: the step's caption with the run's own numbers, its question before the reveal (the class
 // predicts, then sees), and Back and Next, as the arrow keys, PageUp and PageDown (a clicker) do.
+#include <algorithm>
 #include <string>
 
 #include "ui/panel_flags.hpp"
@@ -63,11 +64,22 @@ float lesson_panel_height(const UiFrame& f, float width) {
   float h = ImGui::GetFontSize() + 2 * style.FramePadding.y + 2 * style.WindowPadding.y;
   h += text_h(step_line(lesson)) + text_h(source_line(lesson.lesson->lesson)) + text_h(f.resources.lesson_note);
   h += 2 * style.ItemSpacing.y;  // the separator
+  // The words under the separator: the question and its choices before the reveal; after it, the
+  // question, its answer and the caption. The strip takes the taller, so it keeps its size on Next.
+  float answered_h = text_h(f.resources.lesson_caption);
+  float open_h = 0;
   if (step.question) {
-    h += text_h(step.question->prompt) + 2 * text_h("A") + text_h(step.question->because) + style.ItemSpacing.y;
+    const LessonQuestion& q = *step.question;
+    answered_h += text_h(q.prompt) + 2 * text_h("A") + text_h(q.because) + style.ItemSpacing.y;
+    if (f.resources.big_font) ImGui::PushFont(f.resources.big_font);
+    open_h = text_h(q.prompt);
+    if (f.resources.big_font) ImGui::PopFont();
+    open_h += text_h("Predict first") + 2 * style.ItemSpacing.y +
+             float(q.choices.size()) * ImGui::GetFrameHeightWithSpacing();
   }
-  h += text_h(f.resources.lesson_caption);
-  h += ImGui::GetFrameHeightWithSpacing() + 2 * style.ItemSpacing.y;  // the buttons
+  h += std::max(answered_h, open_h);
+  // The buttons, and a line to spare: wrapped words can take a line more than measured here.
+  h += ImGui::GetFrameHeightWithSpacing() + 2 * style.ItemSpacing.y + ImGui::GetTextLineHeightWithSpacing();
   return h;
 }
 
@@ -81,6 +93,10 @@ void draw_lesson_panel(UiFrame& f, bool* open) {
     ImGui::End();
     return;
   }
+  // The words scroll in what the buttons leave, so Back and Next stay on the panel's last row
+  // however long a caption runs on a small screen. The scrollbar's place is always kept, so the
+  // words wrap the same before and after a step's caption grows past the strip.
+  ImGui::BeginChild("lesson words", ImVec2(0, -ImGui::GetFrameHeightWithSpacing()), false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
   ImGui::PushStyleColor(ImGuiCol_Text, kTitleColour);
   ImGui::TextWrapped("%s", step_line(lesson).c_str());
   ImGui::PopStyleColor();
@@ -107,9 +123,7 @@ void draw_lesson_panel(UiFrame& f, bool* open) {
     }
     if (!f.resources.lesson_caption.empty()) ImGui::TextWrapped("%s", f.resources.lesson_caption.c_str());
   }
-  // The buttons keep the panel's last row (the layout gives the strip the words' height).
-  const float buttons_y = ImGui::GetWindowHeight() - ImGui::GetFrameHeight() - ImGui::GetStyle().WindowPadding.y;
-  if (ImGui::GetCursorPosY() < buttons_y) ImGui::SetCursorPosY(buttons_y);
+  ImGui::EndChild();
 
   if (ImGui::Button("< Back")) lesson.back();
   ImGui::SameLine();
