@@ -335,6 +335,10 @@ int give_lesson_offscreen(Platform& platform, ui::Ui& ui, Session& session, cons
                 << " experiment(s) to " << path << "\n";
     }
   }
+  if (options.check_layout)
+    std::cerr << "sortscope: lesson " << lesson.lesson.name << ": " << lesson.plans.size() << " steps checked at "
+              << options.width << "x" << options.height << ", scale " << options.ui_scale << ": "
+              << (status == 0 ? "no problems" : "problems above") << "\n";
   if (!pages.empty()) {
     const std::string pdf = (dir / (lesson.lesson.name + ".pdf")).string();
     if (Status s = write_pdf(pages, pdf); !s.ok()) {
@@ -452,11 +456,11 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       settings.tour_offered = true;
     }
     if (lesson) ui.open_lesson(lesson);
-    if (lesson && (!options.export_dir.empty() || !options.record_lesson.empty()))
-      status = give_lesson_offscreen(*platform, ui, session, *lesson, options);
+    // Offscreen, a lesson is given whole: every step checked, exported or recorded as asked.
+    const bool given = lesson && !platform->interactive();
+    if (given) status = give_lesson_offscreen(*platform, ui, session, *lesson, options);
     if (options.soak_runs > 0) status = soak(*platform, ui, session, request, options.soak_runs, options.soak_max_log);
     // A soak has drawn its frames; otherwise draw the asked number (0: until the window closes).
-    const bool given = lesson && (!options.export_dir.empty() || !options.record_lesson.empty());
     const int frames = options.soak_runs > 0 || given ? -1
                        : options.frames > 0           ? options.frames
                                                       : (options.headless ? kDefaultHeadlessFrames : 0);

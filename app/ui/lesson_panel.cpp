@@ -93,10 +93,15 @@ void draw_lesson_panel(UiFrame& f, bool* open) {
     ImGui::End();
     return;
   }
-  // The words scroll in what the buttons leave, so Back and Next stay on the panel's last row
-  // however long a caption runs on a small screen. The scrollbar's place is always kept, so the
-  // words wrap the same before and after a step's caption grows past the strip.
-  ImGui::BeginChild("lesson words", ImVec2(0, -ImGui::GetFrameHeightWithSpacing()), false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
+  // The buttons lead, so Back and Next stay in view however long a caption runs: the words below
+  // them scroll.
+  if (ImGui::Button("< Back")) lesson.back();
+  ImGui::SameLine();
+  if (ImGui::Button(lesson.question_open() ? "Show the answer >" : "Next >")) lesson.next();
+  ImGui::SameLine();
+  if (ImGui::Button("Blank (B)")) lesson.blank = true;
+  same_line_if_fits(ImGui::CalcTextSize("Leave the lesson").x + 2 * ImGui::GetStyle().FramePadding.x);
+  if (ImGui::Button("Leave the lesson")) f.view.lesson.reset();
   ImGui::PushStyleColor(ImGuiCol_Text, kTitleColour);
   ImGui::TextWrapped("%s", step_line(lesson).c_str());
   ImGui::PopStyleColor();
@@ -123,15 +128,6 @@ void draw_lesson_panel(UiFrame& f, bool* open) {
     }
     if (!f.resources.lesson_caption.empty()) ImGui::TextWrapped("%s", f.resources.lesson_caption.c_str());
   }
-  ImGui::EndChild();
-
-  if (ImGui::Button("< Back")) lesson.back();
-  ImGui::SameLine();
-  if (ImGui::Button(lesson.question_open() ? "Show the answer >" : "Next >")) lesson.next();
-  ImGui::SameLine();
-  if (ImGui::Button("Blank (B)")) lesson.blank = true;
-  same_line_if_fits(ImGui::CalcTextSize("Leave the lesson").x + 2 * ImGui::GetStyle().FramePadding.x);
-  if (ImGui::Button("Leave the lesson")) f.view.lesson.reset();
   ImGui::End();
 }
 
