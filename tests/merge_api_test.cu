@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "merge/device_merge_sort.cuh"
+#include "sortscope/device_merge_sort_api.hpp"
 
 namespace sortscope {
 namespace {

@@ -61,6 +61,26 @@ inline bool compute_capability_9() {
   return yes;
 }
 
+// Launches `kernel` to start while the kernel before it on the stream finishes (programmatic
+// dependent launch, compute capability 9.0 on; elsewhere an ordinary launch). The kernel waits for
+// the one before it before reading its output (as block/block_merge.cuh's
+// wait_for_previous_kernel does).
+template <typename... Params, typename... Args>
+cudaError_t launch_after_previous(void (*kernel)(Params...), uint32_t blocks, uint32_t threads, size_t shared,
+                                  cudaStream_t stream, Args... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(threads);
+  config.dynamicSmemBytes = shared;
+  config.stream = stream;
+  cudaLaunchAttribute early{};
+  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &early;
+  config.numAttrs = compute_capability_9() ? 1 : 0;
+  return cudaLaunchKernelEx(&config, kernel, Params(args)...);
+}
+
 // Peak memory bandwidth per streaming multiprocessor of the current device, in GB/s (double data
 // rate: two transfers of the bus's width per memory clock), read once: how fast memory can feed
 // each SM, which is what separates an H100 (25 GB/s) from an H200 (37 GB/s) of the same SM count.

@@ -8,15 +8,15 @@
 //   round. A merge takes ties from the earlier chunk, so the result is the stable sort's.
 //
 // The merge is merge path (Odeh et al.; Green et al.), with the merge sort's co-rank and run pairs
-// (merge_policy.hpp) over 64-bit positions: a partition kernel finds where every output tile starts
-// in its two runs, then each block loads its two pieces into shared memory, each thread merges its
-// share serially, and the block writes keys and values out in order.
+// (block/merge_tile_policy.hpp) over 64-bit positions: a partition kernel finds where every output
+// tile starts in its two runs, then each block loads its two pieces into shared memory, each thread
+// merges its share serially, and the block writes keys and values out in order.
+#include "block/merge_tile_policy.hpp"
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/key_less.hpp"
 #include "common/temp_storage.hpp"
 #include "generate/generate_cuda.hpp"
-#include "merge/merge_policy.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
 
 namespace sortscope::detail {

@@ -37,15 +37,15 @@ namespace {
 using cpu_twin::KeysOnly;
 using cpu_twin::PhaseClock;
 
-// The grid-wide exclusive scan in the kernels' three steps: each kScanTile block's sum, the scan of
-// those sums, then each block's entries from its sum's offset. Returns the total.
+// The grid-wide exclusive scan in the kernels' three steps: each block's sum of its grid_scan::kTile
+// entries, the scan of those sums, then each block's entries from its sum's offset. Returns the total.
 uint64_t exclusive_scan(std::vector<uint32_t>& data, double* ms) {
-  const uint64_t m = data.size(), blocks = scan_blocks(m);
+  const uint64_t m = data.size(), blocks = grid_scan::block_sums(m);
   PhaseClock reduce_clock;
   std::vector<uint64_t> partial(blocks, 0);
   parallel_for_each(blocks, [&](uint64_t b) {
     uint64_t sum = 0;
-    for (uint64_t i = b * kScanTile, e = std::min<uint64_t>(m, i + kScanTile); i < e; ++i) sum += data[i];
+    for (uint64_t i = b * grid_scan::kTile, e = std::min<uint64_t>(m, i + grid_scan::kTile); i < e; ++i) sum += data[i];
     partial[b] = sum;
   });
   ms[0] = reduce_clock.ms();
@@ -56,7 +56,7 @@ uint64_t exclusive_scan(std::vector<uint32_t>& data, double* ms) {
   PhaseClock apply_clock;
   parallel_for_each(blocks, [&](uint64_t b) {
     uint64_t running = partial[b];
-    for (uint64_t i = b * kScanTile, e = std::min<uint64_t>(m, i + kScanTile); i < e; ++i)
+    for (uint64_t i = b * grid_scan::kTile, e = std::min<uint64_t>(m, i + grid_scan::kTile); i < e; ++i)
       running += std::exchange(data[i], uint32_t(running));
   });
   ms[2] = apply_clock.ms();
@@ -189,7 +189,7 @@ Status sort(const SortArgs& a, const Shape& shape, SortTrace* trace, const Stage
       const uint64_t scanned = scanned_entries(n, make_shape(shape.rung, rp.bits, shape.items));
       stage.kernels = {{count_kernel_name(shape.rung), count_ms, bytes.count},
                        {"scan: reduce", scan_ms[0], 4 * scanned},
-                       {"scan: spine", scan_ms[1], 8 * scan_blocks(scanned)},
+                       {"scan: spine", scan_ms[1], 8 * grid_scan::block_sums(scanned)},
                        {"scan: apply", scan_ms[2], 8 * scanned},
                        {"scatter", scatter_ms, bytes.scatter}};
       stage.name = radix_stage_name(pt);

@@ -1,15 +1,10 @@
 // The radix ladder's CUDA entry: checks the arguments and picks the instance for the key width.
 #include "common/sort_checks.hpp"
 #include "pmpp_radix/pmpp_radix.hpp"
+#include "pmpp_radix/pmpp_radix_instances.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
 
 namespace sortscope::pmpp_radix {
-namespace instances {
-template <typename Bits>
-cudaError_t sort_width(const detail::SortCall& call, const Shape& shape);
-extern template cudaError_t sort_width<uint32_t>(const detail::SortCall& call, const Shape& shape);
-extern template cudaError_t sort_width<uint64_t>(const detail::SortCall& call, const Shape& shape);
-}  // namespace instances
 
 int sort_cuda(const detail::SortCall& c, const Shape& shape) {
   if (!check_sort_args(c.args, c.d_temp_storage != nullptr).ok()) return cudaErrorInvalidValue;

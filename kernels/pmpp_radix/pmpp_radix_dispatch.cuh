@@ -6,13 +6,14 @@
 
 #include <algorithm>
 
+#include "block/grid_scan.cuh"
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/radix_passes.hpp"
 #include "common/temp_storage.hpp"
 #include "pmpp_radix/pmpp_radix.hpp"
-#include "pmpp_radix/pmpp_radix_kernels.cuh"
-#include "pmpp_radix/pmpp_radix_scan.hpp"
+#include "pmpp_radix/pmpp_radix_agents.cuh"
+#include "pmpp_radix/pmpp_radix_instances.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
 #include "sortscope/device_trace.hpp"
 
@@ -22,9 +23,6 @@ using device::KeysOnly;
 using device::PassDigit;
 using sortscope::device::allow_shared_bytes;
 using sortscope::device::TempStorage;
-
-template <typename Bits>
-cudaError_t sort_width(const detail::SortCall& call, const Shape& shape);
 
 template <typename Bits, typename Value, bool TRACE>
 cudaError_t sort_instance(const detail::SortCall& c, const Shape& shape) {
@@ -48,7 +46,7 @@ cudaError_t sort_instance(const detail::SortCall& c, const Shape& shape) {
   Value* sorted_values = temp.take<Value>(local && kPairs ? n : 0);
   uint16_t* sources = temp.take<uint16_t>(local ? n : 0);
   uint32_t* table = temp.take<uint32_t>(std::max<uint64_t>(scanned, 1));
-  uint32_t* partials = temp.take<uint32_t>(std::max<uint64_t>(scan_blocks(scanned), 1));
+  uint32_t* partials = temp.take<uint32_t>(std::max<uint64_t>(grid_scan::block_sums(scanned), 1));
   uint32_t* scan_total = temp.take<uint32_t>(1);
   if (c.d_temp_storage == nullptr) {
     *c.temp_storage_bytes = temp.bytes();
@@ -119,7 +117,8 @@ cudaError_t sort_instance(const detail::SortCall& c, const Shape& shape) {
                                                                 table, n, tiles, shape.items, twiddle, digit, trace);
       SORTSCOPE_CUDA_LAUNCH_CHECK();
     }
-    SORTSCOPE_CUDA_TRY(scan(table, scanned_entries(n, pass_shape), partials, scan_total, recorder, p, c.stream));
+    SORTSCOPE_CUDA_TRY(
+        grid_scan::scan(table, scanned_entries(n, pass_shape), partials, scan_total, recorder, p, c.stream));
     {
       cuda::ScopedKernelTimer timer(recorder, "scatter", bytes.scatter, p, c.stream);
       if (shape.rung == Rung::naive)

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "block/grid_scan.hpp"
 #include "sortscope/host_device.hpp"
 
 namespace sortscope::pmpp_radix {
@@ -36,14 +37,10 @@ constexpr const char* count_kernel_name(Rung r) {
   return r == Rung::naive ? "extract bits" : r == Rung::counting ? "count" : "local sort";
 }
 
-// Threads of every block of every rung, and of the scan.
+// Threads of every block of every rung (the scan's are block/grid_scan.hpp's).
 constexpr int kThreads = 256;
 constexpr int kMaxItems = 16;
 constexpr int kMaxRadixBits = 8;
-// The grid-wide scan: each block of the reduce and apply kernels covers this many entries.
-constexpr int kScanItems = 8;
-constexpr uint32_t kScanTile = uint32_t(kThreads) * kScanItems;
-constexpr int kSpineThreads = 1024;
 
 // Defaults: the fastest shape of each rung for 2^26 uniform u32 keys on the H200 (the ladder's
 // sweeps in docs/performance.md). multibit: r = 6 17.3 ms (r = 4 18.1, r = 8 19.6); coarsened:
@@ -84,7 +81,6 @@ constexpr uint64_t table_entries(uint64_t n, const Shape& s) { return tile_count
 constexpr uint64_t scanned_entries(uint64_t n, const Shape& s) {
   return s.rung == Rung::naive ? n : table_entries(n, s);
 }
-constexpr uint64_t scan_blocks(uint64_t entries) { return (entries + kScanTile - 1) / kScanTile; }
 
 // Traced runs sum consecutive tiles into at most this many rows of the scan table, so the trace
 // stays small at any n.
@@ -108,7 +104,7 @@ constexpr PassBytes pass_bytes(uint64_t n, const Shape& s, int key_bytes, int va
   const uint64_t m = scanned_entries(n, s);
   PassBytes b;
   // Reduce reads every entry, apply reads and writes it; the spine reads and writes the partials.
-  b.scan = 12 * m + 8 * scan_blocks(m);
+  b.scan = 12 * m + 8 * grid_scan::block_sums(m);
   switch (s.rung) {
     case Rung::naive:  // the keys in, one 4-byte flag out; then keys, values and flags in, keys and values out
       b.count = n * (k + 4);

@@ -12,7 +12,7 @@
 #include <type_traits>
 
 #include "common/block_scan.cuh"
-#include "merge/merge_agents.cuh"
+#include "block/block_merge.cuh"
 #include "sample_sort/sample_sort_policy.hpp"
 
 namespace sortscope::sample_sort::device {

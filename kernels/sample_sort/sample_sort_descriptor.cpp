@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "sample_sort/sample_explain.hpp"
+#include "sample_sort/sample_sort_explain.hpp"
 #include "sample_sort/sample_sort.hpp"
 #include "sample_sort/sample_sort_policy.hpp"
 

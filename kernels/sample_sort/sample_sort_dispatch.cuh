@@ -12,16 +12,15 @@
 #include <optional>
 #include <vector>
 
+#include "block/grid_scan.cuh"
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/key_less.hpp"
 #include "common/temp_storage.hpp"
-#include "merge/device_merge_sort.cuh"
-#include "pmpp_radix/pmpp_radix_policy.hpp"
-#include "pmpp_radix/pmpp_radix_scan.hpp"
 #include "sample_sort/sample_sort.hpp"
 #include "sample_sort/sample_sort_agents.cuh"
 #include "sample_sort/sample_sort_policy.hpp"
+#include "sortscope/device_merge_sort_api.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
 #include "sortscope/device_trace.hpp"
 #include "sortscope/key_traits.hpp"
@@ -49,10 +48,8 @@ struct Spare {
 template <typename Key, typename Less>
 size_t sample_sort_bytes(uint64_t count) {
   size_t bytes = 0;
-  merge::dispatch::sort_untraced<Sample<Key>, NoValues>(nullptr, bytes, static_cast<const Sample<Key>*>(nullptr),
-                                                        static_cast<Sample<Key>*>(nullptr), static_cast<const NoValues*>(nullptr),
-                                                        static_cast<NoValues*>(nullptr), count,
-                                                        device::SampleLess<Key, Less>{}, nullptr);
+  merge::DeviceMergeSort::SortKeys(nullptr, bytes, static_cast<Sample<Key>*>(nullptr), count,
+                                   device::SampleLess<Key, Less>{});
   return bytes;
 }
 
@@ -92,12 +89,12 @@ cudaError_t merge_round(const device::Buffers<Key, Value>& buffers, uint64_t run
   const size_t shared = merge::device::shared_bytes<Key, Value, P::kItems>(P::kMergeTile);
   SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<merge>(int(shared)));
   constexpr uint32_t kPartitionThreads = 128;
-  SORTSCOPE_CUDA_TRY(merge::dispatch::launch_after_previous(
+  SORTSCOPE_CUDA_TRY(sortscope::device::launch_after_previous(
       device::segmented_partition_kernel<Key, Value, Less, Segments>, (blocks + kPartitionThreads - 1) / kPartitionThreads,
       kPartitionThreads, 0, stream, buffers, run, segments, blocks, a_offsets, turn,
       merge::device::TileEnds<const Key>{ends.heads, ends.tails, ends.tile}, less));
-  return merge::dispatch::launch_after_previous(merge, blocks, P::kMergeThreads, shared, stream, buffers, run, segments,
-                                                static_cast<const uint32_t*>(a_offsets), turn, ends, less);
+  return sortscope::device::launch_after_previous(merge, blocks, P::kMergeThreads, shared, stream, buffers, run,
+                                                  segments, static_cast<const uint32_t*>(a_offsets), turn, ends, less);
 }
 
 // Sorts every segment by merge sort (the merge sort's tile sort and global rounds, each launch
@@ -290,7 +287,7 @@ struct BucketTable {
 
 // The grid-wide exclusive scan of `entries` counts in place, their total written after them.
 inline cudaError_t scan_counts(uint32_t* counts, uint64_t entries, uint32_t* partials, cudaStream_t stream) {
-  return pmpp_radix::scan(counts, entries, partials, counts + entries, nullptr, 0, stream);
+  return grid_scan::scan(counts, entries, partials, counts + entries, nullptr, 0, stream);
 }
 
 // A traced run's count table (rows x the section's buckets), from its scan in device memory: the
@@ -403,7 +400,7 @@ cudaError_t sort_det(const detail::SortCall& c, Less less) {
   uint32_t* const sample_positions[2] = {temp.take<uint32_t>(sample_count), temp.take<uint32_t>(sample_count)};
   Sample<Key>* splitters = temp.take<Sample<Key>>(s);
   uint32_t* counts = temp.take<uint32_t>(table + 1);
-  uint32_t* partials = temp.take<uint32_t>(pmpp_radix::scan_blocks(table));
+  uint32_t* partials = temp.take<uint32_t>(grid_scan::block_sums(table));
   BucketTable<Key, Value> buckets(temp, n, s);
   uint32_t* sublist_offsets = temp.take<uint32_t>(SublistRounds<Key, Value>{n, len}.most_blocks() + 1);
   size_t sample_temp_bytes = 0;
@@ -526,7 +523,7 @@ cudaError_t sort_rand(const detail::SortCall& c, uint64_t seed, Less less) {
   Sample<Key>* samples = temp.take<Sample<Key>>(sample_count);
   Sample<Key>* tree = temp.take<Sample<Key>>(k);
   uint32_t* counts = temp.take<uint32_t>(table + 1);
-  uint32_t* partials = temp.take<uint32_t>(pmpp_radix::scan_blocks(table));
+  uint32_t* partials = temp.take<uint32_t>(grid_scan::block_sums(table));
   uint32_t* tile_starts = temp.take<uint32_t>(table);  // where each bucket starts in each tile
   uint32_t* places = temp.take<uint32_t>(distributed ? n : 0);  // each key's bucket and place in its tile
   BucketTable<Key, Value> buckets(temp, n, k);
@@ -548,9 +545,8 @@ cudaError_t sort_rand(const detail::SortCall& c, uint64_t seed, Less less) {
           keys_in, n, sample_count, seed, samples);
       SORTSCOPE_CUDA_LAUNCH_CHECK();
       size_t bytes = sample_temp_bytes;
-      SORTSCOPE_CUDA_TRY((merge::dispatch::sort_untraced<Sample<Key>, NoValues>(
-          sample_temp, bytes, samples, samples, static_cast<const NoValues*>(nullptr), static_cast<NoValues*>(nullptr),
-          sample_count, sample_less, stream)));
+      SORTSCOPE_CUDA_TRY(
+          merge::DeviceMergeSort::SortKeys(sample_temp, bytes, samples, sample_count, sample_less, stream));
       device::build_tree_kernel<<<(k + kThreads - 1) / kThreads, kThreads, 0, stream>>>(samples, k, oversampling, tree);
       SORTSCOPE_CUDA_LAUNCH_CHECK();
     }

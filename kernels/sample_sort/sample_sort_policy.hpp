@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "generate/distributions.hpp"
-#include "merge/merge_policy.hpp"
+#include "block/merge_tile_policy.hpp"
 #include "sortscope/host_device.hpp"
 
 namespace sortscope::sample_sort {

@@ -1,12 +1,6 @@
-// Merge sort by co-rank on CUDA behind an API shaped call for call like cub::DeviceMergeSort:
-// SortKeys, SortKeysCopy, SortPairs, SortPairsCopy and their Stable forms, with a comparison functor
-// and a stream, and the temp-storage size query with a null pointer. Code written for CUB calls
-// ours by changing the namespace:
-//
-//   sortscope::merge::DeviceMergeSort::StableSortPairs(d_temp, bytes, d_keys, d_values, n, less);
-//
-// Keys and values are device pointers (CUB also takes iterators); every form is stable. Include it
-// from a .cu file compiled by nvcc: the kernels are instantiated for the caller's types.
+// Merge sort by co-rank on CUDA, the host side: the temp storage, the tile sort and the global
+// rounds (partition, then merge), traced or not, and the rounds chosen for this GPU. The public API
+// (sortscope/device_merge_sort_api.hpp) and the registry's entry (merge_dispatch.cu) call it.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -36,25 +30,6 @@ struct StageRecorder {
   // Called with a stage's index, the co-ranks of its traced mergers and its first pair's path.
   StageTrace (*describe)(void* context, int stage, const uint32_t* a_offsets, const uint32_t* path) = nullptr;
 };
-
-// Launches `kernel` to start while the kernel before it on the stream finishes (programmatic
-// dependent launch, compute capability 9.0 on; elsewhere an ordinary launch). The kernel waits for
-// the one before it before reading its output (device::wait_for_previous_kernel).
-template <typename... Params, typename... Args>
-cudaError_t launch_after_previous(void (*kernel)(Params...), uint32_t blocks, uint32_t threads, size_t shared,
-                                  cudaStream_t stream, Args... args) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(blocks);
-  config.blockDim = dim3(threads);
-  config.dynamicSmemBytes = shared;
-  config.stream = stream;
-  cudaLaunchAttribute early{};
-  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  early.val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = &early;
-  config.numAttrs = sortscope::device::compute_capability_9() ? 1 : 0;
-  return cudaLaunchKernelEx(&config, kernel, Params(args)...);
-}
 
 // P: the tile shapes (device::Policy's members); tuning tools race others.
 template <typename Key, typename Value, typename Less, bool TRACE, typename P = device::Policy<Key, Value>>
@@ -145,10 +120,10 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
     {
       cuda::ScopedKernelTimer timer(recorder, "co-rank", 0, stage, stream);
       constexpr int kPartitionThreads = 128;
-      SORTSCOPE_CUDA_TRY(launch_after_previous(device::partition_kernel<Key, Less>,
-                                               (blocks + kPartitionThreads - 1) / kPartitionThreads, kPartitionThreads,
-                                               0, stream, from, n, run, blocks, a_offsets,
-                                               device::TileEnds<const Key>{ends.heads, ends.tails, ends.tile}, less));
+      SORTSCOPE_CUDA_TRY(sortscope::device::launch_after_previous(
+          device::partition_kernel<Key, Less>, (blocks + kPartitionThreads - 1) / kPartitionThreads, kPartitionThreads,
+          0, stream, from, n, run, blocks, a_offsets, device::TileEnds<const Key>{ends.heads, ends.tails, ends.tile},
+          less));
     }
     if (recorder) {
       std::vector<uint32_t> host_offsets(blocks), host_path(kPathPoints + 1);
@@ -161,10 +136,10 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
     }
     {
       cuda::ScopedKernelTimer timer(recorder, "merge", moved, stage, stream);
-      SORTSCOPE_CUDA_TRY(launch_after_previous(merge, blocks, P::kMergeThreads, size_t(merge_shared), stream, from,
-                                               reinterpret_cast<const Value*>(values[at]), keys[1 - at],
-                                               reinterpret_cast<Value*>(values[1 - at]), n, run,
-                                               static_cast<const uint32_t*>(a_offsets), less, ends));
+      SORTSCOPE_CUDA_TRY(sortscope::device::launch_after_previous(
+          merge, blocks, P::kMergeThreads, size_t(merge_shared), stream, from,
+          reinterpret_cast<const Value*>(values[at]), keys[1 - at], reinterpret_cast<Value*>(values[1 - at]), n, run,
+          static_cast<const uint32_t*>(a_offsets), less, ends));
     }
     at = 1 - at;
     if (out.snapshot_stride && (stage + 1) % out.snapshot_stride == 0)
@@ -176,13 +151,6 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
   if (void* last = recorder->end_stages(stages))
     SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(last, keys_out, uint64_t(n) * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
   return cudaSuccess;
-}
-
-template <typename OffsetT>
-bool negative(OffsetT num_items) {
-  static_assert(std::is_integral_v<OffsetT>, "num_items must be an integer");
-  if constexpr (std::is_signed_v<OffsetT>) return num_items < 0;
-  else return false;
 }
 
 // An untraced sort runs the rounds chosen for this GPU and n (wide_rounds); its temp-storage query
@@ -212,56 +180,5 @@ cudaError_t sort_untraced(void* d_temp_storage, size_t& temp_storage_bytes, cons
 }
 
 }  // namespace dispatch
-
-struct DeviceMergeSort {
-  using NoValues = device::NoValues;
-
-  template <typename KeyT, typename OffsetT, typename CompareOpT>
-  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyT* d_keys, OffsetT num_items,
-                              CompareOpT compare_op, cudaStream_t stream = 0) {
-    if (dispatch::negative(num_items)) return cudaErrorInvalidValue;
-    return dispatch::sort_untraced<KeyT, NoValues>(d_temp_storage, temp_storage_bytes, d_keys, d_keys, nullptr, nullptr,
-                                                 uint64_t(num_items), compare_op, stream);
-  }
-  template <typename KeyT, typename OffsetT, typename CompareOpT>
-  static cudaError_t SortKeysCopy(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_input_keys,
-                                  KeyT* d_output_keys, OffsetT num_items, CompareOpT compare_op, cudaStream_t stream = 0) {
-    if (dispatch::negative(num_items)) return cudaErrorInvalidValue;
-    return dispatch::sort_untraced<KeyT, NoValues>(d_temp_storage, temp_storage_bytes, d_input_keys, d_output_keys,
-                                                 nullptr, nullptr, uint64_t(num_items), compare_op, stream);
-  }
-  template <typename KeyT, typename ValueT, typename OffsetT, typename CompareOpT>
-  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyT* d_keys, ValueT* d_items,
-                               OffsetT num_items, CompareOpT compare_op, cudaStream_t stream = 0) {
-    if (dispatch::negative(num_items)) return cudaErrorInvalidValue;
-    return dispatch::sort_untraced<KeyT, ValueT>(d_temp_storage, temp_storage_bytes, d_keys, d_keys, d_items, d_items,
-                                               uint64_t(num_items), compare_op, stream);
-  }
-  template <typename KeyT, typename ValueT, typename OffsetT, typename CompareOpT>
-  static cudaError_t SortPairsCopy(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_input_keys,
-                                   const ValueT* d_input_items, KeyT* d_output_keys, ValueT* d_output_items,
-                                   OffsetT num_items, CompareOpT compare_op, cudaStream_t stream = 0) {
-    if (dispatch::negative(num_items)) return cudaErrorInvalidValue;
-    return dispatch::sort_untraced<KeyT, ValueT>(d_temp_storage, temp_storage_bytes, d_input_keys, d_output_keys,
-                                               d_input_items, d_output_items, uint64_t(num_items), compare_op, stream);
-  }
-  // Every form above is already stable; these name the guarantee as CUB does.
-  template <typename KeyT, typename OffsetT, typename CompareOpT>
-  static cudaError_t StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyT* d_keys, OffsetT num_items,
-                                    CompareOpT compare_op, cudaStream_t stream = 0) {
-    return SortKeys(d_temp_storage, temp_storage_bytes, d_keys, num_items, compare_op, stream);
-  }
-  template <typename KeyT, typename OffsetT, typename CompareOpT>
-  static cudaError_t StableSortKeysCopy(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_input_keys,
-                                        KeyT* d_output_keys, OffsetT num_items, CompareOpT compare_op,
-                                        cudaStream_t stream = 0) {
-    return SortKeysCopy(d_temp_storage, temp_storage_bytes, d_input_keys, d_output_keys, num_items, compare_op, stream);
-  }
-  template <typename KeyT, typename ValueT, typename OffsetT, typename CompareOpT>
-  static cudaError_t StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyT* d_keys, ValueT* d_items,
-                                     OffsetT num_items, CompareOpT compare_op, cudaStream_t stream = 0) {
-    return SortPairs(d_temp_storage, temp_storage_bytes, d_keys, d_items, num_items, compare_op, stream);
-  }
-};
 
 }  // namespace sortscope::merge

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "sample_sort/sample_explain.hpp"
+#include "sample_sort/sample_sort_explain.hpp"
 #include "sample_sort/sample_sort.hpp"
 #include "sample_sort/sample_sort_policy.hpp"
 

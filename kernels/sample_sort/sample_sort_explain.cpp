@@ -1,6 +1,6 @@
 // The sample sorts' per-key Explain lines, from the trace's bucket sizes and table and the keys
 // before and after the viewed stage.
-#include "sample_sort/sample_explain.hpp"
+#include "sample_sort/sample_sort_explain.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -3,8 +3,8 @@
 // comparison, traced or not.
 #include "common/key_less.hpp"
 #include "common/sort_checks.hpp"
-#include "merge/device_merge_sort.cuh"
 #include "merge/merge.hpp"
+#include "merge/merge_dispatch.cuh"
 #include "sortscope/device_radix_sort_api.hpp"
 #include "sortscope/key_traits.hpp"
 
