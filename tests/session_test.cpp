@@ -106,7 +106,9 @@ TEST(Recording, ABrokenFileIsOneMessage) {
   const std::string path = testing::TempDir() + "/sortscope_broken.ssrec";
   Recording r;
   for (const std::string& bytes : {std::string(""), std::string("SortScope recording 1\n"),
-                                   std::string("SortScope recording 1\n\xff\xff\xff\xff\xff\xff\xff\x7f", 30)}) {
+                                   std::string("SortScope recording 1\n\xff\xff\xff\xff\xff\xff\xff\x7f", 30),
+                                   std::string("SortScope recording 2\n"),
+                                   std::string("SortScope recording 2\n\x10\x00\x00\x00\x00\x00\x00\x00not deflated", 42)}) {
     { std::ofstream(path, std::ios::binary) << bytes; }
     const Status s = load_recording(path, &r);
     EXPECT_FALSE(s.ok());

@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   file  # cpack's .deb: dpkg-shlibdeps is told the libraries apart with it
-  libimgui-dev libglfw3-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev libgtest-dev
+  libimgui-dev libglfw3-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev libgtest-dev zlib1g-dev
   libgl-dev libegl-dev libegl-mesa0 libgl1-mesa-dri fonts-dejavu-core
   xvfb xauth
   clang libclang-rt-14-dev libomp-14-dev  # the asan preset: sanitizers, libFuzzer, OpenMP for clang

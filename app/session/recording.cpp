@@ -1,11 +1,13 @@
 #include "session/recording.hpp"
 
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include <array>
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "sortscope/trace_json.hpp"
@@ -13,7 +15,20 @@
 namespace sortscope::app {
 namespace {
 
-constexpr std::string_view kMagic = "SortScope recording 1\n";
+// Version 1 (still read): the body as it is. Version 2: the body's length as 8 little-endian bytes,
+// then the body deflated (zlib): a trace's JSON shrinks about eightfold, so a shelf of lessons'
+// recordings stays a few megabytes.
+constexpr std::string_view kMagicPlain = "SortScope recording 1\n";
+constexpr std::string_view kMagic = "SortScope recording 2\n";
+
+void append_u64(std::string* out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>(static_cast<unsigned char>(v >> (8 * i))));
+}
+uint64_t read_u64(const unsigned char* bytes) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t(bytes[i]) << (8 * i);
+  return v;
+}
 // A header larger than this is not one this program wrote.
 constexpr uint64_t kMaxHeaderBytes = uint64_t(1) << 30;
 
@@ -233,18 +248,28 @@ Status save_recording(const RunRecord& run, const SessionState& state, const std
   }
   const std::string text = header.dump();
 
-  std::ofstream out(path, std::ios::binary);
-  if (!out) return IoError("cannot write '" + path + "'");
-  out.write(kMagic.data(), std::streamsize(kMagic.size()));
-  std::array<unsigned char, 8> length{};
-  for (int i = 0; i < 8; ++i) length[size_t(i)] = static_cast<unsigned char>(uint64_t(text.size()) >> (8 * i));
-  out.write(reinterpret_cast<const char*>(length.data()), 8);
-  out.write(text.data(), std::streamsize(text.size()));
+  // The body: the header's length, the header, each kept snapshot's keys.
+  std::string body;
+  append_u64(&body, text.size());
+  body += text;
   std::vector<std::byte> keys(size_t(keys_each) * width);
   for (int s = 0; snapshots && s < snapshots->count(); ++s) {
     SORTSCOPE_RETURN_IF_ERROR(snapshots->copy_keys(s, stride, keys_each, keys.data()));
-    out.write(reinterpret_cast<const char*>(keys.data()), std::streamsize(keys.size()));
+    body.append(reinterpret_cast<const char*>(keys.data()), keys.size());
   }
+  uLongf packed_bytes = compressBound(uLong(body.size()));
+  std::string packed(packed_bytes, '\0');
+  if (compress2(reinterpret_cast<Bytef*>(packed.data()), &packed_bytes, reinterpret_cast<const Bytef*>(body.data()),
+                uLong(body.size()), Z_BEST_COMPRESSION) != Z_OK)
+    return IoError("cannot compress the recording for '" + path + "'");
+  packed.resize(packed_bytes);
+
+  std::ofstream out(path, std::ios::binary);
+  if (!out) return IoError("cannot write '" + path + "'");
+  std::string head(kMagic);
+  append_u64(&head, body.size());
+  out.write(head.data(), std::streamsize(head.size()));
+  out.write(packed.data(), std::streamsize(packed.size()));
   out.close();
   if (!out) return IoError("cannot write '" + path + "'");
   if (size) {
@@ -252,21 +277,40 @@ Status save_recording(const RunRecord& run, const SessionState& state, const std
     size->keys_each = keys_each;
     size->key_stride = stride;
     size->header_bytes = text.size();
-    size->total_bytes = kMagic.size() + 8 + text.size() + uint64_t(size->snapshots) * keys.size();
+    size->total_bytes = head.size() + packed.size();
   }
   return Status::Ok();
 }
 
 Status load_recording(const std::string& path, Recording* recording) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return IoError("cannot open '" + path + "'");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return IoError("cannot open '" + path + "'");
   const auto not_one = [&](const std::string& why) { return InvalidArgument("'" + path + "' is not a SortScope recording: " + why); };
   std::string magic(kMagic.size(), '\0');
-  if (!in.read(magic.data(), std::streamsize(magic.size())) || magic != kMagic) return not_one("it does not start with 'SortScope recording 1'");
+  if (!file.read(magic.data(), std::streamsize(magic.size())) || (magic != kMagic && magic != kMagicPlain))
+    return not_one("it does not start with 'SortScope recording 1' or '2'");
+  // Version 1's body follows as it is; version 2's is inflated first.
+  std::istringstream body;
+  std::istream* body_in = &file;
+  if (magic == kMagic) {
+    std::array<unsigned char, 8> length{};
+    if (!file.read(reinterpret_cast<char*>(length.data()), 8)) return not_one("it ends before its length");
+    const uint64_t body_bytes = read_u64(length.data());
+    if (body_bytes > 2 * kMaxHeaderBytes) return not_one("it claims " + std::to_string(body_bytes) + " bytes");
+    const std::string packed((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    std::string unpacked(body_bytes, '\0');
+    uLongf unpacked_bytes = uLongf(body_bytes);
+    if (uncompress(reinterpret_cast<Bytef*>(unpacked.data()), &unpacked_bytes, reinterpret_cast<const Bytef*>(packed.data()),
+                   uLong(packed.size())) != Z_OK ||
+        unpacked_bytes != body_bytes)
+      return not_one("its compressed body is broken");
+    body.str(std::move(unpacked));
+    body_in = &body;
+  }
+  std::istream& in = *body_in;
   std::array<unsigned char, 8> length{};
   if (!in.read(reinterpret_cast<char*>(length.data()), 8)) return not_one("it ends before its header");
-  uint64_t header_bytes = 0;
-  for (int i = 0; i < 8; ++i) header_bytes |= uint64_t(length[size_t(i)]) << (8 * i);
+  const uint64_t header_bytes = read_u64(length.data());
   if (header_bytes > kMaxHeaderBytes) return not_one("its header claims " + std::to_string(header_bytes) + " bytes");
   std::string text(header_bytes, '\0');
   if (!in.read(text.data(), std::streamsize(text.size()))) return not_one("it ends inside its header");

@@ -3,8 +3,10 @@
 // thinned to a stated bound. A classroom without a GPU replays a GPU's run with the GPU's timings
 // and look-back; a change to any control then sorts on the machine at hand.
 //
-// The file: the line "SortScope recording 1", the length of a JSON header as 8 little-endian
-// bytes, the header, then each kept snapshot's keys (raw, the key type's width) in order.
+// The file: the line "SortScope recording 2", the length of the body as 8 little-endian bytes, then
+// the body deflated (zlib). The body: the length of a JSON header as 8 little-endian bytes, the
+// header, then each kept snapshot's keys (raw, the key type's width) in order. A file of version 1
+// (the line "SortScope recording 1" and the body as it is) is still read.
 #pragma once
 
 #include <cstdint>

@@ -36,8 +36,9 @@ void draw_histogram_panel(UiFrame& f, bool* open) {
     ImGui::TextWrapped("Pass %d of %zu: key bits [%d, %d), %u buckets", p.pass + 1, run->trace->stages.size(), p.shift,
                        p.shift + p.bits, digits);
   if (p.skipped) {
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1, 0.78f, 0.3f, 1), "skipped: every key has this digit");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.78f, 0.3f, 1));
+    ImGui::TextWrapped("skipped: every key has this digit");
+    ImGui::PopStyleColor();
   }
   disabled_text_wrapped(scanned ? "bars: keys per digit; line: exclusive scan = where each bucket starts"
                                 : "bars: keys per digit; their exclusive scan (where each bucket starts) is the next phase");

@@ -36,7 +36,7 @@ std::string direction_text(const NetworkSection& s) {
 
 // The same, short enough for a column of the stage list.
 std::string direction_cell(const NetworkSection& s) {
-  if (s.direction_block == 0) return "ascending";
+  if (s.direction_block == 0) return "none";  // under "flips": every comparator sorts ascending
   return "every " + std::to_string(s.direction_block) + (s.descending_first ? ", desc." : "");
 }
 

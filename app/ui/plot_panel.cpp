@@ -129,7 +129,8 @@ void draw_plot_panel(UiFrame& f, bool* open) {
     ImGui::End();
     return;
   }
-  const bool log_x = e.x_name == "n" && !e.categorical && x0 > 0;
+  // n, and a parameter swept over powers of two (s = 8..512), spread evenly on a log axis.
+  const bool log_x = !e.categorical && x0 > 0 && (e.x_name == "n" || x1 / x0 >= 16);
   const bool log_y = plot.log_y && !e.categorical && y0 > 0;
   if (y1 <= 0) y1 = 1;
   const double top = log_y ? y1 * 1.3 : y1 * 1.12, bottom = log_y ? y0 / 1.3 : 0;
@@ -213,7 +214,9 @@ void draw_plot_panel(UiFrame& f, bool* open) {
   if (!plot.paper.empty() && !e.categorical) {
     const std::string paper = "dashed: " + plot.paper_label;
     same_line_if_fits(ImGui::CalcTextSize(paper.c_str()).x);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kPaperColour), "%s", paper.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kPaperColour));
+    ImGui::TextWrapped("%s", paper.c_str());  // a long source goes on under the plot, not past its edge
+    ImGui::PopStyleColor();
   }
   ImGui::End();
 }

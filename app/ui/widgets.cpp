@@ -94,10 +94,12 @@ void disabled_text_wrapped(const char* format, ...) {
 
 void centered_text(const char* text) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const ImVec2 size = ImGui::CalcTextSize(text);
-  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + std::max(0.0f, (avail.x - size.x) / 2),
+  // Wider than the panel: wrapped from its left edge instead.
+  const ImVec2 size = ImGui::CalcTextSize(text, nullptr, false, avail.x);
+  const float line_w = ImGui::CalcTextSize(text).x;
+  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + std::max(0.0f, (avail.x - line_w) / 2),
                              ImGui::GetCursorPosY() + std::max(0.0f, (avail.y - size.y) / 2)));
-  ImGui::TextDisabled("%s", text);
+  disabled_text_wrapped("%s", text);
 }
 
 }  // namespace sortscope::app::ui
