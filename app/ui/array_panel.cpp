@@ -87,11 +87,15 @@ void lookback_strip(const SortTrace& t, const RadixSection& p, ImVec2 at, float 
                       r.max_depth, static_cast<unsigned long long>(r.aggregate_reads),
                       static_cast<unsigned long long>(r.inclusive_reads));
   }
-  ImGui::TextDisabled("Look-back depth (bright = %u tile%s); words read:", deepest, deepest == 1 ? "" : "s");
-  ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kAggregateColor), "A aggregate %.0f%%",
-                     100.0 * double(aggregate) / double(std::max<uint64_t>(aggregate + inclusive, 1)));
-  ImGui::SameLine();
+  // The legend's pieces go on the line before while they fit, so a half-width panel wraps them.
+  char depth[96], share[48];
+  std::snprintf(depth, sizeof depth, "Look-back depth (bright = %u tile%s); words read:", deepest, deepest == 1 ? "" : "s");
+  std::snprintf(share, sizeof share, "A aggregate %.0f%%",
+                100.0 * double(aggregate) / double(std::max<uint64_t>(aggregate + inclusive, 1)));
+  disabled_text_wrapped("%s", depth);
+  same_line_if_fits(ImGui::CalcTextSize(share).x);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kAggregateColor), "%s", share);
+  same_line_if_fits(ImGui::CalcTextSize("P inclusive").x);
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kInclusiveColor), "P inclusive");
 }
 
@@ -465,7 +469,9 @@ void draw_array_panel(UiFrame& f, bool* open) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 axis_color = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   dl->AddText(ImVec2(origin.x, origin.y), axis_color, top_label.c_str());
-  dl->AddText(ImVec2(origin.x, origin.y + rows - ImGui::GetFontSize()), axis_color, bottom_label.c_str());
+  // A plot shorter than two lines has room for its top value alone.
+  if (rows >= 2 * ImGui::GetFontSize())
+    dl->AddText(ImVec2(origin.x, origin.y + rows - ImGui::GetFontSize()), axis_color, bottom_label.c_str());
   ImGui::SetCursorScreenPos(ImVec2(origin.x + axis, origin.y));
   ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(r.array_view.texture())),
                ImVec2(float(columns), float(rows)), ImVec2(0, 1), ImVec2(1, 0));

@@ -432,7 +432,7 @@ void draw_controls_panel(UiFrame& f, bool* open) {
   help_marker("Keep re-running the untraced sort to plot its throughput.");
   ImGui::SameLine();
   if (ImGui::Button("Help (F1)")) f.view.show_help = !f.view.show_help;
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize("Lessons").x + 2 * ImGui::GetStyle().FramePadding.x);
   if (ImGui::Button("Lessons")) f.view.show_lessons = !f.view.show_lessons;
   if (ImGui::Button(f.view.show_ladder ? "Back to the sort (L)" : "Radix ladder (L)")) {
     f.view.show_ladder = !f.view.show_ladder;

@@ -100,7 +100,7 @@ void ladder_rows(UiFrame& f, const LadderResult& ladder) {
   const float indent = beside ? name_w : 0;
   for (const LadderRow& r : ladder.rows) {
     const AlgorithmDescriptor* algorithm = find_algorithm(r.algorithm);
-    if (ImGui::SmallButton(r.algorithm.c_str()) && algorithm && f.state.run) {
+    if (ImGui::Button(r.algorithm.c_str()) && algorithm && f.state.run) {
       RunRequest request = f.state.run->request;
       request.sort.algorithm = algorithm;
       request.sort.params = r.params;
