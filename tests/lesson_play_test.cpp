@@ -20,6 +20,12 @@ std::vector<std::string> shipped_lessons() {
   for (const auto& entry : std::filesystem::directory_iterator(SORTSCOPE_LESSON_DIR, ec))
     if (entry.path().extension() == ".md") names.push_back(entry.path().stem().string());
   std::sort(names.begin(), names.end());
+#ifdef SORTSCOPE_TESTS_UNDER_SANITIZERS
+  // Under the sanitizers every fourth lesson: the plain build plays them all.
+  std::vector<std::string> sample;
+  for (size_t i = 0; i < names.size(); i += 4) sample.push_back(names[i]);
+  names = sample;
+#endif
   return names;
 }
 
@@ -45,10 +51,12 @@ TEST_P(ShippedLesson, PlaysThroughOnTheCpuWithNoLayoutProblemAtProjectorSizes) {
   }
 }
 
+#ifndef SORTSCOPE_TESTS_UNDER_SANITIZERS
 TEST(ShippedLessons, AtLeastTheClaimsAndToursAreThere) {
   // One lesson per checkable claim of the papers the program teaches from, and a tour of each.
   EXPECT_GE(shipped_lessons().size(), 21u + 5u);
 }
+#endif
 
 INSTANTIATE_TEST_SUITE_P(Lessons, ShippedLesson, testing::ValuesIn(shipped_lessons()),
                          [](const testing::TestParamInfo<std::string>& info) {
