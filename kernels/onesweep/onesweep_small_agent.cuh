@@ -1,6 +1,6 @@
 // onesweep's small-n agent: one cooperative launch runs every pass, each block's tile kept in registers.
 // Per pass a block ranks its tile, publishes its digit counts, waits at a grid-wide barrier, reads
-// every block's counts (the tiles x digits table, bucket-major: the reduce-then-scan of the seeds,
+// every block's counts (the tiles x digits table, bucket-major: the papers' reduce-then-scan,
 // with no look-back chain), scatters, and after a second barrier loads its tile of the new order.
 // Between passes the keys stay ordered bits in scratch memory that the L2 holds.
 #pragma once

@@ -54,8 +54,8 @@ struct CoalescingStats {
 
 constexpr uint32_t kSegmentBytes = 128;
 
-// How the scan walks the tiles x digits table. Every seed scans bucket-major: all tiles' counts of
-// digit 0, then all tiles' counts of digit 1, and so on (DIGEST.md "Cross-seed").
+// How the scan walks the tiles x digits table. Every paper taught here scans it bucket-major: all
+// tiles' counts of digit 0, then all tiles' counts of digit 1, and so on.
 enum class ScanOrder { digit_major };
 
 // What one row of a scan table stands for: a thread block's run of tiles (reduce-then-scan) or
