@@ -152,7 +152,10 @@ class Reader {
       if (!s.caption.empty() || !l.empty()) s.caption += l.empty() ? "\n" : (s.caption.empty() || s.caption.back() == '\n' ? "" : " ") + l;
       return Status::Ok();
     }
-    const auto& [key, value] = *kv;
+    // Named copies, not a structured binding: the lambdas below capture them (C++20 allows capturing
+    // a binding, clang 14 does not).
+    const std::string& key = kv->first;
+    const std::string& value = kv->second;
     auto words = [&](std::vector<std::string>* out, int* at) -> Status {
       const auto split = split_words(value);
       if (!split) return fail(line, key + ": a quote is not closed");
