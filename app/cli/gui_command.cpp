@@ -373,11 +373,7 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       std::cerr << "sortscope: " << printable(s.message()) << "\n";
       return 2;
     }
-    // A preset's shown sort replaces the asked one, its parameters set over the asked ones.
-    if (shown) {
-      request.sort.algorithm = shown->algorithm;
-      for (const ParamSetting& p : shown->params) set_param(&request.sort, p.name, p.value);
-    }
+    if (shown) show_race_preset(*shown, &request.sort);
   }
   // A broken lesson is one line before any window: its file, its line, the rule.
   std::shared_ptr<LoadedLesson> lesson;

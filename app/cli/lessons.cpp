@@ -116,11 +116,7 @@ class Checker {
       plan->race.emplace();
       std::optional<SortConfig> shown;
       if (Status s = parse_race(c.gui.race, &*plan->race, &shown); !s.ok()) return fail(run_line, "run: " + s.message());
-      // A preset's shown sort replaces the asked one, as on the command line.
-      if (shown) {
-        plan->request.sort.algorithm = shown->algorithm;
-        for (const ParamSetting& p : shown->params) set_param(&plan->request.sort, p.name, p.value);
-      }
+      if (shown) show_race_preset(*shown, &plan->request.sort);
     }
     plan->ladder = c.gui.ladder;
     plan->replay = c.gui.replay;

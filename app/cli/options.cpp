@@ -153,6 +153,11 @@ Status parse_backend(const std::string& text, BackendChoice* out) {
   return Status::Ok();
 }
 
+void show_race_preset(const SortConfig& shown, SortConfig* sort) {
+  sort->algorithm = shown.algorithm;
+  for (const ParamSetting& p : shown.params) set_param(sort, p.name, p.value);
+}
+
 Status parse_race(const std::string& text, SortConfig* challenger, std::optional<SortConfig>* shown) {
   shown->reset();
   if (const RacePreset* preset = find_race_preset(text)) {

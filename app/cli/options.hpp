@@ -86,6 +86,8 @@ Status parse_backend(const std::string& text, BackendChoice* out);
 // --race's text: the challenger's algorithm and parameters (ALGORITHM[:NAME=VALUE,...]), or the name
 // of a race preset (race_presets()), which also gives the shown sort (`shown`; left empty otherwise).
 Status parse_race(const std::string& text, SortConfig* challenger, std::optional<SortConfig>* shown);
+// A preset's shown sort put in place of the asked one: its algorithm, its parameters set over the asked ones.
+void show_race_preset(const SortConfig& shown, SortConfig* sort);
 
 int run_gui(const RunRequest& request, const GuiOptions& options);
 int run_bench(const RunOptions& run, const BenchOptions& bench);
