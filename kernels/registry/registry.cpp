@@ -38,6 +38,13 @@ const AlgorithmDescriptor* find_algorithm(std::string_view name) {
 
 const AlgorithmDescriptor& default_algorithm() { return *kRegistry[0]; }
 
+labs::FoundLab labs::find_lab(std::string_view name) {
+  for (const AlgorithmDescriptor* a : kRegistry)
+    for (const LabEntry& lab : a->labs)
+      if (lab.name == name) return {lab.pipeline, a->name};
+  return {};
+}
+
 Status check_takes_keys(const AlgorithmDescriptor& algorithm, KeyType k) {
   if (algorithm.takes(k)) return Status::Ok();
   std::string types, others;

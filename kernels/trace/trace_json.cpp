@@ -41,6 +41,8 @@ void to_json(nlohmann::json& j, const RadixSection& p) {
   }
   if (!p.lookback.empty()) j["lookback"] = p.lookback;
   j["coalescing"] = {p.coalescing.warp_stores, p.coalescing.segments_exchanged, p.coalescing.segments_direct};
+  if (p.coalescing.measured())
+    j["coalescing_measured"] = {p.coalescing.measured_warp_stores, p.coalescing.segments_measured};
 }
 void from_json(const nlohmann::json& j, RadixSection& p) {
   j.at("pass").get_to(p.pass);
@@ -58,6 +60,11 @@ void from_json(const nlohmann::json& j, RadixSection& p) {
   if (j.contains("coalescing")) {
     const auto& c = j.at("coalescing");
     p.coalescing = {c.at(0).get<uint64_t>(), c.at(1).get<uint64_t>(), c.at(2).get<uint64_t>()};
+  }
+  if (j.contains("coalescing_measured")) {
+    const auto& m = j.at("coalescing_measured");
+    p.coalescing.measured_warp_stores = m.at(0).get<uint64_t>();
+    p.coalescing.segments_measured = m.at(1).get<uint64_t>();
   }
 }
 

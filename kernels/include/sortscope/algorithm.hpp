@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sortscope/catalogue.hpp"
+#include "sortscope/lab.hpp"
 #include "sortscope/sort_args.hpp"
 #include "sortscope/status.hpp"
 #include "sortscope/trace.hpp"
@@ -162,6 +163,8 @@ struct AlgorithmDescriptor {
   std::string_view no_lookback_reason;
   // A recording shipped with the program, relative to its data folder, that shows a GPU's look-back.
   std::string_view lookback_recording;
+  // The labs whose student phase is one of this algorithm's (assets/labs/<name>/).
+  std::span<const labs::LabEntry> labs;
 
   bool runs_on(BackendKind b) const { return b == BackendKind::cpu ? cpu != nullptr : cuda != nullptr; }
   bool takes(KeyType k) const { return (key_widths & key_width_bit(info(k).bytes)) != 0; }

@@ -47,7 +47,12 @@ struct CoalescingStats {
   uint64_t warp_stores = 0;
   uint64_t segments_exchanged = 0;
   uint64_t segments_direct = 0;
+  // A lab's pass: the stores the student's kernel really made, logged as it ran (zero otherwise).
+  uint64_t measured_warp_stores = 0;
+  uint64_t segments_measured = 0;
   bool operator==(const CoalescingStats&) const = default;
+  bool measured() const { return measured_warp_stores != 0; }
+  double average_measured() const { return measured() ? double(segments_measured) / double(measured_warp_stores) : 0; }
   double average_exchanged() const { return warp_stores ? double(segments_exchanged) / double(warp_stores) : 0; }
   double average_direct() const { return warp_stores ? double(segments_direct) / double(warp_stores) : 0; }
 };
