@@ -1,35 +1,15 @@
 // The reference coarsened four-bit pass (PMPP 13.6): 1024-key tiles, 4 keys a thread, sorted by
 // one-bit splits in shared memory, then each bucket written by consecutive threads.
 #include "sortscope_lab.h"
+#include "harness/radix.cuh"  // the block-wide scan
 
 #define THREADS 256
 #define ITEMS 4
 #define TILE (THREADS * ITEMS)
 
-// The exclusive sum of `value` over the block's 256 threads (8 warps): a shuffle scan in each warp,
-// then the totals of the warps before. *total gets the block's sum.
-__device__ uint32_t block_exclusive_sum(uint32_t value, uint32_t* warp_sums, uint32_t* total) {
-  const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  uint32_t inclusive = value;
-  for (uint32_t d = 1; d < 32; d *= 2) {
-    const uint32_t other = __shfl_up_sync(0xffffffffu, inclusive, d);
-    if (lane >= d) inclusive += other;
-  }
-  if (lane == 31) warp_sums[warp] = inclusive;
-  __syncthreads();
-  uint32_t before = inclusive - value, sum = 0;
-  for (uint32_t w = 0; w < THREADS / 32; ++w) {
-    if (w < warp) before += warp_sums[w];
-    sum += warp_sums[w];
-  }
-  *total = sum;
-  __syncthreads();
-  return before;
-}
-
 extern "C" __global__ void sort_tile(const uint32_t* keys, uint32_t* sorted, uint64_t n, int shift, int bits) {
   __shared__ uint32_t tile_keys[2][TILE];
-  __shared__ uint32_t warp_sums[THREADS / 32];
+  __shared__ uint32_t scan_scratch[sortscope_harness::kBlockScanWords];
   const uint64_t base = uint64_t(blockIdx.x) * TILE;
   const uint32_t valid = n - base < TILE ? uint32_t(n - base) : TILE;
   const uint32_t t = threadIdx.x;
@@ -43,7 +23,7 @@ extern "C" __global__ void sort_tile(const uint32_t* keys, uint32_t* sorted, uin
     uint32_t ones = 0;
     for (uint32_t e = 0; e < mine; ++e) ones += (tile_keys[at][first + e] >> bit) & 1u;
     uint32_t tile_ones = 0;
-    uint32_t ones_before = block_exclusive_sum(ones, warp_sums, &tile_ones);
+    uint32_t ones_before = sortscope_harness::block_exclusive_sum(ones, scan_scratch, &tile_ones);
     const uint32_t zeros = valid - tile_ones;
     for (uint32_t e = 0; e < mine; ++e) {
       const uint32_t q = first + e, key = tile_keys[at][q], one = (key >> bit) & 1u;
