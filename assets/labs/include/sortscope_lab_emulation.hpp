@@ -460,8 +460,7 @@ class Worker {
       if (ready_head_ != ready_tail_) {
         resume(ready_[ready_head_++ % kMaxBlockThreads]);
       } else if (next_start_ < n_) {
-        starting_stack_ = take_stack();
-        prepare_context(fresh_, *starting_stack_, fiber_main, this);
+        start_fiber();
         switch_to_fiber(fresh_, *starting_stack_);
       } else {
         break;
@@ -604,16 +603,27 @@ class Worker {
     switch_to_fiber(threads_[t].context, *threads_[t].stack);
   }
 
-  // The sanitizer is told of each switch, or it takes the fiber's stack for a stack overflow of the OS thread's.
+  // Lays out fresh_ to run the next threads not started, on a stack of its own.
+  void start_fiber() {
+    starting_stack_ = take_stack();
+    prepare_context(fresh_, *starting_stack_, fiber_main, this);
+  }
+
   void switch_to_fiber(Context& to, const Stack& stack) {
+    leaving_scheduler_ = true;
+    switch_between(scheduler_, to, stack);
+  }
+
+  // The sanitizer is told of each switch, or it takes the fiber's stack for a stack overflow of the OS thread's.
+  void switch_between(Context& from, Context& to, const Stack& stack) {
 #if defined(SORTSCOPE_EMULATION_ASAN)
     void* fake_stack = nullptr;
     __sanitizer_start_switch_fiber(&fake_stack, stack.low, stack.size);
-    raw_switch(scheduler_, to);
+    raw_switch(from, to);
     __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
 #else
     (void)stack;
-    raw_switch(scheduler_, to);
+    raw_switch(from, to);
 #endif
   }
 
@@ -630,7 +640,27 @@ class Worker {
 #endif
   }
 
-  void park(ThreadState& me) { switch_to_scheduler(me.context, false); }
+  // A waiting thread hands the OS thread straight to the next one that can run: one switch, not two through the
+  // scheduler. The scheduler is left only for what it alone does: ending the block, or failing it.
+  void park(ThreadState& me) {
+    if (!failed_) {
+      if (ready_head_ != ready_tail_) {
+        const uint32_t t = ready_[ready_head_++ % kMaxBlockThreads];
+        current_ = t;
+        threadIdx = threads_[t].index;
+        leaving_scheduler_ = false;
+        switch_between(me.context, threads_[t].context, *threads_[t].stack);
+        return;
+      }
+      if (next_start_ < n_) {
+        start_fiber();
+        leaving_scheduler_ = false;
+        switch_between(me.context, fresh_, *starting_stack_);
+        return;
+      }
+    }
+    switch_to_scheduler(me.context, false);
+  }
 
   void thread_ended(uint32_t t) {
     ThreadState& thread = threads_[t];
@@ -792,6 +822,7 @@ class Worker {
   uint32_t stack_count_ = 0;
   Stack* free_stacks_[kMaxBlockThreads] = {};
   uint32_t free_count_ = 0;
+  bool leaving_scheduler_ = false;  // whether the fiber switched to was entered from the scheduler's stack
 #if defined(SORTSCOPE_EMULATION_ASAN)
   const void* scheduler_stack_bottom_ = nullptr;
   std::size_t scheduler_stack_size_ = 0;
@@ -805,7 +836,11 @@ inline thread_local Worker* current_worker = nullptr;
 inline void fiber_main(void* worker_pointer) noexcept {
   Worker& worker = *static_cast<Worker*>(worker_pointer);
 #if defined(SORTSCOPE_EMULATION_ASAN)
-  __sanitizer_finish_switch_fiber(nullptr, &worker.scheduler_stack_bottom_, &worker.scheduler_stack_size_);
+  // The stack switched from is the scheduler's (the OS thread's) only when the scheduler started this fiber.
+  if (worker.leaving_scheduler_)
+    __sanitizer_finish_switch_fiber(nullptr, &worker.scheduler_stack_bottom_, &worker.scheduler_stack_size_);
+  else
+    __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
 #endif
   Stack* stack = worker.starting_stack_;
   while (worker.next_start_ < worker.n_ && !worker.failed_) {
