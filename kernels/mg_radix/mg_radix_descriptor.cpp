@@ -116,6 +116,8 @@ std::vector<ExplainPhase> explain(const ExplainContext& c) {
   return phases;
 }
 
+constexpr labs::LabEntry kLabs[] = {{"digit-histogram", run_digit_histogram_lab}};
+
 }  // namespace
 
 extern const AlgorithmDescriptor descriptor;
@@ -138,6 +140,7 @@ const AlgorithmDescriptor descriptor{
     .ladder_rung = 7,
     .ladder_note = "Merrill & Grimshaw 2011, reduce-then-scan: count first, then rank and scatter in one kernel; no "
                    "sorted tile written between",
+    .labs = kLabs,
 };
 
 }  // namespace sortscope::mg_radix

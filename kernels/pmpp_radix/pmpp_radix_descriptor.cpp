@@ -223,6 +223,11 @@ std::vector<ExplainPhase> explain_counting(const ExplainContext& c) {
   return phases;
 }
 
+constexpr labs::LabEntry kNaiveLabs[] = {{"radix-split-scan", run_radix_split_scan_lab}};
+constexpr labs::LabEntry kCoalescedLabs[] = {{"radix-coalesced", run_radix_coalesced_lab}};
+constexpr labs::LabEntry kMultibitLabs[] = {{"radix-multibit", run_radix_multibit_lab}};
+constexpr labs::LabEntry kCoarsenedLabs[] = {{"radix-coarsened", run_radix_coarsened_lab}};
+
 // Programming Massively Parallel Processors, 4th edition, chapter 13.
 constexpr const char* kPmppPaper = "Hwu, Kirk & El Hajj 2022 (PMPP, 4th ed.)";
 
@@ -270,6 +275,7 @@ const AlgorithmDescriptor descriptor{
     .explain = pmpp_radix::explain_naive,
     .ladder_rung = 1,
     .ladder_note = "PMPP 13.3, the start: one bit per pass, one thread per key, a scan of all n bits, scattered writes",
+    .labs = pmpp_radix::kNaiveLabs,
 };
 }  // namespace sortscope::pmpp_radix_naive
 
@@ -289,6 +295,7 @@ const AlgorithmDescriptor descriptor{
     .ladder_rung = 2,
     .ladder_note = "PMPP 13.4: each block sorts its tile by the bit in shared memory first: writes coalesce, and a "
                    "tiles x 2 table replaces the n-flag scan",
+    .labs = pmpp_radix::kCoalescedLabs,
 };
 }  // namespace sortscope::pmpp_radix_coalesced
 
@@ -308,6 +315,7 @@ const AlgorithmDescriptor descriptor{
     .explain = pmpp_radix::explain_multibit,
     .ladder_rung = 3,
     .ladder_note = "PMPP 13.5: r bits per pass from r local splits: 32 / r passes instead of 32",
+    .labs = pmpp_radix::kMultibitLabs,
 };
 }  // namespace sortscope::pmpp_radix_multibit
 
@@ -328,5 +336,6 @@ const AlgorithmDescriptor descriptor{
     .ladder_rung = 4,
     .ladder_note = "PMPP 13.6: several keys per thread: more loads in flight, longer bucket runs, a table with "
                    "fewer rows",
+    .labs = pmpp_radix::kCoarsenedLabs,
 };
 }  // namespace sortscope::pmpp_radix_coarsened
