@@ -384,6 +384,20 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       return 2;
     }
   }
+  // So is a lab that cannot open, or a student's file that is not there.
+  if (!options.lab.empty()) {
+    LabFiles lab;
+    if (const Status s = open_lab_files(options.lab, &lab); !s.ok()) {
+      std::cerr << "sortscope: --lab: " << printable(s.message()) << "\n";
+      return 2;
+    }
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(options.student, ec)) {
+      std::cerr << "sortscope: --student '" << printable(options.student)
+                << "': no such file (sortscope lab start " << options.lab << " DIR writes the starter file)\n";
+      return 2;
+    }
+  }
   // A recording that cannot be shown is a mistake in the command line: say so before any window.
   std::shared_ptr<Recording> recording;
   if (!options.replay.empty()) {
@@ -423,7 +437,7 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
     session_options.live = options.live;
     session_options.device_lock = std::make_shared<std::mutex>();
     session_options.replay = std::move(recording);
-    session_options.idle = lesson != nullptr;
+    session_options.idle = lesson != nullptr || !options.lab.empty();
     Session session(session_options);
     ui::ViewState view = settings.view;
     view.stage = options.stage;
@@ -452,6 +466,25 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       settings.tour_offered = true;
     }
     if (lesson) ui.open_lesson(lesson);
+    if (!options.lab.empty()) {
+      LabRequest lab;
+      lab.lab = options.lab;
+      lab.student = options.student;
+      std::string why_not;
+      lab.backend = request.backend == BackendChoice::cpu ? BackendKind::cpu
+                    : request.backend == BackendChoice::cuda || cuda_available(&why_not) ? BackendKind::cuda
+                                                                                          : BackendKind::cpu;
+      ui.open_lab(lab);
+      if (!platform->interactive()) {
+        // Offscreen, the picture is of the lab's first run: wait for it, then show it.
+        ui.lab()->poll(session);
+        if (!ui.lab()->wait_until_done(kHeadlessWaitSeconds))
+          std::cerr << "sortscope: the lab did not finish in " << kHeadlessWaitSeconds << " s\n";
+        const LabState done = ui.lab()->state();
+        if (done.latest) std::cerr << "sortscope: lab " << lab.lab << ": " << printable(done.latest->headline) << "\n";
+        ui.lab()->poll(session);
+      }
+    }
     // Offscreen, a lesson is given whole: every step checked, exported or recorded as asked.
     const bool given = lesson && !platform->interactive();
     if (given) status = give_lesson_offscreen(*platform, ui, session, *lesson, options);

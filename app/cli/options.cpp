@@ -383,6 +383,33 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
       ->needs(lesson);
   CLI::App* lessons_cmd = app.add_subcommand("lessons", "List the lessons, by chapter and paper");
 
+  CLI::Option* lab = app.add_option("--lab", gui.lab,
+                                    "Open a lab: the student's kernel (--student FILE) in place of one phase of our "
+                                    "sort, checked and drawn, and run again each time the file is saved");
+  app.add_option("--student", gui.student, "With --lab: the student's file")->needs(lab);
+  lab->needs("--student");
+  LabCommand& lab_command = c.lab;
+  CLI::App* lab_cmd = app.add_subcommand("lab", "Labs: a student's kernel run in place of one phase of our sorts");
+  lab_cmd->require_subcommand(1);
+  CLI::App* lab_list = lab_cmd->add_subcommand("list", "List the labs");
+  CLI::App* lab_start = lab_cmd->add_subcommand("start", "Write a lab's starter file and task into DIR");
+  lab_start->add_option("NAME", lab_command.name, "The lab")->required();
+  lab_start->add_option("DIR", lab_command.dir, "The folder to write them in")->required();
+  CLI::App* lab_check = lab_cmd->add_subcommand(
+      "check", "Run a lab's fixed cases on a student's file; exit 0 when all pass, 1 when any fails");
+  lab_check->add_option("NAME", lab_command.name, "The lab")->required();
+  lab_check->add_option("--student", lab_command.student, "The student's file")->required();
+  lab_check->add_option("--backend", lab_command.backend, "auto, cuda or cpu (the CUDA emulation)")
+      ->check(CLI::IsMember({"auto", "cuda", "cpu"}))
+      ->capture_default_str();
+  lab_check->add_option("--json", lab_command.json, "Also write the report as JSON to FILE (- for standard output)");
+  lab_check->add_option("--large", lab_command.large, "The large case's n (default 9,999,997 on a GPU, 999,997 on the CPU)")
+      ->check(number_in(1, 1000000000));
+  CLI::App* lab_worker = app.add_subcommand("lab-worker", "");
+  lab_worker->group("");
+  lab_worker->add_option("REQUEST", lab_command.request)->required();
+  lab_worker->add_option("RESULT", lab_command.result)->required();
+
   BenchOptions& bench = c.bench;
   RunOptions bench_run;
   CLI::App* bench_cmd = app.add_subcommand("bench", "Time algorithms on one input in one process, median of --repeat runs");
@@ -441,6 +468,12 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
     c.run = bench_run;
   } else if (lessons_cmd->parsed()) {
     c.kind = Command::Kind::lessons;
+  } else if (lab_cmd->parsed() || lab_worker->parsed()) {
+    c.kind = Command::Kind::lab;
+    lab_command.action = lab_worker->parsed() ? LabCommand::Action::worker
+                         : lab_list->parsed() ? LabCommand::Action::list
+                         : lab_start->parsed() ? LabCommand::Action::start
+                                               : LabCommand::Action::check;
   } else {
     c.kind = Command::Kind::gui;
     gui.no_arguments = argc == 1;
@@ -488,6 +521,7 @@ int main(int argc, char** argv) {
   }
   if (c.kind == Command::Kind::bench) return run_bench(c.run, c.bench);
   if (c.kind == Command::Kind::lessons) return list_lessons(std::cout);
+  if (c.kind == Command::Kind::lab) return run_lab_command(c.lab);
   if (!c.gui.export_dir.empty() && !c.gui.headless) {
     std::cerr << "sortscope: --export writes a lesson's pictures offscreen: add --headless\n";
     return 2;

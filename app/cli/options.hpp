@@ -63,6 +63,8 @@ struct GuiOptions {
   bool check_layout = false; // after the last frame, report text cut off, overlapping or broken mid-word
   bool print_text = false;   // after the last frame, print every panel's text as drawn
   std::string lesson;        // a lesson to give: a shipped lesson's name or a lesson file
+  std::string lab;           // a lab to open: its name (sortscope lab list)
+  std::string student;       // with lab: the student's file, run and rerun when saved
   bool no_arguments = false;  // started with none: a first start's window offers the tour
   std::string export_dir;    // with --headless --lesson: a picture a step (and a PDF of them) in this folder
   std::string record_lesson;  // with --lesson: save each step's run and experiment as the recording it names, here
@@ -94,14 +96,31 @@ int run_bench(const RunOptions& run, const BenchOptions& bench);
 
 // What a command line asks for: the GUI, a bench run, or to exit at once with `exit_code` (help,
 // version, or a mistake, whose one-line message went to the error stream).
+// `sortscope lab ...`: list the labs, start one in a folder, check a student's file; and the
+// hidden worker a lab's kernels run in.
+struct LabCommand {
+  enum class Action { list, start, check, worker };
+  Action action = Action::list;
+  std::string name;
+  std::string dir;       // start: where the starter file goes
+  std::string student;   // check
+  std::string backend = "auto";
+  std::string json;      // check: also write the report as JSON here ("-": standard output)
+  uint64_t large = 0;    // check: the large case's n (0: the backend's default)
+  std::string request, result;  // worker
+};
+
 struct Command {
-  enum class Kind { gui, bench, lessons, exit };
+  enum class Kind { gui, bench, lessons, lab, exit };
   Kind kind = Kind::gui;
   int exit_code = 0;
   RunOptions run;  // the GUI's or bench's run options
   GuiOptions gui;
   BenchOptions bench;
+  LabCommand lab;
 };
+
+int run_lab_command(const LabCommand& command);
 
 // Parses a command line (argv[0] is the program); help and version text go to `out`, mistakes to
 // `err`. Nothing is run and no file is read.

@@ -33,6 +33,8 @@ struct Recording {
   uint64_t key_stride = 1;    // snapshots keep every key_stride-th key
   std::shared_ptr<const LadderResult> ladder;  // the radix ladder climbed on the run's data, if it was
   std::vector<std::shared_ptr<const Experiment>> experiments;  // lessons' sweeps run on that machine
+  // Shown instead of "Replay of a run recorded on ..." (a lab's run, made by the student's kernel).
+  std::string note;
   // The experiment recorded for `request` (by its key), or null.
   std::shared_ptr<const Experiment> experiment(const ExperimentRequest& request) const;
 };

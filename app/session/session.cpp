@@ -95,8 +95,10 @@ void Session::show_recording(const Recording& r) {
   state_.device_name = r.device_name;
   state_.copy_gbps = r.copy_gbps;
   state_.ladder = r.ladder;
-  state_.replay_note = "Replay of a run recorded on " + r.device_name + " (" + r.recorded_at +
-                       "): its pictures, timings and look-back are that machine's. Change anything to sort here.";
+  state_.replay_note = !r.note.empty() ? r.note
+                                        : "Replay of a run recorded on " + r.device_name + " (" + r.recorded_at +
+                                              "): its pictures, timings and look-back are that machine's. Change "
+                                              "anything to sort here.";
   run_times_ms_ = r.times_ms;
   if (run_times_ms_.empty() && record->untraced_ms > 0) run_times_ms_.push_back(record->untraced_ms);
   state_.timed = throughput_of(record->n, record->model_bytes, median_ms(run_times_ms_),

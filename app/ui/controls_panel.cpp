@@ -434,6 +434,8 @@ void draw_controls_panel(UiFrame& f, bool* open) {
   if (ImGui::Button("Help (F1)")) f.view.show_help = !f.view.show_help;
   same_line_if_fits(ImGui::CalcTextSize("Lessons").x + 2 * ImGui::GetStyle().FramePadding.x);
   if (ImGui::Button("Lessons")) f.view.show_lessons = !f.view.show_lessons;
+  same_line_if_fits(ImGui::CalcTextSize("Labs").x + 2 * ImGui::GetStyle().FramePadding.x);
+  if (ImGui::Button("Labs")) f.view.show_labs = !f.view.show_labs;
   if (ImGui::Button(f.view.show_ladder ? "Back to the sort (L)" : "Radix ladder (L)")) {
     f.view.show_ladder = !f.view.show_ladder;
     if (f.view.show_ladder && !s.ladder) f.session.climb_ladder();

@@ -84,6 +84,11 @@ float lesson_panel_height(const UiFrame& f, float width) {
 }
 
 void draw_lesson_panel(UiFrame& f, bool* open) {
+  // The strip at the foot is a lab's while one is open.
+  if (f.lab && !f.view.lesson) {
+    draw_lab_panel(f, open);
+    return;
+  }
   if (!f.view.lesson) return;
   LessonView& lesson = *f.view.lesson;
   const Lesson& l = lesson.lesson->lesson;

@@ -123,6 +123,13 @@ constexpr const char* kMeterHeading = "Coalescing: 128-byte segments per warp st
 
 std::string meter_caption(const CoalescingStats& c, ScatterStore store) {
   char caption[200];
+  if (c.measured()) {
+    std::snprintf(caption, sizeof caption,
+                  "%s warp stores of your kernel; the rows below are the same keys written the two ways the model "
+                  "knows",
+                  format_count(c.measured_warp_stores).c_str());
+    return caption;
+  }
   const double saved = 100.0 * (1.0 - double(c.segments_exchanged) / double(std::max<uint64_t>(c.segments_direct, 1)));
   if (store == ScatterStore::direct)
     std::snprintf(caption, sizeof caption,
@@ -144,7 +151,7 @@ float meter_height(const RadixSection& p, ScatterStore store, float width) {
   if (p.coalescing.warp_stores == 0) return separator + heading + line;
   const float row = line + ImGui::GetTextLineHeight() + 2 + style.ItemSpacing.y;
   const float caption = ImGui::CalcTextSize(meter_caption(p.coalescing, store).c_str(), nullptr, false, width).y + style.ItemSpacing.y;
-  return separator + heading + 2 * row + caption;
+  return separator + heading + (p.coalescing.measured() ? 3 : 2) * row + caption;
 }
 
 void coalescing_meter(const RadixSection& p, const RunRecord& run) {
@@ -164,11 +171,15 @@ void coalescing_meter(const RadixSection& p, const RunRecord& run) {
     ImGui::TextDisabled(p.skipped ? "Pass skipped: no key moved." : "No stores recorded for this pass.");
     return;
   }
+  // A lab's pass: first the stores the student's kernel really made, as logged while it ran.
+  if (c.measured())
+    meter_row("your kernel (measured as it ran)", c.average_measured(), ideal, IM_COL32(120, 170, 255, 255));
   // Both rows always: the one that ran, and what the other way of writing would have cost.
   const ScatterStore store = run.trace->scatter_store;
-  meter_row(store == ScatterStore::exchanged ? "with the exchange (this run)" : "with an exchange (not run)",
+  const bool lab = c.measured();
+  meter_row(lab ? "with an exchange (model)" : store == ScatterStore::exchanged ? "with the exchange (this run)" : "with an exchange (not run)",
             c.average_exchanged(), ideal, IM_COL32(110, 200, 120, 255));
-  meter_row(store == ScatterStore::direct ? "direct (this run)" : "direct (no exchange)", c.average_direct(), ideal,
+  meter_row(lab ? "direct (model)" : store == ScatterStore::direct ? "direct (this run)" : "direct (no exchange)", c.average_direct(), ideal,
             IM_COL32(235, 120, 90, 255));
   disabled_text_wrapped("%s", meter_caption(c, store).c_str());
 }

@@ -420,8 +420,12 @@ void Ui::draw(Session& session) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
 
+  // A lab hands its finished runs to the session before the frame reads it.
+  if (lab_ && view_.lesson) lab_.reset();
+  if (lab_) lab_->poll(session);
   const SessionState state = session.state();
   UiFrame frame{session, state, view_, *resources_, ImGui::GetTime(), layout_};
+  frame.lab = lab_.get();
   if (const gfx::Palette* palette = gfx::find_palette(view_.palette)) frame.palette = palette;
   handle_lesson_keys();
   if (view_.lesson && view_.lesson->blank) {
@@ -456,6 +460,8 @@ void Ui::draw(Session& session) {
     if (lesson->current().experiment) inputs.measure = lesson->current().experiment->measure;
     resources_->lesson_caption = fill_caption(lesson->current().caption, caption_values(inputs));
     lesson_strip = lesson_panel_height(frame, display.x);
+  } else if (lab_) {
+    lesson_strip = lab_panel_height(frame, display.x);
   }
   RaceLayout race;
   if (challenger) {
@@ -471,9 +477,9 @@ void Ui::draw(Session& session) {
     challenger_layout_ = race.sides[1];
     frame.side_note = " (A)";
     frame.title_note = " (A: " + std::string(state.request.sort.algorithm->name) + race_ratio(state, *challenger, "B") + ")";
-  } else if (lesson) {
+  } else if (lesson || lab_) {
     layout_ = lesson_layout(display.x, display.y, view_.ui_scale, sections, view_.show_ladder, view_.layout, lesson_show,
-                            lesson->question_open(), lesson_strip);
+                            lesson && lesson->question_open(), lesson_strip);
   } else {
     layout_ = fixed_layout(display.x, display.y, view_.ui_scale, sections, view_.show_ladder, view_.layout);
   }
@@ -505,6 +511,15 @@ void Ui::draw(Session& session) {
         view_.offer_tour ? draw_welcome(frame, *lessons_) : draw_lesson_picker(frame, *lessons_);
     if (picked) open_lesson(picked);
   }
+  if (view_.show_labs) {
+    if (lab_names_.empty()) lab_names_ = lab_names();
+    if (std::optional<LabRequest> picked = draw_lab_picker(frame, lab_names_)) {
+      std::string why_not;
+      picked->backend = cuda_available(&why_not) ? BackendKind::cuda : BackendKind::cpu;
+      if (Status s = open_lab(*picked); !s) png_export_done(s.message());
+    }
+  }
+  if (frame.close_lab) lab_.reset();
   if (resources_->png_window_asked) {
     ask_png_export(state, std::nullopt);
     resources_->png_window_asked = false;
@@ -563,6 +578,14 @@ void Ui::open_lesson(std::shared_ptr<const LoadedLesson> lesson) {
     return;
   }
   view_.lesson.emplace(std::move(lesson));
+}
+
+Status Ui::open_lab(LabRequest request) {
+  LabFiles files;
+  if (Status s = open_lab_files(request.lab, &files); !s) return s;
+  view_.lesson.reset();
+  lab_ = std::make_unique<LabSession>(std::move(request), files.info);
+  return Status::Ok();
 }
 
 std::optional<PngExport> Ui::take_png_export() { return std::exchange(png_export_, std::nullopt); }

@@ -14,6 +14,7 @@
 #include "gfx/density_view.hpp"
 #include "gfx/palette.hpp"
 #include "gfx/texture.hpp"
+#include "session/lab_session.hpp"
 #include "session/recording.hpp"
 #include "session/session.hpp"
 #include "ui/layout.hpp"
@@ -68,6 +69,8 @@ struct UiFrame {
   std::string side_note = "";   // " (A)", " (B)": after every panel's title
   std::string title_note = "";  // the side with its sort and speed, after the array view's and throughput's titles
   const gfx::Palette* palette = &gfx::palettes().front();  // the view's digit palette
+  LabSession* lab = nullptr;  // the lab open, if any: its strip takes the lesson's place
+  bool close_lab = false;     // the lab's strip asked to close it
 };
 
 void draw_controls_panel(UiFrame& frame, bool* open);
@@ -83,6 +86,11 @@ void draw_buckets_panel(UiFrame& frame, bool* open);
 void draw_ladder_panel(UiFrame& frame, bool* open);
 void draw_plot_panel(UiFrame& frame, bool* open);
 void draw_lesson_panel(UiFrame& frame, bool* open);
+// A lab's strip along the foot (it takes the lesson strip's place), its height at this width, and
+// the picker that opens one; it returns the lab picked this frame, if any.
+void draw_lab_panel(UiFrame& frame, bool* open);
+float lab_panel_height(const UiFrame& frame, float width);
+std::optional<LabRequest> draw_lab_picker(UiFrame& frame, const std::vector<std::string>& names);
 // Every lesson found and checked (cli/lessons.hpp), for the picker; a broken file is one line.
 struct LessonLibrary {
   std::vector<std::shared_ptr<const LoadedLesson>> lessons;  // tours first, then claims, each by chapter
@@ -144,6 +152,10 @@ class Ui {
   void set_lesson_library(std::shared_ptr<const LessonLibrary> library) { lessons_ = std::move(library); }
   // Gives a lesson from its first step (null: leaves the lesson).
   void open_lesson(std::shared_ptr<const LoadedLesson> lesson);
+  // Opens a lab (closing a lesson): the student's file runs now and again on every save. One line
+  // when the lab cannot open.
+  Status open_lab(LabRequest request);
+  LabSession* lab() { return lab_.get(); }
   // The picture asked for in the last frame drawn, once.
   std::optional<PngExport> take_png_export();
   // What became of it ("Saved ...", or why not), shown over the window for a few seconds.
@@ -178,6 +190,8 @@ class Ui {
   std::optional<PngExport> png_export_;
   std::shared_ptr<const Recording> lesson_recording_;  // what a lesson replays where this machine cannot
   std::shared_ptr<const LessonLibrary> lessons_;
+  std::unique_ptr<LabSession> lab_;
+  std::vector<std::string> lab_names_;  // the picker's list, read when it opens
   std::string export_note_;
   double export_note_at_ = -1e9;
 };

@@ -91,6 +91,10 @@ struct ViewState {
   std::optional<SortConfig> race;
   std::optional<LessonView> lesson;  // a lesson being given, step by step
   bool show_lessons = false;         // the lesson picker is open
+  bool show_labs = false;            // the lab picker is open
+  // The lab picker's fields: the lab picked and the student's file it will run.
+  std::string lab_pick;
+  std::string lab_file;
   bool offer_tour = false;           // a first start: the welcome offers the tour
   PlotSettings plot;
   // Thickness of the pictures' lines (scatter, comparators, plots) over their own: the back row of

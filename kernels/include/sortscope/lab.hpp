@@ -9,12 +9,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "sortscope/catalogue.hpp"
+#include "sortscope/status.hpp"
 #include "sortscope/trace.hpp"
 
 namespace sortscope::labs {
@@ -104,7 +106,9 @@ struct LabInfo {
   std::vector<KeyType> key_types;
   bool pairs = false;      // runs with values, and checks stability
   uint32_t tile_items = 0; // keys per tile: the case list puts n at its boundaries
+  uint32_t block_threads = 0;  // threads per block the harness launches
   double watchdog_s = 10;  // a run longer than this is stopped
+  std::vector<std::string> our_phase;  // our algorithm's kernels (KernelTiming names) of the same phase
   std::string task;        // what to do, for the student
 };
 
@@ -115,5 +119,90 @@ struct FoundLab {
   std::string_view algorithm;
 };
 FoundLab find_lab(std::string_view name);
+
+}  // namespace sortscope::labs
+
+namespace sortscope::labs {
+
+// Reads lab.txt: "key: value" lines, a line "---", then the task. Ok, or one line naming the line.
+Status parse_lab_info(std::string_view name, std::string_view text, LabInfo* out);
+
+// The names of the __global__ functions a source defines, in order (comments skipped).
+std::vector<std::string> kernel_names(std::string_view source);
+
+// One translation unit of the harness and the student's file, each keeping its own file name and
+// line numbers in messages; for the emulation, the export of every kernel the pipeline launches.
+struct LabSourceFile {
+  std::string path;  // as messages name it
+  std::string text;
+};
+std::string assemble_source(const LabSourceFile& harness, const LabSourceFile& student, bool emulation);
+
+// A compiler message, read off its output: the first error's file, line and text.
+struct CompileError {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string message;
+  std::string full;  // everything the compiler wrote
+};
+CompileError first_compile_error(std::string_view compiler_output);
+
+// One case of a check: n keys of a distribution, in a key type and order.
+struct LabCase {
+  std::string label;  // e.g. "n = 257 (tile + 1)", "duplicates", "sorted input"
+  KeyType key_type = KeyType::u32;
+  uint64_t n = 0;
+  Distribution distribution = Distribution::uniform;
+  bool descending = false;
+  uint64_t seed = 1;
+};
+// The fixed cases `lab check` runs: n = 0, 1, odd, the tile's boundaries +-1, a large awkward n;
+// every key type the lab names; duplicates and sorted input.
+std::vector<LabCase> check_cases(const LabInfo& info, uint64_t large_n);
+
+// What one case's output was, against the input stably sorted.
+struct CaseVerdict {
+  bool sorted = false;
+  bool permutation = false;
+  bool stable = true;        // pairs: equal keys kept their input order (true when not checked)
+  bool passed = false;
+  int64_t first_wrong = -1;  // the first position that differs from the expected output
+  // Positions around it, with the keys written there and the keys expected, as text.
+  uint64_t around_begin = 0;
+  std::vector<std::string> got, expected;
+  std::string summary;       // one line
+};
+CaseVerdict verify_case(KeyType key_type, bool descending, const std::vector<uint8_t>& input,
+                        const std::vector<uint8_t>& output, const std::vector<uint32_t>* values);
+
+// The store log's records grouped into warp store instructions: a warp's lanes' k-th stores to
+// one buffer; each instruction costs the distinct kSegmentBytes segments its addresses hit.
+StoreLogSummary summarize_store_log(const void* records, uint64_t count);
+
+}  // namespace sortscope::labs
+
+namespace sortscope::labs {
+
+// The CPU emulation's device: the lab's kernels from a shared library built against
+// sortscope_lab_emulation.hpp, and buffers with an inaccessible page on either side.
+std::unique_ptr<LabDevice> open_emulated_device(const std::string& library_path, std::string* error);
+
+// The GPU's device: the kernels of a cubin NVRTC built, by their lowered names. Null (with *error)
+// without a usable GPU or in a build without CUDA.
+struct GpuModule {
+  std::string cubin_path;
+  std::vector<std::string> kernels;  // as the source names them
+  std::vector<std::string> lowered;  // as the module names them
+};
+std::unique_ptr<LabDevice> open_gpu_device(const GpuModule& module, std::string* error);
+
+// Compiles one translation unit for this machine's GPU with NVRTC: the cubin, and the kernels'
+// lowered names. On a compile error, *log holds what NVRTC wrote.
+Status compile_for_gpu(const std::string& source, const std::string& include_dir, GpuModule* module, std::string* log);
+
+// Installs the worker's handler that turns a fault into one line on stderr naming the buffer it
+// hit (or the address) before the process ends.
+void install_fault_reporter();
 
 }  // namespace sortscope::labs
