@@ -11,8 +11,7 @@ namespace sortscope::bitonic {
 
 void run_bitonic_merge_step_lab(labs::LabDevice& device, labs::LabRun& run) {
   using labs::KernelArg;
-  // An unstable sort: -0.0 stays a key of its own, just below +0.0, as the network orders them.
-  labs::OrderedKeys keys(run, labs::OrderedKeys::Zeros::keep);
+  labs::OrderedKeys keys(run);
   if (!run.values.empty()) throw labs::LabError("the bitonic-merge-step lab sorts keys only");
   if (run.n > (uint64_t(1) << 31)) throw labs::LabError("the bitonic-merge-step lab sorts at most 2^31 keys");
   const uint32_t n = uint32_t(run.n);

@@ -15,25 +15,22 @@
 namespace sortscope::labs {
 
 // A run's keys as the kernels compare them: the ordered bits (key_traits.hpp), so that every key
-// type and descending order sort as unsigned ascending. A stable sort folds -0.0 onto +0.0 (one key,
-// as CUB ranks them) and gives the zeros their signs back in input order, as a stable sort leaves
-// them; an unstable one keeps -0.0 just below +0.0, a total order every backend decides alike.
+// type and descending order sort as unsigned ascending. -0.0 and +0.0 are one key (as CUB ranks
+// them): both go to the device as +0.0's pattern, and the zeros get their signs back in input
+// order, as the stable sort a case is judged against leaves them.
 class OrderedKeys {
  public:
-  enum class Zeros { fold, keep };
-
-  OrderedKeys(const LabRun& run, Zeros zeros)
-      : twiddle_(make_twiddle<uint32_t>(info(run.key_type).is_signed, info(run.key_type).is_float, run.descending)),
-        fold_(zeros == Zeros::fold && twiddle_.fold_minus_zero) {
+  explicit OrderedKeys(const LabRun& run)
+      : twiddle_(make_twiddle<uint32_t>(info(run.key_type).is_signed, info(run.key_type).is_float, run.descending)) {
     if (info(run.key_type).bytes != 4) throw LabError("this lab sorts 32-bit keys (u32, i32, f32)");
     if (run.keys.size() != run.n * sizeof(uint32_t)) throw LabError("the run holds a different number of keys than n");
     bits.resize(run.n);
     if (run.n) std::memcpy(bits.data(), run.keys.data(), run.n * sizeof(uint32_t));
     for (uint32_t& b : bits) {
       const uint32_t ordered = twiddle_.ordered(b);
-      if (fold_ && (ordered == twiddle_.minus_zero || ordered == twiddle_.plus_zero))
+      if (twiddle_.fold_minus_zero && (ordered == twiddle_.minus_zero || ordered == twiddle_.plus_zero))
         zero_was_minus_.push_back(ordered == twiddle_.minus_zero);
-      b = fold_ ? twiddle_.sort_bits(ordered) : ordered;
+      b = twiddle_.sort_bits(ordered);
     }
   }
 
@@ -43,7 +40,7 @@ class OrderedKeys {
     size_t zero = 0;
     for (size_t i = 0; i < bits.size(); ++i) {
       uint32_t ordered = bits[i];
-      if (fold_ && ordered == twiddle_.plus_zero && zero < zero_was_minus_.size() && zero_was_minus_[zero++])
+      if (twiddle_.fold_minus_zero && ordered == twiddle_.plus_zero && zero < zero_was_minus_.size() && zero_was_minus_[zero++])
         ordered = twiddle_.minus_zero;
       raw[i] = twiddle_.raw(ordered);
     }
@@ -55,7 +52,6 @@ class OrderedKeys {
 
  private:
   Twiddle<uint32_t> twiddle_;
-  bool fold_ = false;
   std::vector<bool> zero_was_minus_;  // each zero's sign, in input order
 };
 

@@ -95,10 +95,13 @@ class CpuMergeSort {
   }
 
   void finish_stage(int stage, StageTrace traced, Clock::time_point start) {
+    const uint64_t moved = 2 * n_ * (sizeof(Bits) + (kPairs ? sizeof(Value) : 0));
+    const KernelTiming timing{stage == 0 ? "sort in registers" : "merge", ms_since(start), moved};
     if (trace_) {
-      const uint64_t moved = 2 * n_ * (sizeof(Bits) + (kPairs ? sizeof(Value) : 0));
-      traced.kernels.push_back({stage == 0 ? "sort in registers" : "merge", ms_since(start), moved});
+      traced.kernels.push_back(timing);
       trace_->stages.push_back(std::move(traced));
+    } else if (a_.kernel_times) {
+      a_.kernel_times->push_back(timing);
     }
     if (observer_ && *observer_) (*observer_)(stage, keys_.data());
   }

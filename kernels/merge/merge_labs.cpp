@@ -11,7 +11,7 @@ namespace sortscope::merge {
 
 void run_merge_corank_lab(labs::LabDevice& device, labs::LabRun& run) {
   using labs::KernelArg;
-  labs::OrderedKeys keys(run, labs::OrderedKeys::Zeros::fold);
+  labs::OrderedKeys keys(run);
   const bool pairs = !run.values.empty();
   if (pairs && run.values.size() != run.n) throw labs::LabError("the run holds a different number of values than n");
   if (run.n > 0x7FFFFFFFull) throw labs::LabError("the merge-corank lab sorts at most 2^31 - 1 keys");

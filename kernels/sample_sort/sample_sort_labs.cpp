@@ -19,7 +19,7 @@ void run_bucket_locate_lab(labs::LabDevice& device, labs::LabRun& run) {
   using labs::KernelArg;
   // The kernels sort the folded, ordered bits with each key's input position beside them; the
   // output is gathered from the raw input by position, so every key keeps its own bits.
-  const labs::OrderedKeys keys(run, labs::OrderedKeys::Zeros::fold);
+  const labs::OrderedKeys keys(run);
   const bool pairs = !run.values.empty();
   if (pairs && run.values.size() != run.n) throw labs::LabError("the run holds a different number of values than n");
   if (run.n > 0x7FFFFFFFull) throw labs::LabError("the bucket-locate lab sorts at most 2^31 - 1 keys");
