@@ -980,14 +980,14 @@ inline int launch(const char* kernel, const unsigned grid[3], const unsigned blo
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
   const uint64_t os_threads = uint64_t(cores < 1 ? 1 : cores) < run.launch.blocks ? uint64_t(cores < 1 ? 1 : cores)
                                                                                     : run.launch.blocks;
-  pthread_t helpers[256];
+  pthread_t others[256];
   uint64_t started = 0;
-  // A helper that cannot be started leaves its blocks to the others.
+  // An OS thread that cannot be started leaves its blocks to the rest.
   while (started + 1 < os_threads && started < 256 &&
-         pthread_create(&helpers[started], nullptr, LaunchRun::work_on, &run) == 0)
+         pthread_create(&others[started], nullptr, LaunchRun::work_on, &run) == 0)
     ++started;
   run.work();
-  for (uint64_t i = 0; i < started; ++i) pthread_join(helpers[i], nullptr);
+  for (uint64_t i = 0; i < started; ++i) pthread_join(others[i], nullptr);
   if (!run.error.empty()) {
     write_error(run.error, error, error_size);
     return 1;
