@@ -1,14 +1,15 @@
-// sortscope_lab_emulation.hpp: CUDA's execution model on the CPU, so a lab's kernel file runs on a laptop without a GPU.
+// sortscope_lab_emulation.hpp: CUDA's execution model on the CPU, so a lab's kernels run on a laptop without a GPU.
 //
 // sortscope_lab.h includes this header when the file is not compiled by NVRTC or nvcc. The app builds one
 // translation unit (this header, the harness's kernels, the student's kernels, one SORTSCOPE_LAB_EXPORT line per
 // kernel) into a shared library with the system's C++ compiler, and a worker process calls sortscope_lab_launch.
 //
-// How a launch runs: the blocks are shared out to hardware_concurrency() OS threads, each taking the next block
-// index from a counter. A block's threads run as fibers on the OS thread that took the block, one at a time, each
-// until it waits (at a barrier or a warp collective) or returns. So `__shared__` can be `static thread_local`: one
-// array per OS thread is one array per running block. A thread that never waits runs on the stack of the thread
-// before it, without a context switch: a block that never calls __syncthreads() costs about a loop over its threads.
+// How a launch runs: the blocks are shared out to one OS thread per core, each taking the next block index from a
+// counter. A block's threads run as fibers on the OS thread that took the block, one at a time, each until it waits
+// (at a barrier or a warp collective) or returns, and then hands over to the next that can run. So `__shared__` can
+// be `static thread_local`: one array per OS thread is one array per running block. A thread that never waits runs
+// on the stack of the thread before it, without a context switch: a block that never calls __syncthreads() costs
+// about a loop over its threads.
 //
 // Supported:
 //   __global__ __device__ __host__ __forceinline__ __noinline__ __launch_bounds__(...) __constant__ __shared__
@@ -26,7 +27,7 @@
 // have), threads of one mask at different collectives or with different masks, an unknown kernel, a bad launch shape.
 // Thread ids in messages are linear: threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z).
 // Not supported: `extern __shared__` (dynamic shared memory: it does not compile), cooperative groups, clusters,
-// texture and surface memory, printf, device-side launches, math intrinsics beyond <cmath>'s.
+// texture and surface memory, printf, device-side launches, math functions and intrinsics (sqrtf, __fdividef...).
 // __activemask() returns the lanes of the warp that have not returned: fibers have no notion of divergence.
 // An infinite loop is not detected here: the process running the kernels is stopped by its parent's watchdog.
 #pragma once
@@ -483,10 +484,13 @@ class Worker {
 
   // --- called from the running thread's fiber ---
 
-  // All threads of the block meet here; returns how many passed a nonzero predicate.
+  // All threads of the block meet here; returns how many passed a nonzero predicate. The last to arrive goes on
+  // without a switch, so the fences keep the compiler from moving its memory accesses across the barrier.
   uint32_t barrier(int predicate) {
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     barrier_count_ += predicate != 0;
     if (++barrier_arrived_ == n_) {
+      __atomic_signal_fence(__ATOMIC_SEQ_CST);
       barrier_result_ = barrier_count_;
       barrier_count_ = 0;
       barrier_arrived_ = 0;
@@ -509,6 +513,7 @@ class Worker {
 
   // The lanes of `mask` meet; each gets its result computed from what all of them brought.
   uint64_t warp_collective(WarpOp op, uint32_t mask, uint64_t value, int32_t lane_arg, int32_t width) {
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     const uint32_t t = current_;
     const uint32_t warp_index = t / 32;
     const uint32_t lane_bit = 1u << (t % 32);
@@ -548,6 +553,7 @@ class Worker {
     }
     warp.arrived &= ~mask;
     complete_collective(me, warp_index, mask);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);  // __syncwarp() orders memory for the last lane too
     return me.result;
   }
 
@@ -974,14 +980,14 @@ inline int launch(const char* kernel, const unsigned grid[3], const unsigned blo
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
   const uint64_t os_threads = uint64_t(cores < 1 ? 1 : cores) < run.launch.blocks ? uint64_t(cores < 1 ? 1 : cores)
                                                                                     : run.launch.blocks;
-  pthread_t helpers[256];
+  pthread_t others[256];
   uint64_t started = 0;
-  // A helper that cannot be started leaves its blocks to the others.
+  // An OS thread that cannot be started leaves its blocks to the rest.
   while (started + 1 < os_threads && started < 256 &&
-         pthread_create(&helpers[started], nullptr, LaunchRun::work_on, &run) == 0)
+         pthread_create(&others[started], nullptr, LaunchRun::work_on, &run) == 0)
     ++started;
   run.work();
-  for (uint64_t i = 0; i < started; ++i) pthread_join(helpers[i], nullptr);
+  for (uint64_t i = 0; i < started; ++i) pthread_join(others[i], nullptr);
   if (!run.error.empty()) {
     write_error(run.error, error, error_size);
     return 1;
