@@ -65,9 +65,10 @@ TEST_P(ShippedLab, ItsReferenceSolutionPassesEveryCase) {
 
 #ifdef SORTSCOPE_TESTS_UNDER_SANITIZERS
 // Under the sanitizers one lab of each kind: the plain build checks them all.
-INSTANTIATE_TEST_SUITE_P(Labs, ShippedLab, testing::Values("radix-split-scan", "merge-corank"));
+INSTANTIATE_TEST_SUITE_P(Labs, ShippedLab, testing::Values(std::string("radix-split-scan"), std::string("merge-corank")));
 #else
-INSTANTIATE_TEST_SUITE_P(Labs, ShippedLab, testing::ValuesIn(kLabs), [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(Labs, ShippedLab, testing::ValuesIn(std::vector<std::string>(std::begin(kLabs), std::end(kLabs))),
+                         [](const auto& info) {
   std::string name = info.param;
   std::replace(name.begin(), name.end(), '-', '_');
   return name;
