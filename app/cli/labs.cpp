@@ -76,6 +76,7 @@ int run_lab_command(const LabCommand& command) {
       request.student = command.student;
       request.check = true;
       request.large_n = command.large;
+      request.watchdog_s = command.watchdog;
       std::string note;
       request.backend = lab_backend(command.backend, &note);
       if (!note.empty()) std::cout << note << "\n";

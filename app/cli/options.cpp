@@ -405,6 +405,8 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
   lab_check->add_option("--json", lab_command.json, "Also write the report as JSON to FILE (- for standard output)");
   lab_check->add_option("--large", lab_command.large, "The large case's n (default 9,999,997 on a GPU, 999,997 on the CPU)")
       ->check(number_in(1, 1000000000));
+  lab_check->add_option("--watchdog", lab_command.watchdog, "Seconds a case may run before it is stopped (default: the lab's)")
+      ->check(number_in(0.1, 3600.0));
   CLI::App* lab_worker = app.add_subcommand("lab-worker", "");
   lab_worker->group("");
   lab_worker->add_option("REQUEST", lab_command.request)->required();

@@ -107,6 +107,7 @@ struct LabCommand {
   std::string backend = "auto";
   std::string json;      // check: also write the report as JSON here ("-": standard output)
   uint64_t large = 0;    // check: the large case's n (0: the backend's default)
+  double watchdog = 0;   // check: seconds a case may run (0: the lab's own)
   std::string request, result;  // worker
 };
 

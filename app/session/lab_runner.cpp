@@ -320,8 +320,8 @@ LabOutcome run_lab(const LabRequest& request, const std::atomic<bool>* cancel) {
   fs::remove(result_path);
   write_file(request_path, job.dump());
   std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  const double watchdog = lab.info.watchdog_s;
+  const fs::path self = request.worker.empty() ? fs::read_symlink("/proc/self/exe", ec) : request.worker;
+  const double watchdog = request.watchdog_s > 0 ? request.watchdog_s : lab.info.watchdog_s;
   const Clock::time_point run_start = Clock::now();
   // Each case gets the lab's watchdog, more for a large one (the emulation is slow on millions).
   const ProcessResult worker = run_process(

@@ -41,6 +41,9 @@ struct LabRequest {
   Distribution distribution = Distribution::uniform;
   uint64_t seed = 1;
   uint64_t large_n = 0;  // check's large case; 0: 9,999,997 on a GPU, 999,997 on the CPU emulation
+  double watchdog_s = 0;  // seconds a case may run; 0: the lab's own
+  // The program whose hidden lab-worker command runs the kernels; empty: this one.
+  std::filesystem::path worker;
 };
 
 struct LabCaseResult {

@@ -15,6 +15,9 @@ Status sort_cpu(const SortArgs& args, SortTrace* trace, const StageObserver* obs
 int sort_cuda(const detail::SortCall& call);
 #endif
 
+// The bitonic-merge-step lab (assets/labs/bitonic-merge-step/): our loops, the student's step.
+void run_bitonic_merge_step_lab(labs::LabDevice& device, labs::LabRun& run);
+
 // The trace of a run before its stages (backend left empty).
 SortTrace trace_header(const SortArgs& args, bool pairs);
 // The step of level `level`, distance 2^distance_log over n keys that swapped `exchanges` pairs:

@@ -60,12 +60,14 @@ Status sort(const SortArgs& a, SortTrace* trace, const StageObserver* observer) 
         }
       }
       const int step = step_index(level, d);
+      const KernelTiming timing{
+          "step", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(), moved};
       if (trace) {
         StageTrace stage = step_stage(level, d, n, exchanges);
-        stage.kernels.push_back(
-            {"step", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
-             moved});
+        stage.kernels.push_back(timing);
         trace->stages.push_back(std::move(stage));
+      } else if (a.kernel_times) {
+        a.kernel_times->push_back(timing);
       }
       if (!observed.empty()) {
         for (uint64_t i = 0; i < n; ++i) observed[i] = order.to_raw(keys[i]);

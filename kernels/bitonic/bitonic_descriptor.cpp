@@ -83,6 +83,8 @@ std::vector<ExplainPhase> explain(const ExplainContext& c) {
   return phases;
 }
 
+constexpr labs::LabEntry kLabs[] = {{"bitonic-merge-step", run_bitonic_merge_step_lab}};
+
 }  // namespace
 
 extern const AlgorithmDescriptor descriptor;
@@ -100,6 +102,7 @@ const AlgorithmDescriptor descriptor{
     .model_bytes = model_bytes,
     .stage_count = stages,
     .explain = explain,
+    .labs = kLabs,
 };
 
 }  // namespace sortscope::bitonic

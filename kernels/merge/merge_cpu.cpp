@@ -50,10 +50,11 @@ class CpuMergeSort {
     }
     for (int stage = 1; stage < stages; ++stage) {
       const auto start = Clock::now();
-      std::vector<uint32_t> a_offsets, path;
-      if (trace_) trace_co_ranks(stage, &a_offsets, &path);
+      StageTrace traced;
+      if (trace_)
+        traced = merge_stage_of_keys(stage, shape_, keys_.data(), n_, [this](Bits x, Bits y) { return less(x, y); });
       merge_runs(run_length(stage, shape_));
-      finish_stage(stage, trace_ ? merge_stage(stage, shape_, n_, a_offsets.data(), path.data()) : StageTrace{}, start);
+      finish_stage(stage, std::move(traced), start);
     }
     std::copy(keys_.begin(), keys_.end(), static_cast<Bits*>(a_.keys_out));
     if constexpr (kPairs) std::copy(values_.begin(), values_.end(), static_cast<Value*>(a_.values_out));
@@ -93,27 +94,14 @@ class CpuMergeSort {
     if constexpr (kPairs) values_.swap(scratch_values_);
   }
 
-  // The co-rank of each traced merger's first output, and the first pair's path, on the stage's input.
-  void trace_co_ranks(int stage, std::vector<uint32_t>* a_offsets, std::vector<uint32_t>* path) const {
-    const uint64_t run = run_length(stage, shape_);
-    const uint64_t per = fused_stage(stage, shape_) ? uint64_t(shape_.items) : shape_.merge_tile();
-    auto lesser = [this](Bits x, Bits y) { return less(x, y); };
-    for (uint64_t m = 0; m < traced_mergers(stage, shape_, n_); ++m) {
-      const RunPair p = run_pair(m * per, run, n_);
-      a_offsets->push_back(uint32_t(co_rank<uint64_t>(m * per - p.a_begin, p.b_begin - p.a_begin, p.b_end - p.b_begin,
-                                                      keys_.data() + p.a_begin, keys_.data() + p.b_begin, lesser)));
-    }
-    const RunPair first = run_pair(0, run, n_);
-    for (uint64_t k = 0; k < path_count(first.b_end); ++k)
-      path->push_back(uint32_t(co_rank<uint64_t>(path_diagonal(k, first.b_end), first.b_begin, first.b_end - first.b_begin,
-                                                 keys_.data(), keys_.data() + first.b_begin, lesser)));
-  }
-
   void finish_stage(int stage, StageTrace traced, Clock::time_point start) {
+    const uint64_t moved = 2 * n_ * (sizeof(Bits) + (kPairs ? sizeof(Value) : 0));
+    const KernelTiming timing{stage == 0 ? "sort in registers" : "merge", ms_since(start), moved};
     if (trace_) {
-      const uint64_t moved = 2 * n_ * (sizeof(Bits) + (kPairs ? sizeof(Value) : 0));
-      traced.kernels.push_back({stage == 0 ? "sort in registers" : "merge", ms_since(start), moved});
+      traced.kernels.push_back(timing);
       trace_->stages.push_back(std::move(traced));
+    } else if (a_.kernel_times) {
+      a_.kernel_times->push_back(timing);
     }
     if (observer_ && *observer_) (*observer_)(stage, keys_.data());
   }

@@ -200,6 +200,8 @@ std::vector<ExplainPhase> explain(const ExplainContext& c) {
   return phases;
 }
 
+constexpr labs::LabEntry kLabs[] = {{"merge-corank", run_merge_corank_lab}};
+
 }  // namespace
 
 extern const AlgorithmDescriptor descriptor;
@@ -217,6 +219,7 @@ const AlgorithmDescriptor descriptor{
     .model_bytes = model_bytes,
     .stage_count = stages,
     .explain = explain,
+    .labs = kLabs,
 };
 
 }  // namespace sortscope::merge

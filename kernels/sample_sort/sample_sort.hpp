@@ -20,6 +20,10 @@ Status sort_cpu(const SortArgs& args, const Shape& shape, SortTrace* trace, cons
 // The CUDA backend: the same steps, each a launch over all sublists or buckets at once.
 int sort_cuda(const detail::SortCall& call);
 
+// The bucket-locate lab (assets/labs/bucket-locate/): our steps, the student's step 6, with the
+// default shape.
+void run_bucket_locate_lab(labs::LabDevice& device, labs::LabRun& run);
+
 // m: the sublists n keys make.
 uint64_t sublist_count(uint64_t n, const Shape& shape);
 // The paper's promise for the largest bucket, 2n/s (with every key told apart by its input

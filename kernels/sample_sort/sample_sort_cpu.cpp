@@ -56,7 +56,7 @@ struct Sorter {
     for (uint64_t i = 0; i < n; ++i) items[i] = {sort_bits(in[i]), i};
     for (uint64_t i = 0; i < m; ++i) std::sort(items.begin() + i * len, items.begin() + std::min(n, (i + 1) * len));
     phase("local sort", local_clock, 2 * n * item_bytes);
-    record.end_stage(0, "local sort (steps 1-2)", std::nullopt, items);
+    record.end_stage(0, kStageNames[0], std::nullopt, items);
 
     // Step 3: s equidistant samples of each sorted sublist (all its keys if it has fewer).
     PhaseClock sample_clock;
@@ -84,7 +84,7 @@ struct Sorter {
     if (total <= BucketSection::kMaxKeptSamples)
       for (const Item<Bits>& g : samples) section.samples.push_back(uint64_t(ascending.ordered(in[g.pos])));
     section.bound = bucket_bound(n, s);
-    record.end_stage(1, "samples and splitters (steps 3-5)", section, items);
+    record.end_stage(1, kStageNames[1], section, items);
 
     // Step 6: each splitter located in each sublist by binary search, in tree order: s/2 first over
     // the whole sublist, then s/4 and 3s/4 inside the halves it left, and so on for log s rounds.
@@ -145,7 +145,7 @@ struct Sorter {
       }
     }
     phase("relocation", relocate_clock, 2 * n * item_bytes);
-    record.end_stage(2, "locate, scan and relocate (steps 6-8)", section, relocated);
+    record.end_stage(2, kStageNames[2], section, relocated);
     items = std::vector<Item<Bits>>();
 
     // Step 9: each bucket sorted on its own (bitonic sort in the paper).
@@ -156,7 +156,7 @@ struct Sorter {
       start += size;
     }
     phase("bucket sort", bucket_clock, 2 * n * item_bytes);
-    record.end_stage(3, "bucket sort (step 9)", section, relocated);
+    record.end_stage(3, kStageNames[3], section, relocated);
     sample_sort::write_sorted<Bits, Value>(a, relocated);
     return Status::Ok();
   }

@@ -135,6 +135,8 @@ std::vector<ExplainPhase> explain(const ExplainContext& c) {
   return phases;
 }
 
+constexpr labs::LabEntry kLabs[] = {{"bucket-locate", run_bucket_locate_lab}};
+
 }  // namespace
 
 extern const AlgorithmDescriptor descriptor;
@@ -153,6 +155,7 @@ const AlgorithmDescriptor descriptor{
     .model_bytes = model_bytes,
     .stage_count = stages,
     .explain = explain,
+    .labs = kLabs,
 };
 
 }  // namespace sortscope::sample_det

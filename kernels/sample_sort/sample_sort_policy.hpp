@@ -45,8 +45,10 @@ constexpr int kMaxSublistKeys = 1 << 16;
 constexpr int kSamplesParam = 0;
 constexpr int kSublistKeysParam = 1;
 
-// The stages a traced run records.
+// The stages a traced run records, and their names.
 constexpr int kStageCount = 4;
+constexpr const char* kStageNames[kStageCount] = {"local sort (steps 1-2)", "samples and splitters (steps 3-5)",
+                                                  "locate, scan and relocate (steps 6-8)", "bucket sort (step 9)"};
 
 }  // namespace sortscope::sample_det
 

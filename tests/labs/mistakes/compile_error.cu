@@ -1,0 +1,12 @@
+// A student's scatter with a typo: `dts` for `dst`. The compiler's first error is on line 11.
+#include "sortscope_lab.h"
+
+extern "C" __global__ void split_scatter(const uint32_t* keys, GlobalOut<uint32_t> out, const uint32_t* ones_before,
+                                         const uint32_t* ones_total, uint64_t n, int bit) {
+  const uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const uint32_t key = keys[i];
+  const uint64_t before = ones_before[i];
+  const uint64_t dst = ((key >> bit) & 1u) ? n - *ones_total + before : i - before;
+  out[dts] = key;
+}
