@@ -3,6 +3,16 @@
 #include "sortscope_lab.h"
 #include "harness/radix.cuh"
 
+extern "C" __global__ void scan_reduce(const uint32_t* data, uint32_t* partials, uint64_t entries) {
+  sortscope_harness::scan_reduce(data, partials, entries);
+}
+extern "C" __global__ void scan_spine(uint32_t* partials, uint32_t* total, uint64_t count) {
+  sortscope_harness::scan_spine(partials, total, count);
+}
+extern "C" __global__ void scan_apply(uint32_t* data, const uint32_t* partials, uint64_t entries) {
+  sortscope_harness::scan_apply(data, partials, entries);
+}
+
 // Block b moves keys [share_begin[b], share_begin[b + 1]), 256 at a time in input order, each to the
 // next place of its digit: offsets[d * gridDim.x + b] onwards. A key's place in a round is its
 // digit's next place plus the keys of its digit before it in the round, so equal digits keep their

@@ -1,6 +1,8 @@
 // The radix labs' own phases: a block-wide scan, the grid-wide scan of a table in three kernels
 // (PMPP 11.5's hierarchical scan), the bit extraction of PMPP 13.3 and a per-tile digit count.
-// Every block of these kernels has 256 threads.
+// Every block of these kernels has 256 threads. Each lab's harness.cu defines the __global__ kernels
+// it launches (the kernels a module exports are those its harness.cu and the student's file name)
+// as calls of these.
 #pragma once
 
 #include "sortscope_lab.h"
@@ -47,30 +49,28 @@ __device__ uint32_t block_exclusive_sum(uint32_t value, uint32_t* scratch, uint3
   return sum;
 }
 
-}  // namespace sortscope_harness
-
 // Block b's sum of entries [b * kScanTile, (b + 1) * kScanTile) of data.
-extern "C" __global__ void scan_reduce(const uint32_t* data, uint32_t* partials, uint64_t entries) {
-  __shared__ uint32_t scratch[sortscope_harness::kBlockScanWords];
-  const uint64_t base = uint64_t(blockIdx.x) * sortscope_harness::kScanTile;
+__device__ void scan_reduce(const uint32_t* data, uint32_t* partials, uint64_t entries) {
+  __shared__ uint32_t scratch[kBlockScanWords];
+  const uint64_t base = uint64_t(blockIdx.x) * kScanTile;
   uint32_t sum = 0;
-  for (uint32_t k = 0; k < sortscope_harness::kScanItems; ++k) {
-    const uint64_t i = base + k * sortscope_harness::kThreads + threadIdx.x;
+  for (uint32_t k = 0; k < kScanItems; ++k) {
+    const uint64_t i = base + k * kThreads + threadIdx.x;
     if (i < entries) sum += data[i];
   }
   uint32_t total = 0;
-  sortscope_harness::block_exclusive_sum(sum, scratch, &total);
+  block_exclusive_sum(sum, scratch, &total);
   if (threadIdx.x == 0) partials[blockIdx.x] = total;
 }
 
 // One block: the exclusive scan of the block sums, 256 at a time; the grand total to *total.
-extern "C" __global__ void scan_spine(uint32_t* partials, uint32_t* total, uint64_t count) {
-  __shared__ uint32_t scratch[sortscope_harness::kBlockScanWords];
+__device__ void scan_spine(uint32_t* partials, uint32_t* total, uint64_t count) {
+  __shared__ uint32_t scratch[kBlockScanWords];
   uint32_t carry = 0;
-  for (uint64_t first = 0; first < count; first += sortscope_harness::kThreads) {
+  for (uint64_t first = 0; first < count; first += kThreads) {
     const uint64_t i = first + threadIdx.x;
     uint32_t chunk = 0;
-    const uint32_t before = sortscope_harness::block_exclusive_sum(i < count ? partials[i] : 0, scratch, &chunk);
+    const uint32_t before = block_exclusive_sum(i < count ? partials[i] : 0, scratch, &chunk);
     if (i < count) partials[i] = carry + before;
     carry += chunk;
   }
@@ -79,15 +79,15 @@ extern "C" __global__ void scan_spine(uint32_t* partials, uint32_t* total, uint6
 
 // Block b scans its entries in place, starting from its block sum's offset: thread t owns kScanItems
 // consecutive entries.
-extern "C" __global__ void scan_apply(uint32_t* data, const uint32_t* partials, uint64_t entries) {
-  __shared__ uint32_t scratch[sortscope_harness::kBlockScanWords];
-  const uint64_t first = uint64_t(blockIdx.x) * sortscope_harness::kScanTile + threadIdx.x * sortscope_harness::kScanItems;
+__device__ void scan_apply(uint32_t* data, const uint32_t* partials, uint64_t entries) {
+  __shared__ uint32_t scratch[kBlockScanWords];
+  const uint64_t first = uint64_t(blockIdx.x) * kScanTile + threadIdx.x * kScanItems;
   uint32_t sum = 0;
-  for (uint32_t k = 0; k < sortscope_harness::kScanItems; ++k)
+  for (uint32_t k = 0; k < kScanItems; ++k)
     if (first + k < entries) sum += data[first + k];
   uint32_t block_total = 0;
-  uint32_t running = partials[blockIdx.x] + sortscope_harness::block_exclusive_sum(sum, scratch, &block_total);
-  for (uint32_t k = 0; k < sortscope_harness::kScanItems; ++k) {
+  uint32_t running = partials[blockIdx.x] + block_exclusive_sum(sum, scratch, &block_total);
+  for (uint32_t k = 0; k < kScanItems; ++k) {
     if (first + k >= entries) break;
     const uint32_t v = data[first + k];
     data[first + k] = running;
@@ -96,7 +96,7 @@ extern "C" __global__ void scan_apply(uint32_t* data, const uint32_t* partials, 
 }
 
 // PMPP Fig. 13.4's first step: flags[i] = bit `bit` of key i.
-extern "C" __global__ void extract_bits(const uint32_t* keys, uint32_t* flags, uint64_t n, int bit) {
+__device__ void extract_bits(const uint32_t* keys, uint32_t* flags, uint64_t n, int bit) {
   const uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) flags[i] = (keys[i] >> bit) & 1u;
 }
@@ -104,7 +104,7 @@ extern "C" __global__ void extract_bits(const uint32_t* keys, uint32_t* flags, u
 // Block t counts the digits (bits [shift, shift + bits)) of tile t, `tile` keys from t * tile, into
 // column t of the tiles x 2^bits table, stored digit-major (counts[d * tiles + t]), twice: the
 // counts stay, the offsets copy is scanned in place.
-extern "C" __global__ void count_tile_digits(const uint32_t* keys, uint32_t* counts, uint32_t* offsets, uint64_t n,
+__device__ void count_tile_digits(const uint32_t* keys, uint32_t* counts, uint32_t* offsets, uint64_t n,
                                              uint32_t tiles, uint32_t tile, int shift, int bits) {
   __shared__ uint32_t tally[256];
   const uint32_t digits = 1u << bits;
@@ -119,3 +119,5 @@ extern "C" __global__ void count_tile_digits(const uint32_t* keys, uint32_t* cou
     offsets[uint64_t(d) * tiles + blockIdx.x] = tally[d];
   }
 }
+
+}  // namespace sortscope_harness
