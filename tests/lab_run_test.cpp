@@ -79,9 +79,9 @@ TEST(LabMistakes, ACompileErrorIsOneMessageWithItsLine) {
   const Ran r = sortscope("lab check radix-split-scan --backend cpu --student " + test_file("mistakes/compile_error.cu"));
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("compile_error.cu:11:"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("result: compile error: compile_error.cu:11: 'dts' was not declared in this scope"),
-            std::string::npos)
-      << r.output;
+  // The compiler's own words (its quotes follow the locale).
+  EXPECT_NE(r.output.find("result: compile error: compile_error.cu:11: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("dts"), std::string::npos) << r.output;
 }
 
 TEST(LabMistakes, AnOutOfBoundsWriteEndsTheWorkerAndIsNamed) {

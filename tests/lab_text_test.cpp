@@ -18,7 +18,7 @@ pairs: yes
 tile: 256
 block: 128
 watchdog: 5
-our-phase: merge round
+our-phase: merge, sort in registers
 ---
 Write the merge.
 
@@ -37,7 +37,7 @@ TEST(LabText, ReadsEveryKeyAndTheTask) {
   EXPECT_EQ(info.tile_items, 256u);
   EXPECT_EQ(info.block_threads, 128u);
   EXPECT_DOUBLE_EQ(info.watchdog_s, 5);
-  EXPECT_EQ(info.our_phase, (std::vector<std::string>{"merge", "round"}));
+  EXPECT_EQ(info.our_phase, (std::vector<std::string>{"merge", "sort in registers"}));
   EXPECT_EQ(info.task, "Write the merge.\n\nThen check it.");
 }
 
@@ -67,13 +67,20 @@ __global__ void first(int overload) {}
 TEST(LabText, TheUnitKeepsEachFilesLinesAndExportsForTheEmulation) {
   const LabSourceFile harness{"/labs/x/harness.cu", "__global__ void ours(int n) {}"};
   const LabSourceFile student{"/home/s/my lab.cu", "__global__ void theirs(int n) {}"};
-  const std::string gpu = assemble_source(harness, student, false);
+  const std::vector<std::string> kernels = {"ours", "theirs"};
+  const std::string gpu = assemble_source(harness, student, false, kernels);
   EXPECT_NE(gpu.find("#line 1 \"/labs/x/harness.cu\""), std::string::npos);
   EXPECT_NE(gpu.find("#line 1 \"/home/s/my lab.cu\""), std::string::npos);
   EXPECT_EQ(gpu.find("SORTSCOPE_LAB_EXPORT"), std::string::npos);
-  const std::string cpu = assemble_source(harness, student, true);
+  const std::string cpu = assemble_source(harness, student, true, kernels);
   EXPECT_NE(cpu.find("SORTSCOPE_LAB_EXPORT(ours)"), std::string::npos);
   EXPECT_NE(cpu.find("SORTSCOPE_LAB_EXPORT(theirs)"), std::string::npos);
+}
+
+TEST(LabText, QuotedIncludesAreReadButNotThoseInComments) {
+  EXPECT_EQ(quoted_includes("#include \"sortscope_lab.h\"\n  # include \"harness/radix.cuh\"\n#include <cstdint>\n"
+                            "// #include \"commented.cuh\"\n"),
+            (std::vector<std::string>{"sortscope_lab.h", "harness/radix.cuh"}));
 }
 
 TEST(LabText, TheFirstErrorOfEitherCompiler) {

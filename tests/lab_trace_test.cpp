@@ -42,7 +42,8 @@ labs::LabDevice* emulated_device(const std::string& lab) {
   const fs::path dir = fs::temp_directory_path() / ("sortscope-lab-trace-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path tu = dir / (lab + ".cpp"), library = dir / (lab + ".so");
-  std::ofstream(tu) << labs::assemble_source(harness, student, true);
+  const std::string include = (source_dir / "assets/labs/include").string();
+  std::ofstream(tu) << labs::assemble_source(harness, student, true, labs::lab_kernels(harness, student, include));
   const std::string command = "c++ -std=c++20 -O2 -fPIC -shared -pthread -I " +
                               (source_dir / "assets/labs/include").string() + " " + tu.string() + " -o " +
                               library.string();

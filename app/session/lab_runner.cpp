@@ -238,7 +238,8 @@ LabOutcome run_lab(const LabRequest& request, const std::atomic<bool>* cancel) {
     return outcome;
   }
   const bool emulation = request.backend == BackendKind::cpu;
-  const std::string source = labs::assemble_source(harness, student, emulation);
+  const std::vector<std::string> kernels = labs::lab_kernels(harness, student, lab.include.string());
+  const std::string source = labs::assemble_source(harness, student, emulation, kernels);
   std::string include_text;
   read_file(lab.include / "sortscope_lab.h", &include_text);
   std::string emulation_text;
@@ -277,7 +278,7 @@ LabOutcome run_lab(const LabRequest& request, const std::atomic<bool>* cancel) {
     labs::GpuModule module;
     module.cubin_path = (dir / (stem + ".cubin")).string();
     std::string log;
-    const Status s = labs::compile_for_gpu(source, lab.include.string(), &module, &log);
+    const Status s = labs::compile_for_gpu(source, lab.include.string(), kernels, &module, &log);
     if (!s) {
       outcome.kind = s.code() == StatusCode::invalid_argument ? LabOutcomeKind::compile_error : LabOutcomeKind::error;
       outcome.compile_error = labs::first_compile_error(log);

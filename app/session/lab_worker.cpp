@@ -103,6 +103,7 @@ int lab_worker_main(const std::string& request_path, const std::string& result_p
     const uint64_t n = c.at("n");
     std::fprintf(stderr, "CASE %zu %llu\n", index, static_cast<unsigned long long>(n));
     std::fflush(stderr);
+    device->free_buffers();
     DataSpec spec;
     spec.key_type = *parse_key_type(c.at("key_type").get<std::string>());
     spec.n = n;

@@ -51,9 +51,13 @@ class EmulatedDevice final : public LabDevice {
  public:
   EmulatedDevice(void* library, LaunchFn launch) : library_(library), launch_(launch) {}
   ~EmulatedDevice() override {
-    for (const Buffer& b : buffers_) munmap(b.mapping, b.mapped);
-    g_range_count = 0;
+    free_buffers();
     if (library_) dlclose(library_);
+  }
+  void free_buffers() override {
+    g_range_count = 0;
+    for (const Buffer& b : buffers_) munmap(b.mapping, b.mapped);
+    buffers_.clear();
   }
   bool is_gpu() const override { return false; }
 

@@ -94,7 +94,7 @@ struct GlobalOutArg {
 class GpuDevice final : public LabDevice {
  public:
   ~GpuDevice() override {
-    for (CUdeviceptr p : buffers_) api().cuMemFree(p);
+    free_buffers();
     if (log_) api().cuMemFree(log_);
     if (records_) api().cuMemFree(records_);
     if (start_) api().cuEventDestroy(start_);
@@ -120,6 +120,10 @@ class GpuDevice final : public LabDevice {
   }
 
   bool is_gpu() const override { return true; }
+  void free_buffers() override {
+    for (CUdeviceptr p : buffers_) api().cuMemFree(p);
+    buffers_.clear();
+  }
 
   DeviceBuffer alloc(const std::string& name, uint64_t bytes) override {
     CUdeviceptr p = 0;
@@ -236,7 +240,8 @@ std::unique_ptr<LabDevice> open_gpu_device(const GpuModule& module, std::string*
   return device;
 }
 
-Status compile_for_gpu(const std::string& source, const std::string& include_dir, GpuModule* module, std::string* log) {
+Status compile_for_gpu(const std::string& source, const std::string& include_dir, const std::vector<std::string>& kernels,
+                       GpuModule* module, std::string* log) {
   if (!api().driver_error.empty()) return {StatusCode::no_device, api().driver_error};
   if (!api().nvrtc_error.empty()) return {StatusCode::unsupported, api().nvrtc_error};
   if (CUresult r = api().cuInit(0); r != CUDA_SUCCESS) return {StatusCode::no_device, "no usable GPU: " + cu_text(r)};
@@ -248,7 +253,7 @@ Status compile_for_gpu(const std::string& source, const std::string& include_dir
   nvrtcProgram program = nullptr;
   if (nvrtcResult r = api().nvrtcCreateProgram(&program, source.c_str(), "lab.cu", 0, nullptr, nullptr); r != NVRTC_SUCCESS)
     return {StatusCode::cuda_error, "NVRTC: " + nvrtc_text(r)};
-  module->kernels = kernel_names(source);
+  module->kernels = kernels;
   for (const std::string& k : module->kernels) api().nvrtcAddNameExpression(program, k.c_str());
   const std::string arch = "--gpu-architecture=sm_" + std::to_string(major * 10 + minor);
   const std::string include = "--include-path=" + include_dir;

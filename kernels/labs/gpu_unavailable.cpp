@@ -8,7 +8,7 @@ std::unique_ptr<LabDevice> open_gpu_device(const GpuModule&, std::string* error)
   return nullptr;
 }
 
-Status compile_for_gpu(const std::string&, const std::string&, GpuModule*, std::string*) {
+Status compile_for_gpu(const std::string&, const std::string&, const std::vector<std::string>&, GpuModule*, std::string*) {
   return {StatusCode::unsupported,
           "this build of SortScope has no CUDA backend: labs run on the CPU emulation (--backend cpu)"};
 }

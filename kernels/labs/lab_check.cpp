@@ -31,7 +31,7 @@ std::vector<LabCase> check_cases(const LabInfo& info, uint64_t large_n) {
   }
   for (KeyType type : info.key_types)
     add(std::string(sortscope::info(type).name) + " keys, n = 65,536", 65536, Distribution::uniform, type);
-  add("many duplicates (16 distinct keys)", 65536, Distribution::det_dup, first);
+  add("many duplicates (det-dup)", 65536, Distribution::det_dup, first);
   add("all keys equal", 4099, Distribution::zero, first);
   add("sorted input", 65536, Distribution::sorted, first);
   add("reverse-sorted input", 65536, Distribution::reverse, first);

@@ -2,6 +2,7 @@
 // as, and the first error in a compiler's output.
 #include <algorithm>
 #include <charconv>
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -107,7 +108,14 @@ Status parse_lab_info(std::string_view name, std::string_view text, LabInfo* out
       if (key == "block") info.block_threads = uint32_t(v);
       if (key == "watchdog") info.watchdog_s = v;
     } else if (key == "our-phase") {
-      info.our_phase = words(value);
+      // Kernel names have spaces ("local sort"): commas part them.
+      info.our_phase.clear();
+      for (size_t from = 0; from <= value.size();) {
+        const size_t comma = std::min(value.find(',', from), value.size());
+        if (const std::string_view name = trim(value.substr(from, comma - from)); !name.empty())
+          info.our_phase.emplace_back(name);
+        from = comma + 1;
+      }
     } else {
       return line_error(name, line_no, "unknown key '" + key + "'");
     }
@@ -131,7 +139,47 @@ std::vector<std::string> kernel_names(std::string_view source) {
   return names;
 }
 
-std::string assemble_source(const LabSourceFile& harness, const LabSourceFile& student, bool emulation) {
+std::vector<std::string> quoted_includes(std::string_view source) {
+  const std::string code = without_comments(source);
+  std::vector<std::string> files;
+  // without_comments blanks string literals, so the names are read from the source itself.
+  static const std::regex kInclude(R"(^[ \t]*#[ \t]*include[ \t]*)");
+  std::istringstream original{std::string(source)}, blanked{code};
+  for (std::string line, kept; std::getline(original, line) && std::getline(blanked, kept);) {
+    std::smatch m;
+    if (!std::regex_search(kept, m, kInclude)) continue;
+    const size_t open = line.find('"', size_t(m.length()));
+    const size_t close = open == std::string::npos ? open : line.find('"', open + 1);
+    if (close != std::string::npos) files.push_back(line.substr(open + 1, close - open - 1));
+  }
+  return files;
+}
+
+std::vector<std::string> lab_kernels(const LabSourceFile& harness, const LabSourceFile& student,
+                                     const std::string& include_dir) {
+  std::vector<std::string> kernels, texts = {harness.text}, seen;
+  auto add = [&](std::string_view text) {
+    for (const std::string& k : kernel_names(text))
+      if (std::find(kernels.begin(), kernels.end(), k) == kernels.end()) kernels.push_back(k);
+  };
+  for (size_t i = 0; i < texts.size(); ++i) {
+    add(texts[i]);
+    for (const std::string& file : quoted_includes(texts[i])) {
+      if (std::find(seen.begin(), seen.end(), file) != seen.end()) continue;
+      seen.push_back(file);
+      std::ifstream in(include_dir + "/" + file);
+      std::ostringstream text;
+      text << in.rdbuf();
+      if (in) texts.push_back(text.str());
+    }
+  }
+  // The student's includes are their own business: only the file itself is read.
+  add(student.text);
+  return kernels;
+}
+
+std::string assemble_source(const LabSourceFile& harness, const LabSourceFile& student, bool emulation,
+                            const std::vector<std::string>& kernels) {
   auto quoted = [](const std::string& path) {
     std::string q = "\"";
     for (char c : path) {
@@ -145,8 +193,7 @@ std::string assemble_source(const LabSourceFile& harness, const LabSourceFile& s
   tu += "#line 1 " + quoted(student.path) + "\n" + student.text + "\n";
   if (emulation) {
     tu += "#line 1 \"<lab exports>\"\n";
-    for (const std::string& k : kernel_names(harness.text)) tu += "SORTSCOPE_LAB_EXPORT(" + k + ")\n";
-    for (const std::string& k : kernel_names(student.text)) tu += "SORTSCOPE_LAB_EXPORT(" + k + ")\n";
+    for (const std::string& k : kernels) tu += "SORTSCOPE_LAB_EXPORT(" + k + ")\n";
   }
   return tu;
 }

@@ -73,6 +73,8 @@ class LabDevice {
   // The logged stores since the last call, grouped into warp store instructions (a warp's lanes'
   // k-th stores to one buffer), and cleared.
   virtual StoreLogSummary take_store_log() = 0;
+  // Frees every buffer (their ids are void after): the worker calls it between cases.
+  virtual void free_buffers() = 0;
 };
 
 // One case a pipeline sorts.
@@ -131,12 +133,20 @@ Status parse_lab_info(std::string_view name, std::string_view text, LabInfo* out
 std::vector<std::string> kernel_names(std::string_view source);
 
 // One translation unit of the harness and the student's file, each keeping its own file name and
-// line numbers in messages; for the emulation, the export of every kernel the pipeline launches.
+// line numbers in messages; for the emulation, the export of `kernels` (every kernel the pipeline
+// may launch: the harness's, those of the headers it includes, and the student's).
 struct LabSourceFile {
   std::string path;  // as messages name it
   std::string text;
 };
-std::string assemble_source(const LabSourceFile& harness, const LabSourceFile& student, bool emulation);
+std::string assemble_source(const LabSourceFile& harness, const LabSourceFile& student, bool emulation,
+                            const std::vector<std::string>& kernels);
+// The files a source includes with quotes ("harness/radix.cuh"), as written.
+std::vector<std::string> quoted_includes(std::string_view source);
+// Every kernel the pipeline may launch: the harness's, those of the headers it includes from
+// `include_dir` (and theirs), and the student's; each once, in that order.
+std::vector<std::string> lab_kernels(const LabSourceFile& harness, const LabSourceFile& student,
+                                     const std::string& include_dir);
 
 // A compiler message, read off its output: the first error's file, line and text.
 struct CompileError {
@@ -197,9 +207,10 @@ struct GpuModule {
 };
 std::unique_ptr<LabDevice> open_gpu_device(const GpuModule& module, std::string* error);
 
-// Compiles one translation unit for this machine's GPU with NVRTC: the cubin, and the kernels'
-// lowered names. On a compile error, *log holds what NVRTC wrote.
-Status compile_for_gpu(const std::string& source, const std::string& include_dir, GpuModule* module, std::string* log);
+// Compiles one translation unit for this machine's GPU with NVRTC: the cubin, and `kernels`' lowered
+// names. On a compile error, *log holds what NVRTC wrote.
+Status compile_for_gpu(const std::string& source, const std::string& include_dir, const std::vector<std::string>& kernels,
+                       GpuModule* module, std::string* log);
 
 // Installs the worker's handler that turns a fault into one line on stderr naming the buffer it
 // hit (or the address) before the process ends.
