@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "sortscope/algorithm.hpp"
+#include "sortscope/lab.hpp"
 
 namespace sortscope {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "sortscope/catalogue.hpp"
-#include "sortscope/lab.hpp"
+#include "sortscope/lab_entry.hpp"
 #include "sortscope/sort_args.hpp"
 #include "sortscope/status.hpp"
 #include "sortscope/trace.hpp"

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sortscope/catalogue.hpp"
+#include "sortscope/lab_entry.hpp"
 #include "sortscope/status.hpp"
 #include "sortscope/trace.hpp"
 
@@ -87,15 +88,6 @@ struct LabRun {
   SortTrace* trace = nullptr;     // when set: the stages the views draw
   double student_ms = 0;          // the student's kernels' time, summed over the run
   double total_ms = 0;            // every launch's time
-};
-
-// A lab's pipeline: the algorithm with the student's phase in its place. Throws LabError.
-using LabPipeline = void (*)(LabDevice& device, LabRun& run);
-
-// A lab an algorithm offers (AlgorithmDescriptor::labs): its folder's name and its pipeline.
-struct LabEntry {
-  std::string_view name;
-  LabPipeline pipeline = nullptr;
 };
 
 // What lab.txt says.
