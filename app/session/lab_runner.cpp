@@ -79,7 +79,8 @@ struct ProcessResult {
 // many seconds from its last change the process may still run (the worker names each case it
 // starts); <= 0: no limit.
 template <typename Deadline>
-ProcessResult run_process(const std::vector<std::string>& args, Deadline deadline_for, const std::atomic<bool>* cancel) {
+ProcessResult run_process(const std::vector<std::string>& args, Deadline deadline_for, const std::atomic<bool>* cancel,
+                          const std::vector<std::string>& environment_changes = {}) {
   ProcessResult r;
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) {
@@ -94,8 +95,20 @@ ProcessResult run_process(const std::vector<std::string>& args, Deadline deadlin
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  // The environment, with `environment_changes` (NAME=VALUE) in place of what they name.
+  std::vector<std::string> environment = environment_changes;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('=') + 1);
+    bool replaced = false;
+    for (const std::string& change : environment_changes) replaced |= change.rfind(name, 0) == 0;
+    if (!replaced) environment.push_back(entry);
+  }
+  std::vector<char*> envp;
+  for (std::string& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   close(pipe_fds[1]);
   if (spawned != 0) {
@@ -260,7 +273,9 @@ LabOutcome run_lab(const LabRequest& request, const std::atomic<bool>* cancel) {
       const ProcessResult cc = run_process({compiler(), "-std=c++20", "-O2", "-g", "-fPIC", "-shared", "-pthread",
                                             "-fdiagnostics-color=never", "-fmax-errors=20", "-I", lab.include.string(),
                                             tu.string(), "-o", partial.string()},
-                                           [](const std::string&) { return 120.0; }, cancel);
+                                           [](const std::string&) { return 120.0; }, cancel,
+                                           // Plain quotes in its messages, which every font draws.
+                                           {"LC_ALL=C"});
       if (cc.exit_code != 0) {
         outcome.kind = LabOutcomeKind::compile_error;
         outcome.compile_error = labs::first_compile_error(cc.output);

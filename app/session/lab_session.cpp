@@ -102,6 +102,8 @@ std::shared_ptr<const Recording> lab_recording(const LabState& lab, const LabOut
   run.n = lab.request.n;
   run.key_type = lab.request.key_type;
   run.trace = outcome.trace;
+  run.no_snapshots_reason = "A lab's run keeps no copy of the keys between passes: the histogram, the scan table "
+                            "and the scatter draw what your kernel did in each.";
   const LabCaseResult* c = outcome.cases.empty() ? nullptr : &outcome.cases.front();
   run.untraced_ms = c ? c->total_ms : 0;
   run.verified = c && c->verdict.passed;

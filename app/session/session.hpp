@@ -48,6 +48,8 @@ struct RunRecord {
   uint64_t model_bytes = 0;        // of the passes that ran on this data set
   bool verified = false;
   std::string verify_detail;
+  // Why it kept no snapshots, where that is not the usual reason (a lab's run keeps none).
+  std::string no_snapshots_reason;
 };
 
 struct ThroughputPoint {

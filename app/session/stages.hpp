@@ -202,6 +202,7 @@ inline std::string stage_name(const RunRecord& run, int stage) {
 // Why the run kept no keys to step through, as true for this run: the algorithm records no stages,
 // its bit range was empty, or no copy of the keys fitted beside the sort.
 inline std::string why_no_snapshots(const RunRecord& run) {
+  if (!run.no_snapshots_reason.empty()) return run.no_snapshots_reason;
   if (!run.trace) return std::string(run.request.sort.algorithm->name) + " records no stages: only its speed is measured.";
   if (run.trace->stages.empty()) {
     if (run.trace->end_bit <= run.trace->begin_bit)
