@@ -492,7 +492,8 @@ std::string lab_report_text(const LabRequest& request, const LabOutcome& outcome
     out << "speed, " << r.lab_case.label << ": your phase " << ms_text(r.student_ms);
     if (r.ours_ms > 0)
       out << ", ours " << ms_text(r.ours_ms) << " (yours takes " << std::to_string(r.student_ms / r.ours_ms).substr(0, 4)
-          << "x ours" << (request.backend == BackendKind::cpu ? "; yours runs emulated, ours as native CPU code" : "")
+          << "x ours" << (request.backend == BackendKind::cpu ? "; yours runs emulated, ours as native CPU code"
+                                                               : "; ours timed in its traced run")
           << ")";
     out << "\n";
   }

@@ -77,7 +77,8 @@ std::vector<std::string> detail_lines(const LabState& lab) {
     std::string speed = "Your phase: " + ms_text(c.student_ms) + " on the " + o.device;
     if (c.ours_ms > 0)
       speed += "; ours: " + ms_text(c.ours_ms) +
-               (lab.request.backend == BackendKind::cpu ? " as native CPU code (times compare fairly only on a GPU)" : "");
+               (lab.request.backend == BackendKind::cpu ? " as native CPU code (times compare fairly only on a GPU)"
+                                                        : " (timed in its traced run)");
     lines.push_back(speed);
   }
   if (o.kind != LabOutcomeKind::passed && o.kind != LabOutcomeKind::failed && lab.shown)

@@ -201,7 +201,8 @@ class GpuDevice final : public LabDevice {
     if (r == CUDA_SUCCESS) return;
     std::string message = what + ": " + cu_text(r);
     if (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED || r == CUDA_ERROR_ILLEGAL_INSTRUCTION ||
-        r == CUDA_ERROR_MISALIGNED_ADDRESS || r == CUDA_ERROR_ASSERT || r == CUDA_ERROR_HARDWARE_STACK_ERROR)
+        r == CUDA_ERROR_MISALIGNED_ADDRESS || r == CUDA_ERROR_ASSERT || r == CUDA_ERROR_HARDWARE_STACK_ERROR ||
+        r == CUDA_ERROR_INVALID_ADDRESS_SPACE || r == CUDA_ERROR_INVALID_PC)
       message += "; the kernel faulted (an index out of bounds, most often)";
     throw LabError(message);
   }
