@@ -9,7 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -286,7 +288,12 @@ LabOutcome run_lab(const LabRequest& request, const std::atomic<bool>* cancel) {
         outcome.compile_seconds = seconds_since(compile_start);
         return outcome;
       }
-      fs::rename(partial, library);
+      std::error_code renamed;
+      fs::rename(partial, library, renamed);
+      if (renamed) {
+        outcome.headline = "cannot keep the compiled lab in " + dir.string() + ": " + renamed.message();
+        return outcome;
+      }
     }
     job["library"] = library.string();
   } else {

@@ -2,7 +2,9 @@
 // device (the emulation's library or the GPU's cubin), runs the lab's pipeline on every case,
 // judges each output and times our algorithm's same phase, and writes the result. Before each case
 // it prints "CASE INDEX N", which the watchdog and a crash report go by.
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>

@@ -23,13 +23,6 @@ bool lesson_row(const LoadedLesson& l) {
   return picked;
 }
 
-void centred_window(float width_share, float height_share) {
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(display.x / 2, display.y / 2), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(display.x * width_share, display.y * height_share), ImGuiCond_Always);
-  ImGui::SetNextWindowBgAlpha(0.97f);
-}
-
 }  // namespace
 
 std::shared_ptr<const LoadedLesson> draw_lesson_picker(UiFrame& f, const LessonLibrary& library) {

@@ -102,4 +102,12 @@ void centered_text(const char* text) {
   disabled_text_wrapped("%s", text);
 }
 
+// The next window centred on the display, this share of its width and height (a picker's).
+void centred_window(float width_share, float height_share) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x / 2, display.y / 2), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(display.x * width_share, display.y * height_share), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.97f);
+}
+
 }  // namespace sortscope::app::ui

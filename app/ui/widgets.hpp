@@ -52,5 +52,7 @@ PhaseReveal viewed_reveal(const UiFrame& frame, const RunRecord& run);
 
 // Dims the whole panel's text when nothing has been sorted yet.
 void centered_text(const char* text);
+// Places and sizes the next window: centred, `width_share` and `height_share` of the display.
+void centred_window(float width_share, float height_share);
 
 }  // namespace sortscope::app::ui

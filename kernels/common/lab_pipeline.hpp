@@ -79,6 +79,19 @@ class LabLauncher {
   double students(const std::string& kernel, uint64_t blocks, uint32_t threads, const std::vector<KernelArg>& args) {
     return launch(kernel, blocks, threads, args, true);
   }
+  // The student's launch, with its stores logged when `stats` is given (a traced pass); the log
+  // goes into its measured counts.
+  double students_measured(const std::string& kernel, uint64_t blocks, uint32_t threads,
+                           const std::vector<KernelArg>& args, CoalescingStats* stats) {
+    if (!stats) return students(kernel, blocks, threads, args);
+    device_.log_stores(true);
+    const double ms = students(kernel, blocks, threads, args);
+    device_.log_stores(false);
+    const StoreLogSummary log = device_.take_store_log();
+    stats->measured_warp_stores = log.warp_stores;
+    stats->segments_measured = log.segments;
+    return ms;
+  }
   LabDevice& device() { return device_; }
 
  private:
