@@ -483,6 +483,12 @@ std::string lab_report_text(const LabRequest& request, const LabOutcome& outcome
   if (outcome.kind == LabOutcomeKind::compile_error) {
     out << outcome.detail << (outcome.detail.empty() || outcome.detail.back() == '\n' ? "" : "\n");
   }
+  if (outcome.kind == LabOutcomeKind::crashed && !outcome.detail.empty()) {
+    // What the worker wrote before it ended, but the cases it started.
+    std::istringstream lines(outcome.detail);
+    for (std::string line; std::getline(lines, line);)
+      if (line.rfind("CASE ", 0) != 0) out << "  " << line << "\n";
+  }
   for (const LabCaseResult& r : outcome.cases) {
     out << (r.verdict.passed ? "  pass  " : "  FAIL  ") << r.lab_case.label << ": " << r.verdict.summary << "\n";
     if (!r.verdict.passed && !r.verdict.got.empty()) {

@@ -127,7 +127,7 @@ int lab_worker_main(const std::string& request_path, const std::string& result_p
     run.n = n;
     run.descending = c.at("descending");
     run.keys.resize(keys.bytes.size());
-    std::memcpy(run.keys.data(), keys.bytes.data(), keys.bytes.size());
+    if (!keys.bytes.empty()) std::memcpy(run.keys.data(), keys.bytes.data(), keys.bytes.size());
     if (lab.info.pairs) {
       run.values.resize(n);
       for (uint64_t i = 0; i < n; ++i) run.values[i] = uint32_t(i);

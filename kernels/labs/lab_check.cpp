@@ -77,8 +77,8 @@ CaseVerdict verify_typed(KeyType type, bool descending, const std::vector<uint8_
   const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, descending);
   const uint64_t n = input_bytes.size() / sizeof(Bits);
   std::vector<Bits> in(n), out(output_bytes.size() / sizeof(Bits));
-  std::memcpy(in.data(), input_bytes.data(), n * sizeof(Bits));
-  std::memcpy(out.data(), output_bytes.data(), out.size() * sizeof(Bits));
+  if (n) std::memcpy(in.data(), input_bytes.data(), n * sizeof(Bits));
+  if (!out.empty()) std::memcpy(out.data(), output_bytes.data(), out.size() * sizeof(Bits));
   if (out.size() != n) {
     v.summary = "the output has " + std::to_string(out.size()) + " keys, the input " + std::to_string(n);
     return v;
