@@ -7,11 +7,8 @@
 //   equal chunks that they take, each chunk sorted, and the sorted chunks merged pairwise, round by
 //   round. A merge takes ties from the earlier chunk, so the result is the stable sort's.
 //
-// The merge is merge path (Odeh et al.; Green et al.), with the merge sort's co-rank and run pairs
-// (block/merge_tile_policy.hpp) over 64-bit positions: a partition kernel finds where every output
-// tile starts in its two runs, then each block loads its two pieces into shared memory, each thread
-// merges its share serially, and the block writes keys and values out in order.
-#include "block/merge_tile_policy.hpp"
+// The merge rounds are block/wide_merge_rounds.cuh's, over 64-bit positions.
+#include "block/wide_merge_rounds.cuh"
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/key_less.hpp"
@@ -24,13 +21,10 @@ namespace {
 
 using device::grid_stride_blocks;
 using device::TempStorage;
-using merge::co_rank;
-using merge::run_pair;
-using merge::RunPair;
 
-constexpr int kMergeThreads = 256;
-constexpr int kMergeItems = 8;
-constexpr uint64_t kMergeTile = uint64_t(kMergeThreads) * kMergeItems;
+// The keys' widths are 1 to 8 bytes, whose merge tiles are all this long.
+constexpr uint64_t kMergeTile = merge::wide::merge_tile<uint64_t>();
+static_assert(kMergeTile == merge::wide::merge_tile<uint8_t>());
 
 // out[i] = in[order[i]] for values of `words` words each. One thread per word, so the stores
 // coalesce whatever the value's width.
@@ -65,87 +59,21 @@ cudaError_t gather_values(const void* in, void* out, const Index* order, uint64_
   return launch(uint8_t{});
 }
 
-// --- merging sorted runs ---
-
-// Tiles never straddle two pairs of runs: the runs are whole tiles long (sort_in_chunks).
-
-// a_starts[t]: run-a keys before tile t's first output, for every tile of the round.
-template <typename Key, typename Less>
-__global__ void merge_partition_kernel(const Key* keys, uint64_t n, uint64_t run, uint64_t tiles, uint64_t* a_starts,
-                                       Less less) {
-  for (uint64_t tile = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; tile < tiles;
-       tile += uint64_t(gridDim.x) * blockDim.x) {
-    const uint64_t out = tile * kMergeTile;
-    const RunPair p = run_pair(out, run, n);
-    a_starts[tile] = co_rank<uint64_t>(out - p.a_begin, p.b_begin - p.a_begin, p.b_end - p.b_begin,
-                                       keys + p.a_begin, keys + p.b_begin, less);
-  }
-}
-
-template <typename Key, typename Value, typename Less>
-__global__ void __launch_bounds__(kMergeThreads)
-    merge_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, uint64_t n,
-                 uint64_t run, const uint64_t* a_starts, Less less) {
-  __shared__ Key tile_keys[kMergeTile];        // the tile's piece of run a, then its piece of run b
-  __shared__ uint16_t tile_order[kMergeTile];  // the merged order, as positions in tile_keys
-  const uint64_t tile = blockIdx.x;
-  const uint64_t out = tile * kMergeTile;
-  const RunPair p = run_pair(out, run, n);
-  const uint64_t diagonal = out - p.a_begin, a_items = p.b_begin - p.a_begin, pair_items = p.b_end - p.a_begin;
-  const uint64_t end_diagonal = std::min(diagonal + kMergeTile, pair_items);
-  const uint64_t a_begin = a_starts[tile];
-  const uint64_t a_end = end_diagonal == pair_items ? a_items : a_starts[tile + 1];
-  const uint32_t a_count = uint32_t(a_end - a_begin);
-  const uint32_t count = uint32_t(end_diagonal - diagonal);
-  const uint32_t b_count = count - a_count;
-  const uint64_t a_at = p.a_begin + a_begin;               // where the tile's piece of run a starts in keys_in
-  const uint64_t b_at = p.b_begin + (diagonal - a_begin);  // and its piece of run b
-  for (uint32_t i = threadIdx.x; i < count; i += kMergeThreads)
-    tile_keys[i] = i < a_count ? keys_in[a_at + i] : keys_in[b_at + (i - a_count)];
-  __syncthreads();
-
-  const Key* a = tile_keys;
-  const Key* b = tile_keys + a_count;
-  const uint32_t first = std::min<uint32_t>(threadIdx.x * kMergeItems, count);
-  uint32_t i = co_rank<uint32_t>(first, a_count, b_count, a, b, less);
-  uint32_t j = first - i;
-  for (int k = 0; k < kMergeItems && first + k < count; ++k) {
-    const bool take_a = j >= b_count || (i < a_count && !less(b[j], a[i]));
-    tile_order[first + k] = uint16_t(take_a ? i++ : a_count + j++);
-  }
-  __syncthreads();
-
-  for (uint32_t x = threadIdx.x; x < count; x += kMergeThreads) {
-    const uint32_t from = tile_order[x];
-    keys_out[out + x] = tile_keys[from];
-    if constexpr (!std::is_void_v<Value>)
-      values_out[out + x] = values_in[from < a_count ? a_at + from : b_at + (from - a_count)];
-  }
-}
-
-// One merge round: runs of `run` keys (the last shorter) from `in` merged pairwise into `out`.
-template <typename Key, typename Value, typename Less>
-cudaError_t merge_round(const Key* keys_in, Key* keys_out, const void* values_in, void* values_out, uint64_t n,
-                        uint64_t run, uint64_t* a_starts, Less less, cudaStream_t stream) {
-  const uint64_t tiles = (n + kMergeTile - 1) / kMergeTile;
-  merge_partition_kernel<Key><<<grid_stride_blocks(tiles), 256, 0, stream>>>(keys_in, n, run, tiles, a_starts, less);
-  SORTSCOPE_CUDA_TRY(cudaGetLastError());
-  merge_kernel<Key, Value><<<uint32_t(tiles), kMergeThreads, 0, stream>>>(
-      keys_in, keys_out, static_cast<const Value*>(values_in), static_cast<Value*>(values_out), n, run, a_starts,
-      less);
-  return cudaGetLastError();
-}
-
 template <typename Key>
 cudaError_t merge_round_of(const SortArgs& args, const void* keys_in, void* keys_out, const void* values_in,
                            void* values_out, uint64_t run, uint64_t* a_starts, cudaStream_t stream) {
   const auto* in = static_cast<const Key*>(keys_in);
   auto* out = static_cast<Key*>(keys_out);
   const KeyOrderLess<Key> less = key_order_less<Key>(args);
+  const auto round = [&](auto value) {
+    using Value = std::remove_pointer_t<decltype(value)>;
+    return merge::wide::merge_round<Key, Value>(in, out, static_cast<const Value*>(values_in),
+                                                static_cast<Value*>(values_out), args.n, run, a_starts, less, stream);
+  };
   switch (args.value_bytes) {
-    case 0: return merge_round<Key, void>(in, out, values_in, values_out, args.n, run, a_starts, less, stream);
-    case 4: return merge_round<Key, uint32_t>(in, out, values_in, values_out, args.n, run, a_starts, less, stream);
-    default: return merge_round<Key, uint64_t>(in, out, values_in, values_out, args.n, run, a_starts, less, stream);
+    case 0: return round(static_cast<void*>(nullptr));
+    case 4: return round(static_cast<uint32_t*>(nullptr));
+    default: return round(static_cast<uint64_t*>(nullptr));
   }
 }
 
@@ -154,8 +82,11 @@ cudaError_t merge_round_of(const SortArgs& args, const void* keys_in, void* keys
 // More keys than one kernel run takes, values of 0, 4 or 8 bytes: equal chunks, whole merge tiles
 // long, each sorted by `dispatch` into one buffer; then ceil(log2(chunks)) merge rounds between two
 // buffers, starting in the one that makes the last round end where the caller wants the keys.
-// Temp storage: the tile partitions, the chunks' own temp storage (one chunk at a time), and with
-// plain pointers a second buffer of keys and values (a DoubleBuffer brings its own).
+// Temp storage (device_radix_sort_api.hpp states it as a formula): the tile partitions, the chunks'
+// own temp storage (one chunk at a time), and with plain pointers a second buffer of keys and
+// values. A DoubleBuffer brings its second buffer, and its chunks sort as DoubleBuffers between the
+// caller's two, so their temp storage holds no copy of the keys either: the whole sort needs little
+// more than the caller's buffers, as CUB's does.
 cudaError_t sort_in_chunks(SortDispatch dispatch, const SortCall& c, uint64_t max_items_per_sort) {
   const SortArgs& a = c.args;
   const uint64_t chunk_limit = max_items_per_sort / kMergeTile * kMergeTile;
@@ -168,10 +99,12 @@ cudaError_t sort_in_chunks(SortDispatch dispatch, const SortCall& c, uint64_t ma
   const size_t key_bytes = info(a.key_type).bytes;
   const bool double_buffer = c.key_selector != nullptr;
 
-  // Each chunk sorts from one buffer to another with plain pointers: its own temp storage.
+  // Each chunk sorts from one buffer to another: with plain pointers from the input, in a
+  // DoubleBuffer between the caller's two buffers (chunk_selector says where it ended).
   SortCall chunk_call = c;
-  chunk_call.key_selector = nullptr;
-  chunk_call.value_selector = nullptr;
+  int chunk_selector[2] = {0, 0};
+  chunk_call.key_selector = double_buffer ? &chunk_selector[0] : nullptr;
+  chunk_call.value_selector = double_buffer && a.value_bytes ? &chunk_selector[1] : nullptr;
   chunk_call.args.n = chunk;
   size_t chunk_temp_bytes = 0;
   chunk_call.d_temp_storage = nullptr;
@@ -198,20 +131,36 @@ cudaError_t sort_in_chunks(SortDispatch dispatch, const SortCall& c, uint64_t ma
   char* value_buffers[2] = {double_buffer ? static_cast<char*>(const_cast<void*>(a.values_in)) : second_values,
                             static_cast<char*>(a.values_out)};
   // Plain pointers must end in buffer 1, so the chunks land in 1 after an even number of rounds.
-  // A DoubleBuffer's input is buffer 0, which the chunk sorts read, so they land in 1 and the
-  // rounds end wherever their count takes them; the selectors say where.
+  // A DoubleBuffer's chunks land where their passes take them (the same buffer for every chunk,
+  // as the sorts' selectors end where an unskipped sequence of passes would), and the rounds end
+  // wherever their count takes them; the caller's selectors say where.
   int at = double_buffer || rounds % 2 == 0 ? 1 : 0;
   for (uint64_t first = 0; first < a.n; first += chunk) {
     chunk_call.args.n = std::min(chunk, a.n - first);
     chunk_call.args.keys_in = static_cast<const char*>(input_keys) + first * key_bytes;
-    chunk_call.args.keys_out = key_buffers[at] + first * key_bytes;
+    chunk_call.args.keys_out = key_buffers[double_buffer ? 1 : at] + first * key_bytes;
     if (a.value_bytes) {
       chunk_call.args.values_in = static_cast<const char*>(input_values) + first * a.value_bytes;
-      chunk_call.args.values_out = value_buffers[at] + first * a.value_bytes;
+      chunk_call.args.values_out = value_buffers[double_buffer ? 1 : at] + first * a.value_bytes;
     }
     size_t bytes = chunk_temp_bytes;
     chunk_call.temp_storage_bytes = &bytes;
+    chunk_selector[0] = chunk_selector[1] = 0;
     SORTSCOPE_CUDA_TRY(dispatch(chunk_call));
+    if (double_buffer) {
+      // The merge rounds read every chunk from one buffer: the first chunk's keys choose it, and
+      // whatever ended in the other (none, with the sorts' selectors as they are) is copied over.
+      if (first == 0) at = chunk_selector[0];
+      const uint64_t count = chunk_call.args.n;
+      if (chunk_selector[0] != at)
+        SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(key_buffers[at] + first * key_bytes,
+                                           key_buffers[at ^ 1] + first * key_bytes, count * key_bytes,
+                                           cudaMemcpyDeviceToDevice, c.stream));
+      if (a.value_bytes && chunk_selector[1] != at)
+        SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(value_buffers[at] + first * a.value_bytes,
+                                           value_buffers[at ^ 1] + first * a.value_bytes, count * a.value_bytes,
+                                           cudaMemcpyDeviceToDevice, c.stream));
+    }
   }
   for (uint64_t run = chunk; run < a.n; run *= 2) {
     SORTSCOPE_CUDA_TRY(with_key_bits(int(key_bytes), [&](auto bits) {

@@ -1,0 +1,121 @@
+// Merge rounds over 64-bit positions, for sorts composed past what one run of 32-bit-offset kernels
+// takes: sorted chunks of one array merged pairwise, round by round, with any key type and
+// comparator. A merge takes ties from the earlier run, so chunks sorted stably merge into the
+// stable sort. The radix sorts (common/radix_sort_beyond_limits.cu) and the merge sort
+// (merge/merge_composed.cuh) compose their sorts past 2^32 - 1 keys with them.
+//
+// The merge is merge path (Odeh et al.; Green et al.), with co-rank and run pairs from
+// block/merge_tile_policy.hpp: a partition kernel finds where every output tile starts in its two
+// runs, then each block loads its two pieces into shared memory, each thread merges its share
+// serially, and the block writes keys and values out in order.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <new>
+#include <type_traits>
+
+#include "block/merge_tile_policy.hpp"
+#include "common/cuda_launch.cuh"
+
+namespace sortscope::merge::wide {
+
+constexpr int kMergeThreads = 256;
+// A tile's keys take at most 16 KB of shared memory: 2048 keys of up to 8 bytes, fewer of wider
+// keys (one a thread at least).
+template <typename Key>
+constexpr int merge_items() {
+  return std::max<int>(1, std::min<int>(8, int(16384 / (kMergeThreads * sizeof(Key)))));
+}
+// Output keys a block writes. Chunks merged by these rounds must be whole tiles long, so that no
+// tile straddles two pairs of runs.
+template <typename Key>
+constexpr uint64_t merge_tile() {
+  return uint64_t(kMergeThreads) * uint64_t(merge_items<Key>());
+}
+
+// a_starts[t]: run-a keys before tile t's first output, for every tile of the round.
+template <typename Key, typename Less>
+__global__ void partition_kernel(const Key* keys, uint64_t n, uint64_t run, uint64_t tiles, uint64_t* a_starts,
+                                 Less less) {
+  constexpr uint64_t kTile = merge_tile<Key>();
+  for (uint64_t tile = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; tile < tiles;
+       tile += uint64_t(gridDim.x) * blockDim.x) {
+    const uint64_t out = tile * kTile;
+    const RunPair p = run_pair(out, run, n);
+    a_starts[tile] = co_rank<uint64_t>(out - p.a_begin, p.b_begin - p.a_begin, p.b_end - p.b_begin,
+                                       keys + p.a_begin, keys + p.b_begin, less);
+  }
+}
+
+// Value: void for keys alone.
+template <typename Key, typename Value, typename Less>
+__global__ void __launch_bounds__(kMergeThreads)
+    merge_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, uint64_t n,
+                 uint64_t run, const uint64_t* a_starts, Less less) {
+  constexpr int kItems = merge_items<Key>();
+  constexpr uint64_t kTile = merge_tile<Key>();
+  // The tile's piece of run a, then its piece of run b; raw bytes, as keys need not be
+  // default-constructible.
+  __shared__ alignas(alignof(Key)) unsigned char tile_bytes[kTile * sizeof(Key)];
+  __shared__ uint16_t tile_order[kTile];  // the merged order, as positions in the tile's keys
+  Key* tile_keys = reinterpret_cast<Key*>(tile_bytes);
+  const uint64_t tile = blockIdx.x;
+  const uint64_t out = tile * kTile;
+  const RunPair p = run_pair(out, run, n);
+  const uint64_t diagonal = out - p.a_begin, a_items = p.b_begin - p.a_begin, pair_items = p.b_end - p.a_begin;
+  const uint64_t end_diagonal = std::min(diagonal + kTile, pair_items);
+  const uint64_t a_begin = a_starts[tile];
+  const uint64_t a_end = end_diagonal == pair_items ? a_items : a_starts[tile + 1];
+  const uint32_t a_count = uint32_t(a_end - a_begin);
+  const uint32_t count = uint32_t(end_diagonal - diagonal);
+  const uint32_t b_count = count - a_count;
+  const uint64_t a_at = p.a_begin + a_begin;               // where the tile's piece of run a starts in keys_in
+  const uint64_t b_at = p.b_begin + (diagonal - a_begin);  // and its piece of run b
+  for (uint32_t i = threadIdx.x; i < count; i += kMergeThreads)
+    new (&tile_keys[i]) Key(i < a_count ? keys_in[a_at + i] : keys_in[b_at + (i - a_count)]);
+  __syncthreads();
+
+  const Key* a = tile_keys;
+  const Key* b = tile_keys + a_count;
+  const uint32_t first = std::min<uint32_t>(threadIdx.x * kItems, count);
+  uint32_t i = co_rank<uint32_t>(first, a_count, b_count, a, b, less);
+  uint32_t j = first - i;
+  for (int k = 0; k < kItems && first + k < count; ++k) {
+    const bool take_a = j >= b_count || (i < a_count && !less(b[j], a[i]));
+    tile_order[first + k] = uint16_t(take_a ? i++ : a_count + j++);
+  }
+  __syncthreads();
+
+  for (uint32_t x = threadIdx.x; x < count; x += kMergeThreads) {
+    const uint32_t from = tile_order[x];
+    keys_out[out + x] = tile_keys[from];
+    if constexpr (!std::is_void_v<Value>)
+      values_out[out + x] = values_in[from < a_count ? a_at + from : b_at + (from - a_count)];
+  }
+}
+
+// The tile starts one round needs: a_starts holds this many.
+template <typename Key>
+constexpr uint64_t round_tiles(uint64_t n) {
+  return (n + merge_tile<Key>() - 1) / merge_tile<Key>();
+}
+
+// One merge round: runs of `run` keys (the last shorter) from `in` merged pairwise into `out`.
+template <typename Key, typename Value, typename Less>
+cudaError_t merge_round(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, uint64_t n,
+                        uint64_t run, uint64_t* a_starts, Less less, cudaStream_t stream) {
+  const uint64_t tiles = round_tiles<Key>(n);
+  if (tiles == 0) return cudaSuccess;
+  partition_kernel<Key><<<sortscope::device::grid_stride_blocks(tiles), 256, 0, stream>>>(keys_in, n, run, tiles, a_starts,
+                                                                               less);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return e;
+  merge_kernel<Key, Value><<<uint32_t(tiles), kMergeThreads, 0, stream>>>(keys_in, keys_out, values_in, values_out,
+                                                                         n, run, a_starts, less);
+  return cudaGetLastError();
+}
+
+}  // namespace sortscope::merge::wide
