@@ -1,6 +1,6 @@
 // Merge rounds over 64-bit positions, for sorts composed past what one run of 32-bit-offset kernels
 // takes: sorted chunks of one array merged pairwise, round by round, with any key type and
-// comparator. A merge takes ties from the earlier run, so chunks sorted stably merge into the
+// comparator; and the merge of two sorted runs of any lengths (the multi-GPU sort's received runs). A merge takes ties from the earlier run, so chunks sorted stably merge into the
 // stable sort. The radix sorts (common/radix_sort_beyond_limits.cu) and the merge sort
 // (merge/merge_composed.cuh) compose their sorts past 2^32 - 1 keys with them.
 //
@@ -36,25 +36,35 @@ constexpr uint64_t merge_tile() {
   return uint64_t(kMergeThreads) * uint64_t(merge_items<Key>());
 }
 
+// Which two runs an output position merges from. A round merges runs of one length pairwise; a
+// merge of two runs of any lengths, A = [0, a_items) and B = [a_items, n), is one pair.
+struct EqualRuns {
+  uint64_t n, run;
+  SORTSCOPE_HD RunPair pair(uint64_t out) const { return run_pair(out, run, n); }
+};
+struct TwoRuns {
+  uint64_t n, a_items;
+  SORTSCOPE_HD RunPair pair(uint64_t) const { return {0, a_items, n}; }
+};
+
 // a_starts[t]: run-a keys before tile t's first output, for every tile of the round.
-template <typename Key, typename Less>
-__global__ void partition_kernel(const Key* keys, uint64_t n, uint64_t run, uint64_t tiles, uint64_t* a_starts,
-                                 Less less) {
+template <typename Key, typename Runs, typename Less>
+__global__ void partition_kernel(const Key* keys, Runs runs, uint64_t tiles, uint64_t* a_starts, Less less) {
   constexpr uint64_t kTile = merge_tile<Key>();
   for (uint64_t tile = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; tile < tiles;
        tile += uint64_t(gridDim.x) * blockDim.x) {
     const uint64_t out = tile * kTile;
-    const RunPair p = run_pair(out, run, n);
+    const RunPair p = runs.pair(out);
     a_starts[tile] = co_rank<uint64_t>(out - p.a_begin, p.b_begin - p.a_begin, p.b_end - p.b_begin,
                                        keys + p.a_begin, keys + p.b_begin, less);
   }
 }
 
 // Value: void for keys alone.
-template <typename Key, typename Value, typename Less>
+template <typename Key, typename Value, typename Runs, typename Less>
 __global__ void __launch_bounds__(kMergeThreads)
-    merge_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, uint64_t n,
-                 uint64_t run, const uint64_t* a_starts, Less less) {
+    merge_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, Runs runs,
+                 const uint64_t* a_starts, Less less) {
   constexpr int kItems = merge_items<Key>();
   constexpr uint64_t kTile = merge_tile<Key>();
   // The tile's piece of run a, then its piece of run b; raw bytes, as keys need not be
@@ -64,7 +74,7 @@ __global__ void __launch_bounds__(kMergeThreads)
   Key* tile_keys = reinterpret_cast<Key*>(tile_bytes);
   const uint64_t tile = blockIdx.x;
   const uint64_t out = tile * kTile;
-  const RunPair p = run_pair(out, run, n);
+  const RunPair p = runs.pair(out);
   const uint64_t diagonal = out - p.a_begin, a_items = p.b_begin - p.a_begin, pair_items = p.b_end - p.a_begin;
   const uint64_t end_diagonal = std::min(diagonal + kTile, pair_items);
   const uint64_t a_begin = a_starts[tile];
@@ -103,19 +113,33 @@ constexpr uint64_t round_tiles(uint64_t n) {
   return (n + merge_tile<Key>() - 1) / merge_tile<Key>();
 }
 
+// Merges the runs' pairs from `in` into `out`; a_starts holds round_tiles(runs.n) words.
+template <typename Key, typename Value, typename Runs, typename Less>
+cudaError_t merge_pairs(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, Runs runs,
+                        uint64_t* a_starts, Less less, cudaStream_t stream) {
+  const uint64_t tiles = round_tiles<Key>(runs.n);
+  if (tiles == 0) return cudaSuccess;
+  partition_kernel<Key><<<sortscope::device::grid_stride_blocks(tiles), 256, 0, stream>>>(keys_in, runs, tiles,
+                                                                                        a_starts, less);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return e;
+  merge_kernel<Key, Value><<<uint32_t(tiles), kMergeThreads, 0, stream>>>(keys_in, keys_out, values_in, values_out,
+                                                                         runs, a_starts, less);
+  return cudaGetLastError();
+}
+
 // One merge round: runs of `run` keys (the last shorter) from `in` merged pairwise into `out`.
 template <typename Key, typename Value, typename Less>
 cudaError_t merge_round(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, uint64_t n,
                         uint64_t run, uint64_t* a_starts, Less less, cudaStream_t stream) {
-  const uint64_t tiles = round_tiles<Key>(n);
-  if (tiles == 0) return cudaSuccess;
-  partition_kernel<Key><<<sortscope::device::grid_stride_blocks(tiles), 256, 0, stream>>>(keys_in, n, run, tiles, a_starts,
-                                                                               less);
-  cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) return e;
-  merge_kernel<Key, Value><<<uint32_t(tiles), kMergeThreads, 0, stream>>>(keys_in, keys_out, values_in, values_out,
-                                                                         n, run, a_starts, less);
-  return cudaGetLastError();
+  return merge_pairs(keys_in, keys_out, values_in, values_out, EqualRuns{n, run}, a_starts, less, stream);
+}
+
+// Two sorted runs of any lengths, A = in[0, a_items) and B = in[a_items, n), merged into out[0, n).
+template <typename Key, typename Value, typename Less>
+cudaError_t merge_two_runs(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, uint64_t n,
+                           uint64_t a_items, uint64_t* a_starts, Less less, cudaStream_t stream) {
+  return merge_pairs(keys_in, keys_out, values_in, values_out, TwoRuns{n, a_items}, a_starts, less, stream);
 }
 
 }  // namespace sortscope::merge::wide

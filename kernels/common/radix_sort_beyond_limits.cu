@@ -82,7 +82,7 @@ cudaError_t merge_round_of(const SortArgs& args, const void* keys_in, void* keys
 // More keys than one kernel run takes, values of 0, 4 or 8 bytes: equal chunks, whole merge tiles
 // long, each sorted by `dispatch` into one buffer; then ceil(log2(chunks)) merge rounds between two
 // buffers, starting in the one that makes the last round end where the caller wants the keys.
-// Temp storage (device_radix_sort_api.hpp states it as a formula): the tile partitions, the chunks'
+// Temp storage (docs/library.md gives it as a formula): the tile partitions, the chunks'
 // own temp storage (one chunk at a time), and with plain pointers a second buffer of keys and
 // values. A DoubleBuffer brings its second buffer, and its chunks sort as DoubleBuffers between the
 // caller's two, so their temp storage holds no copy of the keys either: the whole sort needs little

@@ -1,0 +1,91 @@
+// The multi-GPU sort on CUDA and NCCL: keys spread over G GPUs of one host (or of several, one
+// process a GPU) end as one sorted run on each GPU, the runs in global order, as cuPyNumeric's and
+// CCCL's distributed sorts leave them. The steps, each GPU on its own stream:
+//
+//   1. local sort: each GPU sorts its keys with one-sweep (stable);
+//   2. splitters by regular sampling of the sorted runs (Dehne and Zaboli's deterministic sampling
+//      at the GPU level): S evenly spaced samples from each run, gathered to every GPU, sorted, and
+//      every S-th kept. Items are ordered by (key, GPU, rank in its run), a total order, so equal
+//      keys split too and no GPU receives more than about 2n/G (n/G + n/S) keys, whatever the
+//      duplicates;
+//   3. split points: each GPU finds every splitter in its run by binary search;
+//   4. the counts, all-gathered: every GPU knows the G x G matrix of what goes where;
+//   5. the exchange: ncclSend/ncclRecv of every pair in one group (all-to-all-v);
+//   6. the merge: the G received runs, merged pairwise in log2(G) rounds (merge path).
+//
+// Ties keep their input order across GPUs (GPU 0's first), so the result is the stable sort of the
+// shards taken in GPU order. NCCL is loaded at run time: without it, open() says why.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sortscope/sort_args.hpp"
+#include "sortscope/status.hpp"
+
+namespace sortscope::multi_gpu {
+
+// One GPU's part of the input, resident in its memory. The sort overwrites it.
+struct Shard {
+  int device = 0;
+  void* keys = nullptr;
+  void* values = nullptr;  // value_bytes each, or null for keys alone
+  uint64_t n = 0;
+};
+
+// One GPU's part of the output: its run of the sorted keys, in memory the Sorter owns (valid
+// until its next sort or its end).
+struct Run {
+  int device = 0;
+  const void* keys = nullptr;
+  const void* values = nullptr;
+  uint64_t n = 0;
+};
+
+// Milliseconds of each step on one GPU, from CUDA events on its stream.
+struct StepTimes {
+  float local_sort = 0, sampling = 0, exchange = 0, merge = 0;
+  float total() const { return local_sort + sampling + exchange + merge; }
+};
+
+struct Report {
+  std::vector<Run> runs;                          // one per GPU of this process, in rank order
+  std::vector<std::vector<uint64_t>> sent_bytes;  // [from rank][to rank], keys and values
+  std::vector<StepTimes> steps;                   // one per GPU of this process
+  uint64_t largest_run = 0;                       // over every rank
+  uint64_t balance_bound = 0;                     // what regular sampling guarantees for it
+  float wall_ms = 0;                              // on the host clock, from the call to every GPU's end
+};
+
+// Why the multi-GPU sort cannot run here (no NCCL, fewer than two GPUs), or empty when it can.
+std::string why_unavailable(int gpus_wanted = 2);
+
+class Sorter {
+ public:
+  // One process driving `devices` (ncclCommInitAll).
+  static Status open_all(const std::vector<int>& devices, std::unique_ptr<Sorter>* out);
+  // One process per GPU: this process is `rank` of `ranks`, on `device`; `unique_id` is rank 0's
+  // ncclUniqueId (new_unique_id), carried to every rank by the launcher.
+  static Status open_rank(const std::string& unique_id, int ranks, int rank, int device,
+                          std::unique_ptr<Sorter>* out);
+  static Status new_unique_id(std::string* unique_id);
+  ~Sorter();
+
+  int ranks() const;
+  // Sorts the shards of this process's GPUs, one per GPU in the order they were opened.
+  // `args` gives the key type, the value width (0, 4 or 8) and the order; its pointers and n are
+  // the shards'. Collective: every rank calls it.
+  Status sort(const SortArgs& args, const std::vector<Shard>& shards, Report* report);
+
+  struct Impl;
+
+ private:
+  explicit Sorter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sortscope::multi_gpu
