@@ -159,6 +159,18 @@ TEST(MultiGpu, DuplicatesSortedInputAndTinyInputsKeepTheBalance) {
     }
 }
 
+// Sizes where each GPU runs one-sweep's pass kernels, whose shared memory is lifted per kernel: on
+// every GPU of the process, not only the first that ran them.
+TEST(MultiGpu, LargeShardsRunThePassKernelsOnEveryGpu) {
+  REQUIRE_GPUS(2);
+  auto sorter = open_every_gpu();
+  ASSERT_TRUE(sorter);
+  const uint64_t n = 6000001;
+  expect_sorts<uint64_t, uint32_t>(*sorter, KeyType::u64, false, false, n, Keys::uniform);
+  expect_sorts<uint32_t, uint32_t>(*sorter, KeyType::u32, true, false, n, Keys::uniform);
+  expect_sorts<uint64_t, uint64_t>(*sorter, KeyType::f64, true, true, n, Keys::uniform);
+}
+
 // 2^28 u32 keys, resident on the GPUs: the multi-GPU sort against one-sweep on GPU 0 alone, medians
 // of 7 runs after a warm-up, each output checked for order and count.
 TEST(MultiGpu, TimesAgainstOneGpu) {

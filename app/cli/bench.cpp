@@ -14,6 +14,8 @@
 #include "session/parse.hpp"
 #include "session/sweep.hpp"
 #include "session/throughput.hpp"
+#include "sortscope/data.hpp"
+#include "sortscope/multi_gpu.hpp"
 
 namespace sortscope::app::cli {
 namespace {
@@ -263,6 +265,48 @@ void print_ladder(const LadderResult& ladder, const std::string& format) {
   if (left_out) std::fputs(kLeftOutNote, stdout);
 }
 
+// --gpus G: the data set spread evenly over G GPUs and sorted there, against one GPU, in one process.
+int run_multi_gpu_bench(const RunRequest& request, const BenchOptions& bench) {
+  HostKeys keys;
+  if (Status s = generate_host(request.data, &keys); !s.ok()) {
+    std::cerr << "sortscope bench: " << printable(s.message()) << "\n";
+    return 1;
+  }
+  SortArgs args;
+  args.key_type = keys.key_type;
+  args.value_bytes = request.sort.pairs ? 4 : 0;
+  args.descending = request.sort.descending;
+  multi_gpu::Comparison c;
+  if (Status s = multi_gpu::compare_with_one_gpu({keys.bytes.data(), keys.n}, args, bench.gpus, bench.repeat,
+                                                 bench.warmup, &c);
+      !s.ok()) {
+    std::cerr << "sortscope bench: --gpus " << bench.gpus << ": " << printable(s.message()) << "\n";
+    return 1;
+  }
+  const double mean_run = double(keys.n) / c.gpus;
+  std::printf("# %d x %s; %s %s%s, %llu keys, dist %s; medians of %d runs after %d warm-up, outputs verified\n",
+              c.gpus, c.device_name.c_str(), std::string(info(keys.key_type).name).c_str(),
+              request.sort.pairs ? "pairs" : "keys", request.sort.descending ? " descending" : "",
+              static_cast<unsigned long long>(keys.n), request.data.dist.name().c_str(), bench.repeat, bench.warmup);
+  std::printf("one GPU (onesweep)      %10.3f ms\n", c.one_gpu_ms);
+  std::printf("%d GPUs (multi-gpu)      %10.3f ms   %.2fx\n", c.gpus, c.multi_gpu_ms, c.one_gpu_ms / c.multi_gpu_ms);
+  std::printf("  GPU 0's steps          local sort %.3f, sampling %.3f, exchange %.3f, merge %.3f ms\n",
+              c.steps.local_sort, c.steps.sampling, c.steps.exchange, c.steps.merge);
+  std::printf("  exchange               %.0f GB/s sent by GPU 0; peer copy GPU 0 -> 1 %.0f GB/s (%.0f%%)\n",
+              c.exchange_gbps, c.peer_gbps, 100 * c.exchange_gbps / c.peer_gbps);
+  std::printf("  largest run            %llu keys (%.4fx the mean; regular sampling's bound %llu)\n",
+              static_cast<unsigned long long>(c.largest_run), double(c.largest_run) / mean_run,
+              static_cast<unsigned long long>(c.balance_bound));
+  std::printf("  host to GPUs           %.1f ms, once, not in the times above\n", c.upload_ms);
+  std::printf("  bytes sent [from][to]\n");
+  for (const auto& row : c.sent_bytes) {
+    std::printf("   ");
+    for (uint64_t b : row) std::printf(" %12llu", static_cast<unsigned long long>(b));
+    std::printf("\n");
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_bench(const RunOptions& run, const BenchOptions& bench) {
@@ -272,6 +316,7 @@ int run_bench(const RunOptions& run, const BenchOptions& bench) {
   };
   std::vector<RunRequest> requests;
   if (Status s = to_requests(run, &requests); !s.ok()) return fail(s, 2);
+  if (bench.gpus) return run_multi_gpu_bench(requests.front(), bench);
   Sweeps sweeps;
   sweeps.ns = {requests.front().data.n};
   sweeps.dists = {requests.front().data.dist};

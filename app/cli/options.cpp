@@ -431,6 +431,13 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
                      ", each at its defaults, with bytes per key and segments per warp store")
       ->excludes(bench_cmd->get_option("--algorithm"))
       ->excludes(bench_cmd->get_option("--sweep"));
+  bench_cmd
+      ->add_option("--gpus", bench.gpus,
+                   "Sort the data set spread over G GPUs (the multi-GPU sort, over NCCL) and on one GPU (onesweep), "
+                   "in one process")
+      ->check(number_in(2, 64))
+      ->excludes(bench_cmd->get_option("--ladder"))
+      ->excludes(bench_cmd->get_option("--sweep"));
   bench_cmd->footer(catalogue_text());
 
   c.kind = Command::Kind::exit;

@@ -80,6 +80,7 @@ struct BenchOptions {
   std::vector<std::string> sweeps;  // "n=2^16..2^28", or any parameter: "radix-bits=1..8"
   bool kernels = false;             // print per-kernel times of one traced run
   bool ladder = false;              // run the radix ladder's steps instead of --algorithm
+  int gpus = 0;                     // 2 or more: the multi-GPU sort on that many GPUs against one GPU
 };
 
 // One fully checked request per algorithm, or the first problem as a one-line message.

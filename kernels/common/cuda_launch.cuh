@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -14,30 +15,47 @@ inline unsigned grid_stride_blocks(uint64_t n) {
   return unsigned(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
 }
 
-// Lifts a kernel's dynamic shared-memory limit, once per kernel and process.
+// A kernel's attributes are set in each device's context, so a process that sorts on several GPUs
+// sets them on each: `set` runs once per device (the first 64; past them, on every call) and again
+// after it failed.
+template <typename Set>
+cudaError_t once_per_device(std::atomic<uint64_t>& done, Set set) {
+  int device = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  const uint64_t bit = device < 64 ? uint64_t(1) << device : 0;
+  if (done.load(std::memory_order_acquire) & bit) return cudaSuccess;
+  const cudaError_t e = set();
+  if (e == cudaSuccess) done.fetch_or(bit, std::memory_order_acq_rel);
+  return e;
+}
+
+// Lifts a kernel's dynamic shared-memory limit, once per kernel and device.
 template <auto Kernel>
 cudaError_t allow_shared_bytes(int bytes) {
-  static const cudaError_t result = cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-  return result;
+  static std::atomic<uint64_t> done{0};
+  return once_per_device(
+      done, [&] { return cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes); });
 }
 
 // Asks that an SM running the kernel give shared memory all of its L1 that it can, once per kernel
-// and process: for kernels whose blocks an SM would otherwise hold fewer of than its registers
+// and device: for kernels whose blocks an SM would otherwise hold fewer of than its registers
 // and threads allow (the driver's own choice kept 7 of the sample sort's 8 local-sort blocks).
 template <auto Kernel>
 cudaError_t prefer_shared_memory() {
-  static const cudaError_t result =
-      cudaFuncSetAttribute(Kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
-  return result;
+  static std::atomic<uint64_t> done{0};
+  return once_per_device(done, [] {
+    return cudaFuncSetAttribute(Kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+  });
 }
 
 // Lifts a kernel's dynamic shared-memory limit to all that one block may have beside the kernel's
-// own static shared memory, once per kernel and process: for launches whose need varies at run
+// own static shared memory, once per kernel and device: for launches whose need varies at run
 // time. (A fixed guess at the static part fails the whole call when the compiler lays it out
 // larger than guessed.)
 template <auto Kernel>
 cudaError_t allow_most_shared_bytes() {
-  static const cudaError_t result = [] {
+  static std::atomic<uint64_t> done{0};
+  return once_per_device(done, [] {
     int device = 0, optin = 0;
     cudaFuncAttributes attributes{};
     if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
@@ -46,8 +64,7 @@ cudaError_t allow_most_shared_bytes() {
     if (cudaError_t e = cudaFuncGetAttributes(&attributes, Kernel); e != cudaSuccess) return e;
     return cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 optin - int(attributes.sharedSizeBytes));
-  }();
-  return result;
+  });
 }
 
 // Whether the current device has compute capability 9.0 or later, read once: thread block

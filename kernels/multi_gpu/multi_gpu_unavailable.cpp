@@ -29,5 +29,8 @@ int Sorter::ranks() const { return impl_->ranks; }
 Status Sorter::sort(const SortArgs&, const std::vector<Shard>&, Report*) {
   return Unsupported(std::string("the multi-GPU sort is off: ") + kWhy);
 }
+Status compare_with_one_gpu(HostKeysView, const SortArgs&, int, int, int, Comparison*) {
+  return Unsupported(std::string("the multi-GPU sort is off: ") + kWhy);
+}
 
 }  // namespace sortscope::multi_gpu

@@ -64,6 +64,29 @@ struct Report {
 // Why the multi-GPU sort cannot run here (no NCCL, fewer than two GPUs), or empty when it can.
 std::string why_unavailable(int gpus_wanted = 2);
 
+// One data set timed on one GPU (one-sweep) and on G GPUs, in one process: the keys resident on
+// the GPUs before the clock starts, medians of `repeat` runs after `warmup`, the last output of
+// each verified on the host (order, and every key with its input position, or a hash of the keys).
+struct Comparison {
+  int gpus = 0;
+  std::string device_name;                        // GPU 0's
+  double upload_ms = 0;                           // host to the GPUs, once, not in the sorts' times
+  double peer_gbps = 0;                           // a 1 GiB copy from GPU 0 to GPU 1, measured first
+  double one_gpu_ms = 0, multi_gpu_ms = 0;        // medians
+  StepTimes steps;                                // GPU 0's, in the last timed run
+  double exchange_gbps = 0;                       // what GPU 0 sent to other GPUs over its exchange step
+  uint64_t largest_run = 0, balance_bound = 0;
+  std::vector<std::vector<uint64_t>> sent_bytes;  // [from][to]
+};
+// `keys` in host memory: `args` gives their type and order, and value_bytes 4 for pairs (values:
+// the keys' input positions).
+struct HostKeysView {
+  const void* keys = nullptr;
+  uint64_t n = 0;
+};
+Status compare_with_one_gpu(HostKeysView keys, const SortArgs& args, int gpus, int repeat, int warmup,
+                            Comparison* out);
+
 class Sorter {
  public:
   // One process driving `devices` (ncclCommInitAll).

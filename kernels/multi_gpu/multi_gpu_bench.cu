@@ -1,0 +1,246 @@
+// One data set on one GPU and on G, in one process (compare_with_one_gpu, sortscope/multi_gpu.hpp):
+// what `sortscope bench --gpus G` prints.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "common/key_less.hpp"
+#include "sortscope/key_traits.hpp"
+#include "sortscope/multi_gpu.hpp"
+#include "sortscope/onesweep.hpp"
+
+namespace sortscope::multi_gpu {
+namespace {
+
+#define BENCH_CUDA(expr, what)                                                                                  \
+  do {                                                                                                          \
+    const cudaError_t e_ = (expr);                                                                              \
+    if (e_ != cudaSuccess)                                                                                      \
+      return Status{e_ == cudaErrorMemoryAllocation ? StatusCode::out_of_memory : StatusCode::cuda_error,      \
+                    std::string(what) + ": " + cudaGetErrorString(e_)};                                         \
+  } while (0)
+
+// Device memory freed on its own device when it goes.
+struct Allocation {
+  int device = 0;
+  void* ptr = nullptr;
+  Allocation() = default;
+  Allocation(const Allocation&) = delete;
+  Allocation& operator=(const Allocation&) = delete;
+  ~Allocation() {
+    if (ptr) {
+      cudaSetDevice(device);
+      cudaFree(ptr);
+    }
+  }
+  cudaError_t allocate(int on, size_t bytes) {
+    device = on;
+    cudaSetDevice(on);
+    return cudaMalloc(&ptr, std::max<size_t>(bytes, 1));
+  }
+  char* bytes() const { return static_cast<char*>(ptr); }
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Order, and for pairs every key beside its input position (so a permutation, stable where the
+// positions rise among equal keys); for keys alone, the keys' sum and a hash of them.
+template <typename Bits>
+Status verify(const Bits* input, uint64_t n, const SortArgs& args, const std::vector<Bits>& keys,
+              const std::vector<uint32_t>& values, const char* who) {
+  const KeyOrderLess<Bits> less = key_order_less<Bits>(args);
+  if (keys.size() != n) return {StatusCode::verification_failed, std::string(who) + ": the output holds the wrong count"};
+  for (uint64_t i = 1; i < n; ++i)
+    if (less(keys[i], keys[i - 1]))
+      return {StatusCode::verification_failed, std::string(who) + ": keys out of order at " + std::to_string(i)};
+  if (args.value_bytes) {
+    for (uint64_t i = 0; i < n; ++i) {
+      if (values[i] >= n || input[values[i]] != keys[i])
+        return {StatusCode::verification_failed, std::string(who) + ": value " + std::to_string(i) + " is not its key's position"};
+      if (i && !less(keys[i - 1], keys[i]) && values[i] <= values[i - 1])
+        return {StatusCode::verification_failed, std::string(who) + ": equal keys out of input order at " + std::to_string(i)};
+    }
+    return Status::Ok();
+  }
+  uint64_t sum_in = 0, sum_out = 0, hash_in = 0, hash_out = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    sum_in += uint64_t(input[i]);
+    sum_out += uint64_t(keys[i]);
+    hash_in += (uint64_t(input[i]) + 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull >> 7;
+    hash_out += (uint64_t(keys[i]) + 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull >> 7;
+  }
+  if (sum_in != sum_out || hash_in != hash_out)
+    return {StatusCode::verification_failed, std::string(who) + ": the output's keys are not the input's"};
+  return Status::Ok();
+}
+
+template <typename Bits>
+Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int repeat, int warmup, Comparison* out) {
+  const bool pairs = shape.value_bytes != 0;
+  Comparison c;
+  c.gpus = G;
+  cudaDeviceProp prop;
+  BENCH_CUDA(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  c.device_name = prop.name;
+  std::vector<uint32_t> positions(pairs ? n : 0);
+  std::iota(positions.begin(), positions.end(), 0u);
+
+  // The peer copy bandwidth, GPU 0 to GPU 1.
+  {
+    const size_t bytes = size_t(1) << 30;
+    Allocation from, to;
+    BENCH_CUDA(from.allocate(0, bytes), "the peer copy");
+    BENCH_CUDA(to.allocate(1, bytes), "the peer copy");
+    cudaSetDevice(0);
+    cudaDeviceEnablePeerAccess(1, 0);
+    cudaGetLastError();  // already enabled is fine
+    cudaEvent_t start, stop;
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    std::vector<double> ms;
+    for (int i = 0; i < 4; ++i) {
+      cudaEventRecord(start);
+      BENCH_CUDA(cudaMemcpyPeerAsync(to.ptr, 1, from.ptr, 0, bytes), "the peer copy");
+      cudaEventRecord(stop);
+      cudaEventSynchronize(stop);
+      float t = 0;
+      cudaEventElapsedTime(&t, start, stop);
+      if (i) ms.push_back(t);
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    c.peer_gbps = double(bytes) / (median(ms) * 1e6);
+  }
+
+  // The shards, and a pristine copy of each to restore before every run.
+  std::vector<Allocation> pristine_keys(G), pristine_values(G), keys(G), values(G);
+  std::vector<Shard> shards(G);
+  const auto upload_started = std::chrono::steady_clock::now();
+  for (int g = 0; g < G; ++g) {
+    const uint64_t begin = n * g / G, count = n * (g + 1) / G - begin;
+    BENCH_CUDA(pristine_keys[g].allocate(g, count * sizeof(Bits)), "the shards");
+    BENCH_CUDA(cudaMemcpy(pristine_keys[g].ptr, host + begin, count * sizeof(Bits), cudaMemcpyHostToDevice), "the upload");
+    BENCH_CUDA(keys[g].allocate(g, count * sizeof(Bits)), "the shards");
+    if (pairs) {
+      BENCH_CUDA(pristine_values[g].allocate(g, count * 4), "the shards");
+      BENCH_CUDA(cudaMemcpy(pristine_values[g].ptr, positions.data() + begin, count * 4, cudaMemcpyHostToDevice), "the upload");
+      BENCH_CUDA(values[g].allocate(g, count * 4), "the shards");
+    }
+    shards[g] = {g, keys[g].ptr, pairs ? values[g].ptr : nullptr, count};
+  }
+  c.upload_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - upload_started).count();
+
+  std::vector<int> devices(G);
+  std::iota(devices.begin(), devices.end(), 0);
+  std::unique_ptr<Sorter> sorter;
+  if (Status s = Sorter::open_all(devices, &sorter); !s) return s;
+  Report report;
+  std::vector<double> multi;
+  for (int i = 0; i < warmup + repeat; ++i) {
+    for (int g = 0; g < G; ++g) {
+      cudaSetDevice(g);
+      BENCH_CUDA(cudaMemcpy(keys[g].ptr, pristine_keys[g].ptr, shards[g].n * sizeof(Bits), cudaMemcpyDeviceToDevice), "restoring");
+      if (pairs)
+        BENCH_CUDA(cudaMemcpy(values[g].ptr, pristine_values[g].ptr, shards[g].n * 4, cudaMemcpyDeviceToDevice), "restoring");
+      BENCH_CUDA(cudaDeviceSynchronize(), "restoring");
+    }
+    SortArgs args = shape;
+    if (Status s = sorter->sort(args, shards, &report); !s) return s;
+    if (i >= warmup) multi.push_back(report.wall_ms);
+  }
+  c.multi_gpu_ms = median(multi);
+  c.steps = report.steps[0];
+  c.largest_run = report.largest_run;
+  c.balance_bound = report.balance_bound;
+  c.sent_bytes = report.sent_bytes;
+  uint64_t sent_away = 0;
+  for (int h = 1; h < G; ++h) sent_away += report.sent_bytes[0][h];
+  c.exchange_gbps = c.steps.exchange > 0 ? double(sent_away) / (c.steps.exchange * 1e6) : 0;
+  {
+    std::vector<Bits> got;
+    std::vector<uint32_t> got_values;
+    for (const Run& run : report.runs) {
+      cudaSetDevice(run.device);
+      const size_t at = got.size();
+      got.resize(at + run.n);
+      BENCH_CUDA(cudaMemcpy(got.data() + at, run.keys, run.n * sizeof(Bits), cudaMemcpyDeviceToHost), "the download");
+      if (pairs) {
+        got_values.resize(at + run.n);
+        BENCH_CUDA(cudaMemcpy(got_values.data() + at, run.values, run.n * 4, cudaMemcpyDeviceToHost), "the download");
+      }
+    }
+    if (Status s = verify(host, n, shape, got, got_values, "the multi-GPU sort"); !s) return s;
+  }
+  // Room on GPU 0 for the whole input twice.
+  sorter.reset();
+  for (std::vector<Allocation>* v : {&keys, &values, &pristine_keys, &pristine_values}) v->clear();
+
+  // One GPU: one-sweep on GPU 0, from the whole input to a second buffer.
+  {
+    Allocation in_keys, out_keys, in_values, out_values, temp;
+    BENCH_CUDA(in_keys.allocate(0, n * sizeof(Bits)), "one GPU's input");
+    BENCH_CUDA(out_keys.allocate(0, n * sizeof(Bits)), "one GPU's output");
+    BENCH_CUDA(cudaMemcpy(in_keys.ptr, host, n * sizeof(Bits), cudaMemcpyHostToDevice), "the upload");
+    if (pairs) {
+      BENCH_CUDA(in_values.allocate(0, n * 4), "one GPU's input");
+      BENCH_CUDA(out_values.allocate(0, n * 4), "one GPU's output");
+      BENCH_CUDA(cudaMemcpy(in_values.ptr, positions.data(), n * 4, cudaMemcpyHostToDevice), "the upload");
+    }
+    detail::SortCall call;
+    call.args = shape;
+    call.args.keys_in = in_keys.ptr;
+    call.args.keys_out = out_keys.ptr;
+    call.args.values_in = pairs ? in_values.ptr : nullptr;
+    call.args.values_out = pairs ? out_values.ptr : nullptr;
+    call.args.n = n;
+    size_t temp_bytes = 0;
+    call.temp_storage_bytes = &temp_bytes;
+    BENCH_CUDA(detail::sort_beyond_kernel_limits(onesweep::dispatch, call), "one GPU's temp storage query");
+    BENCH_CUDA(temp.allocate(0, temp_bytes), "one GPU's temp storage");
+    call.d_temp_storage = temp.ptr;
+    cudaEvent_t start, stop;
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    std::vector<double> one;
+    for (int i = 0; i < warmup + repeat; ++i) {
+      cudaEventRecord(start);
+      BENCH_CUDA(detail::sort_beyond_kernel_limits(onesweep::dispatch, call), "one GPU's sort");
+      cudaEventRecord(stop);
+      BENCH_CUDA(cudaEventSynchronize(stop), "one GPU's sort");
+      float ms = 0;
+      cudaEventElapsedTime(&ms, start, stop);
+      if (i >= warmup) one.push_back(ms);
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    c.one_gpu_ms = median(one);
+    std::vector<Bits> got(n);
+    std::vector<uint32_t> got_values(pairs ? n : 0);
+    BENCH_CUDA(cudaMemcpy(got.data(), out_keys.ptr, n * sizeof(Bits), cudaMemcpyDeviceToHost), "the download");
+    if (pairs) BENCH_CUDA(cudaMemcpy(got_values.data(), out_values.ptr, n * 4, cudaMemcpyDeviceToHost), "the download");
+    if (Status s = verify(host, n, shape, got, got_values, "one-sweep on one GPU"); !s) return s;
+  }
+  *out = std::move(c);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status compare_with_one_gpu(HostKeysView keys, const SortArgs& args, int gpus, int repeat, int warmup,
+                            Comparison* out) {
+  if (const std::string why = why_unavailable(gpus); !why.empty()) return Unsupported("the multi-GPU sort is off: " + why);
+  if (args.value_bytes != 0 && args.value_bytes != 4) return Unsupported("the comparison's values are 4-byte positions");
+  if (args.value_bytes && keys.n > 0xFFFFFFFFull) return Unsupported("the comparison's positions are 32-bit");
+  return with_key_bits(info(args.key_type).bytes, [&](auto bits) {
+    using Bits = decltype(bits);
+    return compare<Bits>(static_cast<const Bits*>(keys.keys), keys.n, args, gpus, repeat, warmup, out);
+  });
+}
+
+}  // namespace sortscope::multi_gpu
