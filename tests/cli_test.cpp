@@ -450,6 +450,8 @@ std::vector<BadInput> bad_inputs() {
       {"option without its value", {"bench", cpu, c, "--n"}, "--n"},
       {"flag given a value", {"bench", cpu, c, "--descending=maybe"}, "--descending"},
       {"newline inside an argument", {"bench", cpu, c, "--bad\nflag"}, "--bad\\x0aflag"},
+      {"one GPU for the multi-GPU sort", {"bench", "--gpus", "1"}, "--gpus"},
+      {"several GPUs with the ladder", {"bench", "--gpus", "2", "--ladder"}, "--gpus"},
       // Algorithm, distribution, key type, backend
       {"unknown algorithm", {"bench", cpu, c, "--algorithm", "quicksort-9000"}, "--algorithm"},
       {"empty algorithm name", {"bench", cpu, c, "--algorithm", ""}, "--algorithm"},

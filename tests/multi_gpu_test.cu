@@ -35,10 +35,10 @@ int gpu_count() {
   return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
 }
 
-#define REQUIRE_GPUS(g)                                                                \
-  do {                                                                                 \
-    const std::string why_ = multi_gpu::why_unavailable(g);                            \
-    if (!why_.empty()) GTEST_SKIP() << "multi-GPU test skipped: " << why_;             \
+#define REQUIRE_GPUS(g)                                                    \
+  do {                                                                     \
+    const std::string why_ = multi_gpu::why_unavailable(g);                \
+    if (!why_.empty()) GTEST_SKIP() << "multi-GPU test skipped: " << why_; \
   } while (0)
 
 std::unique_ptr<multi_gpu::Sorter> open_every_gpu() {
@@ -57,7 +57,10 @@ std::vector<Bits> make_keys(uint64_t n, Keys kind, unsigned seed) {
   std::mt19937_64 rng(seed);
   std::vector<Bits> keys(n);
   for (uint64_t i = 0; i < n; ++i)
-    keys[i] = kind == Keys::zero ? Bits(0) : kind == Keys::few_distinct ? Bits(rng() % 7) : kind == Keys::sorted ? Bits(i) : Bits(rng());
+    keys[i] = kind == Keys::zero           ? Bits(0)
+              : kind == Keys::few_distinct ? Bits(rng() % 7)
+              : kind == Keys::sorted       ? Bits(i)
+                                           : Bits(rng());
   return keys;
 }
 
@@ -83,8 +86,8 @@ void expect_sorts(multi_gpu::Sorter& sorter, KeyType type, bool pairs, bool desc
   std::vector<multi_gpu::Shard> shards(G);
   for (int g = 0; g < G; ++g) {
     const uint64_t begin = n * g / G, end = n * (g + 1) / G;
-    shards[g] = {g, upload(g, keys.data() + begin, end - begin), pairs ? upload(g, values.data() + begin, end - begin) : nullptr,
-                 end - begin};
+    shards[g] = {g, upload(g, keys.data() + begin, end - begin),
+                 pairs ? upload(g, values.data() + begin, end - begin) : nullptr, end - begin};
   }
   multi_gpu::Report report;
   const Status s = sorter.sort(args, shards, &report);
@@ -243,11 +246,12 @@ TEST(MultiGpu, TimesAgainstOneGpu) {
   std::sort(multi.begin(), multi.end());
   std::sort(single.begin(), single.end());
   const float m = multi[multi.size() / 2], s1 = single[single.size() / 2];
-  std::printf("2^28 u32 keys: one GPU %.2f ms, %d GPUs %.2f ms (%.2fx); last run's steps on GPU 0: local sort %.2f, "
-              "sampling %.2f, exchange %.2f, merge %.2f ms; largest run %llu (bound %llu, mean %llu)\n",
-              s1, G, m, s1 / m, report.steps[0].local_sort, report.steps[0].sampling, report.steps[0].exchange,
-              report.steps[0].merge, (unsigned long long)report.largest_run, (unsigned long long)report.balance_bound,
-              (unsigned long long)(n / G));
+  std::printf(
+      "2^28 u32 keys: one GPU %.2f ms, %d GPUs %.2f ms (%.2fx); last run's steps on GPU 0: local sort %.2f, "
+      "sampling %.2f, exchange %.2f, merge %.2f ms; largest run %llu (bound %llu, mean %llu)\n",
+      s1, G, m, s1 / m, report.steps[0].local_sort, report.steps[0].sampling, report.steps[0].exchange,
+      report.steps[0].merge, (unsigned long long)report.largest_run, (unsigned long long)report.balance_bound,
+      (unsigned long long)(n / G));
   cudaFree(temp);
   cudaFree(one);
   cudaFree(out);

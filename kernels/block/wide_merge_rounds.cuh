@@ -1,8 +1,9 @@
 // Merge rounds over 64-bit positions, for sorts composed past what one run of 32-bit-offset kernels
 // takes: sorted chunks of one array merged pairwise, round by round, with any key type and
-// comparator; and the merge of two sorted runs of any lengths (the multi-GPU sort's received runs). A merge takes ties from the earlier run, so chunks sorted stably merge into the
-// stable sort. The radix sorts (common/radix_sort_beyond_limits.cu) and the merge sort
-// (merge/merge_composed.cuh) compose their sorts past 2^32 - 1 keys with them.
+// comparator; and the merge of two sorted runs of any lengths (the multi-GPU sort's received runs). A merge takes ties
+// from the earlier run, so chunks sorted stably merge into the stable sort. The radix sorts
+// (common/radix_sort_beyond_limits.cu) and the merge sort (merge/merge_composed.cuh) compose their sorts past 2^32 - 1
+// keys with them.
 //
 // The merge is merge path (Odeh et al.; Green et al.), with co-rank and run pairs from
 // block/merge_tile_policy.hpp: a partition kernel finds where every output tile starts in its two
@@ -55,8 +56,8 @@ __global__ void partition_kernel(const Key* keys, Runs runs, uint64_t tiles, uin
        tile += uint64_t(gridDim.x) * blockDim.x) {
     const uint64_t out = tile * kTile;
     const RunPair p = runs.pair(out);
-    a_starts[tile] = co_rank<uint64_t>(out - p.a_begin, p.b_begin - p.a_begin, p.b_end - p.b_begin,
-                                       keys + p.a_begin, keys + p.b_begin, less);
+    a_starts[tile] = co_rank<uint64_t>(out - p.a_begin, p.b_begin - p.a_begin, p.b_end - p.b_begin, keys + p.a_begin,
+                                       keys + p.b_begin, less);
   }
 }
 
@@ -119,12 +120,12 @@ cudaError_t merge_pairs(const Key* keys_in, Key* keys_out, const Value* values_i
                         uint64_t* a_starts, Less less, cudaStream_t stream) {
   const uint64_t tiles = round_tiles<Key>(runs.n);
   if (tiles == 0) return cudaSuccess;
-  partition_kernel<Key><<<sortscope::device::grid_stride_blocks(tiles), 256, 0, stream>>>(keys_in, runs, tiles,
-                                                                                        a_starts, less);
+  partition_kernel<Key>
+      <<<sortscope::device::grid_stride_blocks(tiles), 256, 0, stream>>>(keys_in, runs, tiles, a_starts, less);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return e;
-  merge_kernel<Key, Value><<<uint32_t(tiles), kMergeThreads, 0, stream>>>(keys_in, keys_out, values_in, values_out,
-                                                                         runs, a_starts, less);
+  merge_kernel<Key, Value>
+      <<<uint32_t(tiles), kMergeThreads, 0, stream>>>(keys_in, keys_out, values_in, values_out, runs, a_starts, less);
   return cudaGetLastError();
 }
 

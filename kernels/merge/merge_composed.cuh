@@ -211,12 +211,11 @@ cudaError_t sort_any_width(void* d_temp_storage, size_t& temp_storage_bytes, con
       Value* gathered_values = temp.take<Value>(kHasValues<Value> && in_place ? n : 0);
       size_t sort_bytes = 0;
       if constexpr (kMoveKeys)
-        SORTSCOPE_CUDA_TRY(sort_pointers(nullptr, sort_bytes, keys_in, keys_out, order[0], order[1], n, less, stream,
-                                         max_items));
+        SORTSCOPE_CUDA_TRY(
+            sort_pointers(nullptr, sort_bytes, keys_in, keys_out, order[0], order[1], n, less, stream, max_items));
       else
-        SORTSCOPE_CUDA_TRY((sort_pointers<Index, NoValues>(nullptr, sort_bytes, order[0], order[0], nullptr, nullptr,
-                                                           n, IndirectLess<Key, Less>{keys_in, less}, stream,
-                                                           max_items)));
+        SORTSCOPE_CUDA_TRY((sort_pointers<Index, NoValues>(nullptr, sort_bytes, order[0], order[0], nullptr, nullptr, n,
+                                                           IndirectLess<Key, Less>{keys_in, less}, stream, max_items)));
       Rest rest;
       SORTSCOPE_CUDA_TRY(finish_layout(d_temp_storage, temp_storage_bytes, temp, sort_bytes, rest));
       if (d_temp_storage == nullptr) return cudaSuccess;
@@ -224,13 +223,13 @@ cudaError_t sort_any_width(void* d_temp_storage, size_t& temp_storage_bytes, con
       SORTSCOPE_CUDA_TRY(iota(order[0], n, stream));
       const Index* sorted_order = order[0];
       if constexpr (kMoveKeys) {
-        SORTSCOPE_CUDA_TRY(sort_pointers(rest.base, rest.bytes, keys_in, keys_out, order[0], order[1], n, less, stream,
-                                         max_items));
+        SORTSCOPE_CUDA_TRY(
+            sort_pointers(rest.base, rest.bytes, keys_in, keys_out, order[0], order[1], n, less, stream, max_items));
         sorted_order = order[1];
       } else {
-        SORTSCOPE_CUDA_TRY((sort_pointers<Index, NoValues>(rest.base, rest.bytes, order[0], order[0], nullptr,
-                                                           nullptr, n, IndirectLess<Key, Less>{keys_in, less}, stream,
-                                                           max_items)));
+        SORTSCOPE_CUDA_TRY(
+            (sort_pointers<Index, NoValues>(rest.base, rest.bytes, order[0], order[0], nullptr, nullptr, n,
+                                            IndirectLess<Key, Less>{keys_in, less}, stream, max_items)));
         SORTSCOPE_CUDA_TRY(gather(keys_in, sorted_order, in_place ? gathered_keys : keys_out, n, stream));
         if (in_place)
           SORTSCOPE_CUDA_TRY(
@@ -272,17 +271,25 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, KeyIn keys_in
     Value* staged_values = temp.take<Value>(kStageValuesIn || kStageValuesOut ? n : 0);
     const Key* sort_keys_in;
     Key* sort_keys_out;
-    if constexpr (kStageKeysIn) sort_keys_in = staged_keys;
-    else sort_keys_in = keys_in;
-    if constexpr (kStageKeysOut) sort_keys_out = staged_keys;
-    else sort_keys_out = keys_out;
+    if constexpr (kStageKeysIn)
+      sort_keys_in = staged_keys;
+    else
+      sort_keys_in = keys_in;
+    if constexpr (kStageKeysOut)
+      sort_keys_out = staged_keys;
+    else
+      sort_keys_out = keys_out;
     const Value* sort_values_in = nullptr;
     Value* sort_values_out = nullptr;
     if constexpr (kPairs) {
-      if constexpr (kStageValuesIn) sort_values_in = staged_values;
-      else sort_values_in = values_in;
-      if constexpr (kStageValuesOut) sort_values_out = staged_values;
-      else sort_values_out = values_out;
+      if constexpr (kStageValuesIn)
+        sort_values_in = staged_values;
+      else
+        sort_values_in = values_in;
+      if constexpr (kStageValuesOut)
+        sort_values_out = staged_values;
+      else
+        sort_values_out = values_out;
     }
     const bool sorts_in_place = in_place || (kStageKeysIn && kStageKeysOut) || (kStageValuesIn && kStageValuesOut);
     size_t sort_bytes = 0;

@@ -8,20 +8,13 @@
 #include <vector>
 
 #include "common/key_less.hpp"
+#include "multi_gpu/cuda_status.hpp"
 #include "sortscope/key_traits.hpp"
 #include "sortscope/multi_gpu.hpp"
 #include "sortscope/onesweep.hpp"
 
 namespace sortscope::multi_gpu {
 namespace {
-
-#define BENCH_CUDA(expr, what)                                                                                  \
-  do {                                                                                                          \
-    const cudaError_t e_ = (expr);                                                                              \
-    if (e_ != cudaSuccess)                                                                                      \
-      return Status{e_ == cudaErrorMemoryAllocation ? StatusCode::out_of_memory : StatusCode::cuda_error,      \
-                    std::string(what) + ": " + cudaGetErrorString(e_)};                                         \
-  } while (0)
 
 // Device memory freed on its own device when it goes.
 struct Allocation {
@@ -55,16 +48,19 @@ template <typename Bits>
 Status verify(const Bits* input, uint64_t n, const SortArgs& args, const std::vector<Bits>& keys,
               const std::vector<uint32_t>& values, const char* who) {
   const KeyOrderLess<Bits> less = key_order_less<Bits>(args);
-  if (keys.size() != n) return {StatusCode::verification_failed, std::string(who) + ": the output holds the wrong count"};
+  if (keys.size() != n)
+    return {StatusCode::verification_failed, std::string(who) + ": the output holds the wrong count"};
   for (uint64_t i = 1; i < n; ++i)
     if (less(keys[i], keys[i - 1]))
       return {StatusCode::verification_failed, std::string(who) + ": keys out of order at " + std::to_string(i)};
   if (args.value_bytes) {
     for (uint64_t i = 0; i < n; ++i) {
       if (values[i] >= n || input[values[i]] != keys[i])
-        return {StatusCode::verification_failed, std::string(who) + ": value " + std::to_string(i) + " is not its key's position"};
+        return {StatusCode::verification_failed,
+                std::string(who) + ": value " + std::to_string(i) + " is not its key's position"};
       if (i && !less(keys[i - 1], keys[i]) && values[i] <= values[i - 1])
-        return {StatusCode::verification_failed, std::string(who) + ": equal keys out of input order at " + std::to_string(i)};
+        return {StatusCode::verification_failed,
+                std::string(who) + ": equal keys out of input order at " + std::to_string(i)};
     }
     return Status::Ok();
   }
@@ -86,7 +82,7 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
   Comparison c;
   c.gpus = G;
   cudaDeviceProp prop;
-  BENCH_CUDA(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  SORTSCOPE_CUDA_STATUS(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   c.device_name = prop.name;
   std::vector<uint32_t> positions(pairs ? n : 0);
   std::iota(positions.begin(), positions.end(), 0u);
@@ -95,8 +91,8 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
   {
     const size_t bytes = size_t(1) << 30;
     Allocation from, to;
-    BENCH_CUDA(from.allocate(0, bytes), "the peer copy");
-    BENCH_CUDA(to.allocate(1, bytes), "the peer copy");
+    SORTSCOPE_CUDA_STATUS(from.allocate(0, bytes), "the peer copy");
+    SORTSCOPE_CUDA_STATUS(to.allocate(1, bytes), "the peer copy");
     cudaSetDevice(0);
     cudaDeviceEnablePeerAccess(1, 0);
     cudaGetLastError();  // already enabled is fine
@@ -106,7 +102,7 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
     std::vector<double> ms;
     for (int i = 0; i < 4; ++i) {
       cudaEventRecord(start);
-      BENCH_CUDA(cudaMemcpyPeerAsync(to.ptr, 1, from.ptr, 0, bytes), "the peer copy");
+      SORTSCOPE_CUDA_STATUS(cudaMemcpyPeerAsync(to.ptr, 1, from.ptr, 0, bytes), "the peer copy");
       cudaEventRecord(stop);
       cudaEventSynchronize(stop);
       float t = 0;
@@ -124,13 +120,16 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
   const auto upload_started = std::chrono::steady_clock::now();
   for (int g = 0; g < G; ++g) {
     const uint64_t begin = n * g / G, count = n * (g + 1) / G - begin;
-    BENCH_CUDA(pristine_keys[g].allocate(g, count * sizeof(Bits)), "the shards");
-    BENCH_CUDA(cudaMemcpy(pristine_keys[g].ptr, host + begin, count * sizeof(Bits), cudaMemcpyHostToDevice), "the upload");
-    BENCH_CUDA(keys[g].allocate(g, count * sizeof(Bits)), "the shards");
+    SORTSCOPE_CUDA_STATUS(pristine_keys[g].allocate(g, count * sizeof(Bits)), "the shards");
+    SORTSCOPE_CUDA_STATUS(cudaMemcpy(pristine_keys[g].ptr, host + begin, count * sizeof(Bits), cudaMemcpyHostToDevice),
+                          "the upload");
+    SORTSCOPE_CUDA_STATUS(keys[g].allocate(g, count * sizeof(Bits)), "the shards");
     if (pairs) {
-      BENCH_CUDA(pristine_values[g].allocate(g, count * 4), "the shards");
-      BENCH_CUDA(cudaMemcpy(pristine_values[g].ptr, positions.data() + begin, count * 4, cudaMemcpyHostToDevice), "the upload");
-      BENCH_CUDA(values[g].allocate(g, count * 4), "the shards");
+      SORTSCOPE_CUDA_STATUS(pristine_values[g].allocate(g, count * 4), "the shards");
+      SORTSCOPE_CUDA_STATUS(
+          cudaMemcpy(pristine_values[g].ptr, positions.data() + begin, count * 4, cudaMemcpyHostToDevice),
+          "the upload");
+      SORTSCOPE_CUDA_STATUS(values[g].allocate(g, count * 4), "the shards");
     }
     shards[g] = {g, keys[g].ptr, pairs ? values[g].ptr : nullptr, count};
   }
@@ -145,10 +144,13 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
   for (int i = 0; i < warmup + repeat; ++i) {
     for (int g = 0; g < G; ++g) {
       cudaSetDevice(g);
-      BENCH_CUDA(cudaMemcpy(keys[g].ptr, pristine_keys[g].ptr, shards[g].n * sizeof(Bits), cudaMemcpyDeviceToDevice), "restoring");
+      SORTSCOPE_CUDA_STATUS(
+          cudaMemcpy(keys[g].ptr, pristine_keys[g].ptr, shards[g].n * sizeof(Bits), cudaMemcpyDeviceToDevice),
+          "restoring");
       if (pairs)
-        BENCH_CUDA(cudaMemcpy(values[g].ptr, pristine_values[g].ptr, shards[g].n * 4, cudaMemcpyDeviceToDevice), "restoring");
-      BENCH_CUDA(cudaDeviceSynchronize(), "restoring");
+        SORTSCOPE_CUDA_STATUS(
+            cudaMemcpy(values[g].ptr, pristine_values[g].ptr, shards[g].n * 4, cudaMemcpyDeviceToDevice), "restoring");
+      SORTSCOPE_CUDA_STATUS(cudaDeviceSynchronize(), "restoring");
     }
     SortArgs args = shape;
     if (Status s = sorter->sort(args, shards, &report); !s) return s;
@@ -169,10 +171,12 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
       cudaSetDevice(run.device);
       const size_t at = got.size();
       got.resize(at + run.n);
-      BENCH_CUDA(cudaMemcpy(got.data() + at, run.keys, run.n * sizeof(Bits), cudaMemcpyDeviceToHost), "the download");
+      SORTSCOPE_CUDA_STATUS(cudaMemcpy(got.data() + at, run.keys, run.n * sizeof(Bits), cudaMemcpyDeviceToHost),
+                            "the download");
       if (pairs) {
         got_values.resize(at + run.n);
-        BENCH_CUDA(cudaMemcpy(got_values.data() + at, run.values, run.n * 4, cudaMemcpyDeviceToHost), "the download");
+        SORTSCOPE_CUDA_STATUS(cudaMemcpy(got_values.data() + at, run.values, run.n * 4, cudaMemcpyDeviceToHost),
+                              "the download");
       }
     }
     if (Status s = verify(host, n, shape, got, got_values, "the multi-GPU sort"); !s) return s;
@@ -184,13 +188,13 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
   // One GPU: one-sweep on GPU 0, from the whole input to a second buffer.
   {
     Allocation in_keys, out_keys, in_values, out_values, temp;
-    BENCH_CUDA(in_keys.allocate(0, n * sizeof(Bits)), "one GPU's input");
-    BENCH_CUDA(out_keys.allocate(0, n * sizeof(Bits)), "one GPU's output");
-    BENCH_CUDA(cudaMemcpy(in_keys.ptr, host, n * sizeof(Bits), cudaMemcpyHostToDevice), "the upload");
+    SORTSCOPE_CUDA_STATUS(in_keys.allocate(0, n * sizeof(Bits)), "one GPU's input");
+    SORTSCOPE_CUDA_STATUS(out_keys.allocate(0, n * sizeof(Bits)), "one GPU's output");
+    SORTSCOPE_CUDA_STATUS(cudaMemcpy(in_keys.ptr, host, n * sizeof(Bits), cudaMemcpyHostToDevice), "the upload");
     if (pairs) {
-      BENCH_CUDA(in_values.allocate(0, n * 4), "one GPU's input");
-      BENCH_CUDA(out_values.allocate(0, n * 4), "one GPU's output");
-      BENCH_CUDA(cudaMemcpy(in_values.ptr, positions.data(), n * 4, cudaMemcpyHostToDevice), "the upload");
+      SORTSCOPE_CUDA_STATUS(in_values.allocate(0, n * 4), "one GPU's input");
+      SORTSCOPE_CUDA_STATUS(out_values.allocate(0, n * 4), "one GPU's output");
+      SORTSCOPE_CUDA_STATUS(cudaMemcpy(in_values.ptr, positions.data(), n * 4, cudaMemcpyHostToDevice), "the upload");
     }
     detail::SortCall call;
     call.args = shape;
@@ -201,8 +205,8 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
     call.args.n = n;
     size_t temp_bytes = 0;
     call.temp_storage_bytes = &temp_bytes;
-    BENCH_CUDA(detail::sort_beyond_kernel_limits(onesweep::dispatch, call), "one GPU's temp storage query");
-    BENCH_CUDA(temp.allocate(0, temp_bytes), "one GPU's temp storage");
+    SORTSCOPE_CUDA_STATUS(detail::sort_beyond_kernel_limits(onesweep::dispatch, call), "one GPU's temp storage query");
+    SORTSCOPE_CUDA_STATUS(temp.allocate(0, temp_bytes), "one GPU's temp storage");
     call.d_temp_storage = temp.ptr;
     cudaEvent_t start, stop;
     cudaEventCreate(&start);
@@ -210,9 +214,9 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
     std::vector<double> one;
     for (int i = 0; i < warmup + repeat; ++i) {
       cudaEventRecord(start);
-      BENCH_CUDA(detail::sort_beyond_kernel_limits(onesweep::dispatch, call), "one GPU's sort");
+      SORTSCOPE_CUDA_STATUS(detail::sort_beyond_kernel_limits(onesweep::dispatch, call), "one GPU's sort");
       cudaEventRecord(stop);
-      BENCH_CUDA(cudaEventSynchronize(stop), "one GPU's sort");
+      SORTSCOPE_CUDA_STATUS(cudaEventSynchronize(stop), "one GPU's sort");
       float ms = 0;
       cudaEventElapsedTime(&ms, start, stop);
       if (i >= warmup) one.push_back(ms);
@@ -222,8 +226,11 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
     c.one_gpu_ms = median(one);
     std::vector<Bits> got(n);
     std::vector<uint32_t> got_values(pairs ? n : 0);
-    BENCH_CUDA(cudaMemcpy(got.data(), out_keys.ptr, n * sizeof(Bits), cudaMemcpyDeviceToHost), "the download");
-    if (pairs) BENCH_CUDA(cudaMemcpy(got_values.data(), out_values.ptr, n * 4, cudaMemcpyDeviceToHost), "the download");
+    SORTSCOPE_CUDA_STATUS(cudaMemcpy(got.data(), out_keys.ptr, n * sizeof(Bits), cudaMemcpyDeviceToHost),
+                          "the download");
+    if (pairs)
+      SORTSCOPE_CUDA_STATUS(cudaMemcpy(got_values.data(), out_values.ptr, n * 4, cudaMemcpyDeviceToHost),
+                            "the download");
     if (Status s = verify(host, n, shape, got, got_values, "one-sweep on one GPU"); !s) return s;
   }
   *out = std::move(c);
@@ -234,8 +241,10 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
 
 Status compare_with_one_gpu(HostKeysView keys, const SortArgs& args, int gpus, int repeat, int warmup,
                             Comparison* out) {
-  if (const std::string why = why_unavailable(gpus); !why.empty()) return Unsupported("the multi-GPU sort is off: " + why);
-  if (args.value_bytes != 0 && args.value_bytes != 4) return Unsupported("the comparison's values are 4-byte positions");
+  if (const std::string why = why_unavailable(gpus); !why.empty())
+    return Unsupported("the multi-GPU sort is off: " + why);
+  if (args.value_bytes != 0 && args.value_bytes != 4)
+    return Unsupported("the comparison's values are 4-byte positions");
   if (args.value_bytes && keys.n > 0xFFFFFFFFull) return Unsupported("the comparison's positions are 32-bit");
   return with_key_bits(info(args.key_type).bytes, [&](auto bits) {
     using Bits = decltype(bits);

@@ -11,6 +11,7 @@
 #include "block/wide_merge_rounds.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/key_less.hpp"
+#include "multi_gpu/cuda_status.hpp"
 #include "multi_gpu/nccl_library.hpp"
 #include "sortscope/key_traits.hpp"
 #include "sortscope/multi_gpu.hpp"
@@ -73,14 +74,18 @@ __global__ void split_kernel(const Bits* keys, uint64_t n, const Splitter* split
     uint64_t lo = 0, hi = n;  // first key not less than the splitter's
     while (lo < hi) {
       const uint64_t mid = lo + (hi - lo) / 2;
-      if (less(keys[mid], key)) lo = mid + 1;
-      else hi = mid;
+      if (less(keys[mid], key))
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     uint64_t end = lo, top = n;  // first key greater than the splitter's
     while (end < top) {
       const uint64_t mid = end + (top - end) / 2;
-      if (less(key, keys[mid])) top = mid;
-      else end = mid + 1;
+      if (less(key, keys[mid]))
+        top = mid;
+      else
+        end = mid + 1;
     }
     // Equal keys order by rank, then by position.
     cuts[i] = int(s.rank) > rank ? end : int(s.rank) < rank ? lo : std::min(std::max(s.position, lo), end);
@@ -128,7 +133,8 @@ struct Sorter::Impl {
 
   Status prepare_streams() {
     for (Gpu& g : gpus) {
-      if (cudaSetDevice(g.device) != cudaSuccess || cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking) != cudaSuccess)
+      if (cudaSetDevice(g.device) != cudaSuccess ||
+          cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking) != cudaSuccess)
         return {StatusCode::cuda_error, "GPU " + std::to_string(g.device) + " could not be set up"};
       for (cudaEvent_t& e : g.events)
         if (cudaEventCreate(&e) != cudaSuccess) return {StatusCode::cuda_error, "cudaEventCreate failed"};
@@ -140,23 +146,12 @@ struct Sorter::Impl {
   Status sort(const SortArgs& args, const std::vector<Shard>& shards, Report* report);
 };
 
-namespace {
-
-#define MULTI_GPU_CUDA(expr, what)                                                                            \
-  do {                                                                                                        \
-    const cudaError_t e_ = (expr);                                                                            \
-    if (e_ != cudaSuccess)                                                                                    \
-      return Status{e_ == cudaErrorMemoryAllocation ? StatusCode::out_of_memory : StatusCode::cuda_error,    \
-                    std::string(what) + ": " + cudaGetErrorString(e_)};                                       \
-  } while (0)
-
-#define MULTI_GPU_NCCL(expr, what)                    \
-  do {                                                \
-    const ncclResult_t r_ = (expr);                   \
+// A failed NCCL call, inside Sorter::Impl.
+#define MULTI_GPU_NCCL(expr, what)                      \
+  do {                                                  \
+    const ncclResult_t r_ = (expr);                     \
     if (r_ != ncclSuccess) return nccl_error(r_, what); \
   } while (0)
-
-}  // namespace
 
 template <typename Bits>
 Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards, Report* report) {
@@ -173,16 +168,16 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
   for (size_t i = 0; i < gpus.size(); ++i) {
     Gpu& g = gpus[i];
     const Shard& s = shards[i];
-    MULTI_GPU_CUDA(cudaSetDevice(g.device), "cudaSetDevice");
-    MULTI_GPU_CUDA(cudaEventRecord(g.events[0], g.stream), "cudaEventRecord");
+    SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
+    SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.events[0], g.stream), "cudaEventRecord");
     detail::SortCall c;
     c.args = args;
     c.args.keys_in = s.keys;
     c.args.values_in = s.values;
     c.args.n = s.n;
     c.stream = g.stream;
-    MULTI_GPU_CUDA(g.alternate_keys.ensure(s.n * kb), "the alternate keys");
-    MULTI_GPU_CUDA(g.alternate_values.ensure(s.n * vb), "the alternate values");
+    SORTSCOPE_CUDA_STATUS(g.alternate_keys.ensure(s.n * kb), "the alternate keys");
+    SORTSCOPE_CUDA_STATUS(g.alternate_values.ensure(s.n * vb), "the alternate values");
     c.args.keys_out = g.alternate_keys.ptr;
     c.args.values_out = vb ? g.alternate_values.ptr : nullptr;
     int key_selector = 0, value_selector = 0;
@@ -190,19 +185,21 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
     c.value_selector = vb ? &value_selector : nullptr;
     size_t temp_bytes = 0;
     c.temp_storage_bytes = &temp_bytes;
-    MULTI_GPU_CUDA(detail::sort_beyond_kernel_limits(onesweep::dispatch, c), "the local sort's temp storage query");
-    MULTI_GPU_CUDA(g.temp.ensure(temp_bytes), "the local sort's temp storage");
+    SORTSCOPE_CUDA_STATUS(detail::sort_beyond_kernel_limits(onesweep::dispatch, c),
+                          "the local sort's temp storage query");
+    SORTSCOPE_CUDA_STATUS(g.temp.ensure(temp_bytes), "the local sort's temp storage");
     c.d_temp_storage = g.temp.ptr;
-    MULTI_GPU_CUDA(detail::sort_beyond_kernel_limits(onesweep::dispatch, c), "the local sort");
+    SORTSCOPE_CUDA_STATUS(detail::sort_beyond_kernel_limits(onesweep::dispatch, c), "the local sort");
     sorted_keys[i] = static_cast<const Bits*>(key_selector ? g.alternate_keys.ptr : s.keys);
     sorted_values[i] = static_cast<const char*>(value_selector ? g.alternate_values.ptr : s.values);
-    MULTI_GPU_CUDA(cudaEventRecord(g.events[1], g.stream), "cudaEventRecord");
+    SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.events[1], g.stream), "cudaEventRecord");
 
-    MULTI_GPU_CUDA(g.samples.ensure(record_bytes), "the samples");
-    MULTI_GPU_CUDA(g.gathered.ensure(record_bytes * G), "the gathered samples");
+    SORTSCOPE_CUDA_STATUS(g.samples.ensure(record_bytes), "the samples");
+    SORTSCOPE_CUDA_STATUS(g.gathered.ensure(record_bytes * G), "the gathered samples");
     take_samples_kernel<<<(kSamples + 255) / 256, 256, 0, g.stream>>>(
-        sorted_keys[i], s.n, static_cast<Bits*>(g.samples.ptr), reinterpret_cast<uint64_t*>(g.samples.at(kSamples * kb)));
-    MULTI_GPU_CUDA(cudaGetLastError(), "the samples");
+        sorted_keys[i], s.n, static_cast<Bits*>(g.samples.ptr),
+        reinterpret_cast<uint64_t*>(g.samples.at(kSamples * kb)));
+    SORTSCOPE_CUDA_STATUS(cudaGetLastError(), "the samples");
   }
   MULTI_GPU_NCCL(nccl->GroupStart(), "ncclGroupStart");
   for (Gpu& g : gpus)
@@ -212,11 +209,11 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
 
   // 2. Splitters, on the host: every process computes the same ones from the same samples.
   std::vector<char> gathered(record_bytes * G);
-  MULTI_GPU_CUDA(cudaSetDevice(gpus[0].device), "cudaSetDevice");
-  MULTI_GPU_CUDA(cudaMemcpyAsync(gathered.data(), gpus[0].gathered.ptr, gathered.size(), cudaMemcpyDeviceToHost,
-                                 gpus[0].stream),
-                 "downloading the samples");
-  MULTI_GPU_CUDA(cudaStreamSynchronize(gpus[0].stream), "the samples");
+  SORTSCOPE_CUDA_STATUS(cudaSetDevice(gpus[0].device), "cudaSetDevice");
+  SORTSCOPE_CUDA_STATUS(
+      cudaMemcpyAsync(gathered.data(), gpus[0].gathered.ptr, gathered.size(), cudaMemcpyDeviceToHost, gpus[0].stream),
+      "downloading the samples");
+  SORTSCOPE_CUDA_STATUS(cudaStreamSynchronize(gpus[0].stream), "the samples");
   std::vector<uint64_t> rank_n(G);
   std::vector<Splitter> samples;
   for (int r = 0; r < G; ++r) {
@@ -241,17 +238,17 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
   // 3. Split points, and the counts all-gathered.
   for (size_t i = 0; i < gpus.size(); ++i) {
     Gpu& g = gpus[i];
-    MULTI_GPU_CUDA(cudaSetDevice(g.device), "cudaSetDevice");
-    MULTI_GPU_CUDA(g.splitters.ensure(splitters.size() * sizeof(Splitter)), "the splitters");
-    MULTI_GPU_CUDA(g.counts.ensure(G * sizeof(uint64_t)), "the counts");
-    MULTI_GPU_CUDA(g.matrix.ensure(size_t(G) * G * sizeof(uint64_t)), "the count matrix");
-    MULTI_GPU_CUDA(cudaMemcpyAsync(g.splitters.ptr, splitters.data(), splitters.size() * sizeof(Splitter),
-                                   cudaMemcpyHostToDevice, g.stream),
-                   "uploading the splitters");
+    SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
+    SORTSCOPE_CUDA_STATUS(g.splitters.ensure(splitters.size() * sizeof(Splitter)), "the splitters");
+    SORTSCOPE_CUDA_STATUS(g.counts.ensure(G * sizeof(uint64_t)), "the counts");
+    SORTSCOPE_CUDA_STATUS(g.matrix.ensure(size_t(G) * G * sizeof(uint64_t)), "the count matrix");
+    SORTSCOPE_CUDA_STATUS(cudaMemcpyAsync(g.splitters.ptr, splitters.data(), splitters.size() * sizeof(Splitter),
+                                          cudaMemcpyHostToDevice, g.stream),
+                          "uploading the splitters");
     split_kernel<<<1, 256, 0, g.stream>>>(sorted_keys[i], shards[i].n, static_cast<const Splitter*>(g.splitters.ptr), G,
                                           g.rank, static_cast<uint64_t*>(g.counts.ptr), less);
-    MULTI_GPU_CUDA(cudaGetLastError(), "the split points");
-    MULTI_GPU_CUDA(cudaEventRecord(g.events[2], g.stream), "cudaEventRecord");
+    SORTSCOPE_CUDA_STATUS(cudaGetLastError(), "the split points");
+    SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.events[2], g.stream), "cudaEventRecord");
   }
   MULTI_GPU_NCCL(nccl->GroupStart(), "ncclGroupStart");
   for (Gpu& g : gpus)
@@ -259,11 +256,11 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
                    "ncclAllGather of the counts");
   MULTI_GPU_NCCL(nccl->GroupEnd(), "ncclGroupEnd");
   std::vector<uint64_t> matrix(size_t(G) * G);  // [from][to]
-  MULTI_GPU_CUDA(cudaSetDevice(gpus[0].device), "cudaSetDevice");
-  MULTI_GPU_CUDA(cudaMemcpyAsync(matrix.data(), gpus[0].matrix.ptr, matrix.size() * sizeof(uint64_t),
-                                 cudaMemcpyDeviceToHost, gpus[0].stream),
-                 "downloading the counts");
-  MULTI_GPU_CUDA(cudaStreamSynchronize(gpus[0].stream), "the counts");
+  SORTSCOPE_CUDA_STATUS(cudaSetDevice(gpus[0].device), "cudaSetDevice");
+  SORTSCOPE_CUDA_STATUS(cudaMemcpyAsync(matrix.data(), gpus[0].matrix.ptr, matrix.size() * sizeof(uint64_t),
+                                        cudaMemcpyDeviceToHost, gpus[0].stream),
+                        "downloading the counts");
+  SORTSCOPE_CUDA_STATUS(cudaStreamSynchronize(gpus[0].stream), "the counts");
   const auto count = [&](int from, int to) { return matrix[size_t(from) * G + to]; };
 
   // 4. The exchange: each rank's pieces in rank order, so its received runs lie in source order.
@@ -277,21 +274,22 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
       receive_at[i][h + 1] = receive_at[i][h] + count(h, g.rank);
     }
     const uint64_t received = receive_at[i][G];
-    MULTI_GPU_CUDA(cudaSetDevice(g.device), "cudaSetDevice");
+    SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
     for (int b = 0; b < 2; ++b) {
-      MULTI_GPU_CUDA(g.received_keys[b].ensure(received * kb), "the received keys");
-      MULTI_GPU_CUDA(g.received_values[b].ensure(received * vb), "the received values");
+      SORTSCOPE_CUDA_STATUS(g.received_keys[b].ensure(received * kb), "the received keys");
+      SORTSCOPE_CUDA_STATUS(g.received_values[b].ensure(received * vb), "the received values");
     }
-    MULTI_GPU_CUDA(g.a_starts.ensure(merge::wide::round_tiles<Bits>(received) * sizeof(uint64_t)), "the merge");
+    SORTSCOPE_CUDA_STATUS(g.a_starts.ensure(merge::wide::round_tiles<Bits>(received) * sizeof(uint64_t)), "the merge");
     const uint64_t own = count(g.rank, g.rank);
-    MULTI_GPU_CUDA(cudaMemcpyAsync(g.received_keys[0].at(receive_at[i][g.rank] * kb), sorted_keys[i] + send_at[i][g.rank],
-                                   own * kb, cudaMemcpyDeviceToDevice, g.stream),
-                   "keeping a rank's own keys");
+    SORTSCOPE_CUDA_STATUS(
+        cudaMemcpyAsync(g.received_keys[0].at(receive_at[i][g.rank] * kb), sorted_keys[i] + send_at[i][g.rank],
+                        own * kb, cudaMemcpyDeviceToDevice, g.stream),
+        "keeping a rank's own keys");
     if (vb)
-      MULTI_GPU_CUDA(cudaMemcpyAsync(g.received_values[0].at(receive_at[i][g.rank] * vb),
-                                     sorted_values[i] + send_at[i][g.rank] * vb, own * vb, cudaMemcpyDeviceToDevice,
-                                     g.stream),
-                     "keeping a rank's own values");
+      SORTSCOPE_CUDA_STATUS(
+          cudaMemcpyAsync(g.received_values[0].at(receive_at[i][g.rank] * vb),
+                          sorted_values[i] + send_at[i][g.rank] * vb, own * vb, cudaMemcpyDeviceToDevice, g.stream),
+          "keeping a rank's own values");
   }
   MULTI_GPU_NCCL(nccl->GroupStart(), "ncclGroupStart");
   for (size_t i = 0; i < gpus.size(); ++i) {
@@ -299,14 +297,16 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
     for (int h = 0; h < G; ++h) {
       if (h == g.rank) continue;
       if (const uint64_t out = count(g.rank, h)) {
-        MULTI_GPU_NCCL(nccl->Send(sorted_keys[i] + send_at[i][h], out * kb, ncclUint8, h, g.comm, g.stream), "ncclSend");
+        MULTI_GPU_NCCL(nccl->Send(sorted_keys[i] + send_at[i][h], out * kb, ncclUint8, h, g.comm, g.stream),
+                       "ncclSend");
         if (vb)
           MULTI_GPU_NCCL(nccl->Send(sorted_values[i] + send_at[i][h] * vb, out * vb, ncclUint8, h, g.comm, g.stream),
                          "ncclSend");
       }
       if (const uint64_t in = count(h, g.rank)) {
-        MULTI_GPU_NCCL(nccl->Recv(g.received_keys[0].at(receive_at[i][h] * kb), in * kb, ncclUint8, h, g.comm, g.stream),
-                       "ncclRecv");
+        MULTI_GPU_NCCL(
+            nccl->Recv(g.received_keys[0].at(receive_at[i][h] * kb), in * kb, ncclUint8, h, g.comm, g.stream),
+            "ncclRecv");
         if (vb)
           MULTI_GPU_NCCL(
               nccl->Recv(g.received_values[0].at(receive_at[i][h] * vb), in * vb, ncclUint8, h, g.comm, g.stream),
@@ -320,8 +320,8 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
   std::vector<int> result_buffer(gpus.size(), 0);
   for (size_t i = 0; i < gpus.size(); ++i) {
     Gpu& g = gpus[i];
-    MULTI_GPU_CUDA(cudaSetDevice(g.device), "cudaSetDevice");
-    MULTI_GPU_CUDA(cudaEventRecord(g.events[3], g.stream), "cudaEventRecord");
+    SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
+    SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.events[3], g.stream), "cudaEventRecord");
     const std::vector<uint64_t>& at = receive_at[i];
     int from = 0;
     for (int width = 1; width < G; width *= 2, from ^= 1) {
@@ -341,14 +341,17 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
                                                           static_cast<uint64_t*>(g.a_starts.ptr), less, g.stream);
         };
         cudaError_t e = cudaSuccess;
-        if (vb == 0) e = merge_values(static_cast<void*>(nullptr));
-        else if (vb == 4) e = merge_values(static_cast<uint32_t*>(nullptr));
-        else e = merge_values(static_cast<uint64_t*>(nullptr));
-        MULTI_GPU_CUDA(e, "the merge of the received runs");
+        if (vb == 0)
+          e = merge_values(static_cast<void*>(nullptr));
+        else if (vb == 4)
+          e = merge_values(static_cast<uint32_t*>(nullptr));
+        else
+          e = merge_values(static_cast<uint64_t*>(nullptr));
+        SORTSCOPE_CUDA_STATUS(e, "the merge of the received runs");
       }
     }
     result_buffer[i] = from;
-    MULTI_GPU_CUDA(cudaEventRecord(g.events[4], g.stream), "cudaEventRecord");
+    SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.events[4], g.stream), "cudaEventRecord");
   }
 
   // The report, once every GPU is done.
@@ -369,16 +372,16 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
   r.balance_bound = std::min<uint64_t>(n, largest_shard + (n + kSamples - 1) / kSamples + uint64_t(G));
   for (size_t i = 0; i < gpus.size(); ++i) {
     Gpu& g = gpus[i];
-    MULTI_GPU_CUDA(cudaSetDevice(g.device), "cudaSetDevice");
-    MULTI_GPU_CUDA(cudaStreamSynchronize(g.stream), "the multi-GPU sort");
+    SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
+    SORTSCOPE_CUDA_STATUS(cudaStreamSynchronize(g.stream), "the multi-GPU sort");
     StepTimes t;
     cudaEventElapsedTime(&t.local_sort, g.events[0], g.events[1]);
     cudaEventElapsedTime(&t.sampling, g.events[1], g.events[2]);
     cudaEventElapsedTime(&t.exchange, g.events[2], g.events[3]);
     cudaEventElapsedTime(&t.merge, g.events[3], g.events[4]);
     r.steps.push_back(t);
-    r.runs.push_back({g.device, g.received_keys[result_buffer[i]].ptr, vb ? g.received_values[result_buffer[i]].ptr : nullptr,
-                      receive_at[i][G]});
+    r.runs.push_back({g.device, g.received_keys[result_buffer[i]].ptr,
+                      vb ? g.received_values[result_buffer[i]].ptr : nullptr, receive_at[i][G]});
   }
   r.wall_ms = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - started).count();
   if (report) *report = std::move(r);
@@ -395,8 +398,8 @@ std::string why_unavailable(int gpus_wanted) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
   if (count < gpus_wanted)
-    return "this machine has " + std::to_string(count) + " GPU" + (count == 1 ? "" : "s") + ", and the sort was asked for " +
-           std::to_string(gpus_wanted);
+    return "this machine has " + std::to_string(count) + " GPU" + (count == 1 ? "" : "s") +
+           ", and the sort was asked for " + std::to_string(gpus_wanted);
   return {};
 }
 
@@ -441,7 +444,8 @@ Status Sorter::open_rank(const std::string& unique_id, int ranks, int rank, int 
   ncclUniqueId id;
   if (unique_id.size() != sizeof(id.internal)) return InvalidArgument("not an NCCL unique id");
   std::memcpy(id.internal, unique_id.data(), sizeof(id.internal));
-  if (rank < 0 || rank >= ranks) return InvalidArgument("rank " + std::to_string(rank) + " of " + std::to_string(ranks));
+  if (rank < 0 || rank >= ranks)
+    return InvalidArgument("rank " + std::to_string(rank) + " of " + std::to_string(ranks));
   if (cudaSetDevice(device) != cudaSuccess) return {StatusCode::no_device, "no GPU " + std::to_string(device)};
   auto impl = std::make_unique<Impl>();
   impl->nccl = n;
@@ -465,9 +469,8 @@ Status Sorter::sort(const SortArgs& args, const std::vector<Shard>& shards, Repo
     return Unsupported("the multi-GPU sort moves values of 4 or 8 bytes");
   if (args.begin_bit != 0 || args.end_bit >= 0) return Unsupported("the multi-GPU sort sorts whole keys");
   if (impl_->ranks > 1024) return Unsupported("the multi-GPU sort takes at most 1024 GPUs");
-  return with_key_bits(info(args.key_type).bytes, [&](auto bits) {
-    return impl_->template sort<decltype(bits)>(args, shards, report);
-  });
+  return with_key_bits(info(args.key_type).bytes,
+                       [&](auto bits) { return impl_->template sort<decltype(bits)>(args, shards, report); });
 }
 
 }  // namespace sortscope::multi_gpu

@@ -22,8 +22,8 @@ struct NcclLibrary {
   decltype(&::ncclRecv) Recv = nullptr;
   decltype(&::ncclAllGather) AllGather = nullptr;
   decltype(&::ncclGetErrorString) GetErrorString = nullptr;
-  int version = 0;      // NCCL_VERSION_CODE of the library opened
-  std::string path;     // where it was found
+  int version = 0;   // NCCL_VERSION_CODE of the library opened
+  std::string path;  // where it was found
 };
 
 // The library, opened once per process; null with `why_not` filled when it cannot be.

@@ -17,8 +17,6 @@
 // shards taken in GPU order. NCCL is loaded at run time: without it, open() says why.
 #pragma once
 
-#include <cuda_runtime_api.h>
-
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -69,12 +67,12 @@ std::string why_unavailable(int gpus_wanted = 2);
 // each verified on the host (order, and every key with its input position, or a hash of the keys).
 struct Comparison {
   int gpus = 0;
-  std::string device_name;                        // GPU 0's
-  double upload_ms = 0;                           // host to the GPUs, once, not in the sorts' times
-  double peer_gbps = 0;                           // a 1 GiB copy from GPU 0 to GPU 1, measured first
-  double one_gpu_ms = 0, multi_gpu_ms = 0;        // medians
-  StepTimes steps;                                // GPU 0's, in the last timed run
-  double exchange_gbps = 0;                       // what GPU 0 sent to other GPUs over its exchange step
+  std::string device_name;                  // GPU 0's
+  double upload_ms = 0;                     // host to the GPUs, once, not in the sorts' times
+  double peer_gbps = 0;                     // a 1 GiB copy from GPU 0 to GPU 1, measured first
+  double one_gpu_ms = 0, multi_gpu_ms = 0;  // medians
+  StepTimes steps;                          // GPU 0's, in the last timed run
+  double exchange_gbps = 0;                 // what GPU 0 sent to other GPUs over its exchange step
   uint64_t largest_run = 0, balance_bound = 0;
   std::vector<std::vector<uint64_t>> sent_bytes;  // [from][to]
 };
@@ -84,8 +82,7 @@ struct HostKeysView {
   const void* keys = nullptr;
   uint64_t n = 0;
 };
-Status compare_with_one_gpu(HostKeysView keys, const SortArgs& args, int gpus, int repeat, int warmup,
-                            Comparison* out);
+Status compare_with_one_gpu(HostKeysView keys, const SortArgs& args, int gpus, int repeat, int warmup, Comparison* out);
 
 class Sorter {
  public:
@@ -93,8 +90,7 @@ class Sorter {
   static Status open_all(const std::vector<int>& devices, std::unique_ptr<Sorter>* out);
   // One process per GPU: this process is `rank` of `ranks`, on `device`; `unique_id` is rank 0's
   // ncclUniqueId (new_unique_id), carried to every rank by the launcher.
-  static Status open_rank(const std::string& unique_id, int ranks, int rank, int device,
-                          std::unique_ptr<Sorter>* out);
+  static Status open_rank(const std::string& unique_id, int ranks, int rank, int device, std::unique_ptr<Sorter>* out);
   static Status new_unique_id(std::string* unique_id);
   ~Sorter();
 
