@@ -108,6 +108,23 @@ __global__ void __launch_bounds__(kMergeThreads)
   }
 }
 
+// How a sort of n keys past `max_items` a run is cut: equal chunks of at most max_items keys,
+// whole merge tiles long (`tile`), merged in `rounds` rounds. A chunk length of 0: max_items is
+// shorter than one tile.
+struct Chunks {
+  uint64_t length = 0;
+  int rounds = 0;  // each doubles the sorted runs' length
+};
+constexpr Chunks chunks_for(uint64_t n, uint64_t max_items, uint64_t tile) {
+  const uint64_t limit = max_items / tile * tile;
+  if (limit == 0) return {};
+  const uint64_t count = (n + limit - 1) / limit;
+  Chunks c;
+  c.length = ((n + count - 1) / count + tile - 1) / tile * tile;
+  for (uint64_t run = c.length; run < n; run *= 2) ++c.rounds;
+  return c;
+}
+
 // The tile starts one round needs: a_starts holds this many.
 template <typename Key>
 constexpr uint64_t round_tiles(uint64_t n) {

@@ -89,12 +89,10 @@ cudaError_t merge_round_of(const SortArgs& args, const void* keys_in, void* keys
 // more than the caller's buffers, as CUB's does.
 cudaError_t sort_in_chunks(SortDispatch dispatch, const SortCall& c, uint64_t max_items_per_sort) {
   const SortArgs& a = c.args;
-  const uint64_t chunk_limit = max_items_per_sort / kMergeTile * kMergeTile;
-  if (chunk_limit == 0) return cudaErrorInvalidValue;
-  const uint64_t chunks = (a.n + chunk_limit - 1) / chunk_limit;
-  const uint64_t chunk = ((a.n + chunks - 1) / chunks + kMergeTile - 1) / kMergeTile * kMergeTile;
-  int rounds = 0;  // each doubles the sorted runs' length
-  for (uint64_t run = chunk; run < a.n; run *= 2) ++rounds;
+  const merge::wide::Chunks chunking = merge::wide::chunks_for(a.n, max_items_per_sort, kMergeTile);
+  if (chunking.length == 0) return cudaErrorInvalidValue;
+  const uint64_t chunk = chunking.length;
+  const int rounds = chunking.rounds;
 
   const size_t key_bytes = info(a.key_type).bytes;
   const bool double_buffer = c.key_selector != nullptr;

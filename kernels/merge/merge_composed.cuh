@@ -145,13 +145,10 @@ cudaError_t sort_pointers(void* d_temp_storage, size_t& temp_storage_bytes, cons
                                                values_out, n, less, stream);
   constexpr bool kPairs = kHasValues<Value>;
   using WideValue = std::conditional_t<kPairs, Value, void>;
-  constexpr uint64_t kTile = wide::merge_tile<Key>();
-  const uint64_t chunk_limit = max_items / kTile * kTile;
-  if (chunk_limit == 0) return cudaErrorInvalidValue;
-  const uint64_t chunks = (n + chunk_limit - 1) / chunk_limit;
-  const uint64_t chunk = ((n + chunks - 1) / chunks + kTile - 1) / kTile * kTile;
-  int rounds = 0;  // each doubles the sorted runs' length
-  for (uint64_t run = chunk; run < n; run *= 2) ++rounds;
+  const wide::Chunks chunking = wide::chunks_for(n, max_items, wide::merge_tile<Key>());
+  if (chunking.length == 0) return cudaErrorInvalidValue;
+  const uint64_t chunk = chunking.length;
+  const int rounds = chunking.rounds;
 
   // Temp storage: the round's tile starts, a second buffer of keys and values, then the chunks'
   // own (one chunk at a time).
