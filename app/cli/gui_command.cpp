@@ -571,6 +571,25 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       }
       platform->present();
     }
+    // More windows checked in this run: the same sort, laid out again at each size and scale.
+    std::vector<LayoutWindow> more_windows;
+    if (options.check_layout && !platform->interactive() && parse_layout_windows(options.check_layout_at, &more_windows))
+      for (const LayoutWindow& w : more_windows) {
+        if (const Status s = platform->resize(w.width, w.height); !s.ok()) {
+          std::cerr << "sortscope: " << printable(s.message()) << "\n";
+          status = 1;
+          break;
+        }
+        ui.view().ui_scale = w.scale;
+        // A frame lays out, two more settle what it moved (as the last frame above).
+        for (int frame = 0; frame < 3; ++frame) render_frame(*platform, ui, session);
+        const std::vector<ui::LayoutProblem> problems = ui::audit_rendered_frame();
+        for (const ui::LayoutProblem& p : problems) std::cerr << "sortscope: layout: " << p.window << ": " << p.what << "\n";
+        std::cerr << "sortscope: layout at " << w.width << "x" << w.height << ", scale " << w.scale << ": "
+                  << (problems.empty() ? "no problems" : std::to_string(problems.size()) + " problems") << "\n";
+        if (!problems.empty()) status = 1;
+        platform->present();
+      }
     if (!settings_path.empty()) {
       settings.view = ui.view();
       if (platform->interactive()) platform->framebuffer_size(&settings.width, &settings.height);

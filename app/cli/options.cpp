@@ -158,6 +158,22 @@ void show_race_preset(const SortConfig& shown, SortConfig* sort) {
   for (const ParamSetting& p : shown.params) set_param(sort, p.name, p.value);
 }
 
+bool parse_layout_windows(const std::string& text, std::vector<LayoutWindow>* windows) {
+  windows->clear();
+  std::istringstream list(text);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    LayoutWindow w;
+    char x = 0, at = 0;
+    std::istringstream one(item);
+    if (!(one >> w.width >> x >> w.height >> at >> w.scale) || x != 'x' || at != '@' || !one.eof()) return false;
+    if (w.width < 320 || w.width > 8192 || w.height < 240 || w.height > 8192 || w.scale < 0.5f || w.scale > 4.0f)
+      return false;
+    windows->push_back(w);
+  }
+  return !windows->empty();
+}
+
 Status parse_race(const std::string& text, SortConfig* challenger, std::optional<SortConfig>* shown) {
   shown->reset();
   if (const RacePreset* preset = find_race_preset(text)) {
@@ -366,6 +382,14 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
                "After the last frame, list any text cut off by its panel, drawn over other text or across "
                "a bar's edge, or broken mid-word, and any panel too narrow for its content; exit 1 if there is "
                "one (with --headless: check a projector's size and --ui-scale before class)");
+  app.add_option("--check-layout-at", gui.check_layout_at,
+                 "With --check-layout --headless: check these windows too, in the same run, after --width, "
+                 "--height and --ui-scale: WIDTHxHEIGHT@SCALE, comma-separated (e.g. 1280x720@3,3840x2160@1.5)")
+      ->needs("--check-layout")
+      ->check([](const std::string& text) {
+        std::vector<LayoutWindow> windows;
+        return parse_layout_windows(text, &windows) ? "" : "not WIDTHxHEIGHT@SCALE,...: " + text;
+      });
   app.add_flag("--print-text", gui.print_text,
                "After the last frame, print the text every panel shows, a line of a text per line of output as "
                "PANEL: TEXT (to read a picture's numbers by script)");

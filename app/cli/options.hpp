@@ -61,6 +61,7 @@ struct GuiOptions {
   std::string replay;        // show this recording first instead of sorting
   std::string race;          // a challenger beside the shown sort: ALGORITHM[:NAME=VALUE,...] or a preset
   bool check_layout = false; // after the last frame, report text cut off, overlapping or broken mid-word
+  std::string check_layout_at;  // with check_layout: more windows to check in the same run, WxH@SCALE,...
   bool print_text = false;   // after the last frame, print every panel's text as drawn
   std::string lesson;        // a lesson to give: a shipped lesson's name or a lesson file
   std::string lab;           // a lab to open: its name (sortscope lab list)
@@ -89,6 +90,13 @@ Status parse_backend(const std::string& text, BackendChoice* out);
 // --race's text: the challenger's algorithm and parameters (ALGORITHM[:NAME=VALUE,...]), or the name
 // of a race preset (race_presets()), which also gives the shown sort (`shown`; left empty otherwise).
 Status parse_race(const std::string& text, SortConfig* challenger, std::optional<SortConfig>* shown);
+// One window --check-layout-at names: its size in pixels and its UI scale.
+struct LayoutWindow {
+  int width = 0, height = 0;
+  float scale = 1;
+};
+// "1280x720@3,3840x2160@1.5" into windows; false when the text is not that.
+bool parse_layout_windows(const std::string& text, std::vector<LayoutWindow>* windows);
 // A preset's shown sort put in place of the asked one: its algorithm, its parameters set over the asked ones.
 void show_race_preset(const SortConfig& shown, SortConfig* sort);
 

@@ -98,6 +98,14 @@ class EglHeadlessPlatform final : public Platform {
     *w = width_;
     *h = height_;
   }
+  Status resize(int w, int h) override {
+    glBindRenderbuffer(GL_RENDERBUFFER, color_);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+    if (glGetError() != GL_NO_ERROR) return {StatusCode::unsupported, "the offscreen framebuffer cannot be resized"};
+    width_ = w;
+    height_ = h;
+    return Status::Ok();
+  }
   Status read_frame(Image* image) override {
     image->width = width_;
     image->height = height_;

@@ -71,6 +71,10 @@ class GlfwPlatform final : public Platform {
   void bind_frame_target() override { glBindFramebuffer(GL_FRAMEBUFFER, 0); }
   void present() override { glfwSwapBuffers(window_); }
   void framebuffer_size(int* w, int* h) const override { glfwGetFramebufferSize(window_, w, h); }
+  Status resize(int w, int h) override {
+    glfwSetWindowSize(window_, w, h);
+    return Status::Ok();
+  }
   Status read_frame(Image* image) override {
     framebuffer_size(&image->width, &image->height);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);

@@ -35,6 +35,8 @@ class Platform {
   // Shows the finished frame (swaps buffers; a no-op offscreen).
   virtual void present() = 0;
   virtual void framebuffer_size(int* width, int* height) const = 0;
+  // A new size for the frame: the window's, or the offscreen framebuffer's.
+  virtual Status resize(int width, int height) = 0;
   // The pixels of the frame just drawn, before present().
   virtual Status read_frame(Image* image) = 0;
   // e.g. "OpenGL 4.6.0 NVIDIA 580.159.04 on NVIDIA H100 (EGL device platform)"
