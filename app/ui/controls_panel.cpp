@@ -231,7 +231,7 @@ void stage_controls(UiFrame& f) {
   else
     disabled_text_wrapped("%s", stage_name(run, shown).c_str());
   float seconds = float(view.seconds_per_stage);
-  if (ImGui::SliderFloat("Seconds per stage", &seconds, 0.2f, 4.0f, "%.1f s")) view.seconds_per_stage = seconds;
+  if (ImGui::SliderFloat("Seconds a stage", &seconds, 0.2f, 4.0f, "%.1f s")) view.seconds_per_stage = seconds;
   ImGui::Checkbox("Value axis: the keys' own range", &view.value_axis_data);
   help_marker("The array view's height spans the smallest to the largest key present, so keys 170..802 or "
               "-1000..1000 spread out. Off: the key type's whole range, where the radix digits' bands lie "

@@ -20,17 +20,9 @@ void bandwidth_gauge(const Throughput& timed, double copy_gbps) {
   const double gbps = timed.gbps, bytes_per_key = timed.bytes_per_key;
   const char* at_least = timed.at_least();
   const float line = ImGui::GetTextLineHeight();
-  const ImVec2 at = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 b0(at.x, at.y), b1(at.x + width, at.y + line);
-  const float share = float(std::clamp(gbps / copy_gbps, 0.0, 1.0));
-  dl->AddRectFilled(b0, b1, IM_COL32(40, 44, 52, 255));
-  dl->AddRectFilled(b0, ImVec2(b0.x + width * share, b1.y), share > 0.6f ? IM_COL32(110, 200, 120, 255)
-                                                                         : IM_COL32(235, 190, 90, 255));
-  for (float tick : {0.25f, 0.5f, 0.75f})
-    dl->AddLine(ImVec2(b0.x + width * tick, b0.y), ImVec2(b0.x + width * tick, b1.y), IM_COL32(0, 0, 0, 140), 1);
-  // The whole line in the gauge where it fits; else the share in it and the bytes per key below.
+  // The whole line over the gauge where it fits; else the share over it and the bytes per key below.
   char label[96], bytes[48];
   std::snprintf(label, sizeof label, "%s%s at %.3g B/key = %.0f%% of copy", at_least, format_bytes_rate(gbps).c_str(),
                 bytes_per_key, 100.0 * gbps / copy_gbps);
@@ -42,8 +34,16 @@ void bandwidth_gauge(const Throughput& timed, double copy_gbps) {
   }
   if (ImGui::CalcTextSize(label).x > width - 12)
     std::snprintf(label, sizeof label, "%s%.0f%% of copy", at_least, 100.0 * gbps / copy_gbps);
-  dl->AddText(ImVec2(b0.x + 6, b0.y), IM_COL32(255, 255, 255, 255), label);
-  ImGui::Dummy(ImVec2(width, line + 2));
+  ImGui::TextUnformatted(label);
+  // The gauge under its words, so the share's edge never cuts through them.
+  const ImVec2 b0 = ImGui::GetCursorScreenPos(), b1(b0.x + width, b0.y + line * 0.45f);
+  const float share = float(std::clamp(gbps / copy_gbps, 0.0, 1.0));
+  dl->AddRectFilled(b0, b1, IM_COL32(40, 44, 52, 255));
+  dl->AddRectFilled(b0, ImVec2(b0.x + width * share, b1.y), share > 0.6f ? IM_COL32(110, 200, 120, 255)
+                                                                         : IM_COL32(235, 190, 90, 255));
+  for (float tick : {0.25f, 0.5f, 0.75f})
+    dl->AddLine(ImVec2(b0.x + width * tick, b0.y), ImVec2(b0.x + width * tick, b1.y), IM_COL32(0, 0, 0, 140), 1);
+  ImGui::Dummy(ImVec2(width, line * 0.45f + 2));
   if (bytes[0]) ImGui::TextDisabled("%s", bytes);
   if (timed.lower_bound)
     disabled_text_wrapped("at least: the model counts only the bytes every run must move; the keys pass through the "
@@ -200,7 +200,9 @@ void draw_throughput_panel(UiFrame& f, bool* open) {
   if (w > 20 && h >= 3 * line && top > 0) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRect(p0, p1, ImGui::GetColorU32(ImGuiCol_Border));
-    auto y_of = [&](double v) { return p1.y - h * float(v / top); };
+    // The top row is the axis maximum's: the runs' points and line stay below it.
+    const float plotted_h = h - line - 4;
+    auto y_of = [&](double v) { return p1.y - plotted_h * float(v / top); };
     if (ceiling_on_plot) {
       const float y = y_of(ceiling);
       for (float x = p0.x; x < p1.x; x += 12) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + 6, p1.x), y), IM_COL32(255, 120, 100, 220), 2);
