@@ -452,6 +452,9 @@ std::vector<BadInput> bad_inputs() {
       {"newline inside an argument", {"bench", cpu, c, "--bad\nflag"}, "--bad\\x0aflag"},
       {"one GPU for the multi-GPU sort", {"bench", "--gpus", "1"}, "--gpus"},
       {"several GPUs with the ladder", {"bench", "--gpus", "2", "--ladder"}, "--gpus"},
+      {"three devices for the multi-GPU sort", {"bench", cpu, c, "--algorithm", "multi-gpu", "--param", "gpus=3"}, "gpus"},
+      {"a bit range for the multi-GPU sort", {"bench", cpu, c, "--algorithm", "multi-gpu", "--begin-bit", "8"},
+       "multi-gpu"},
       // Algorithm, distribution, key type, backend
       {"unknown algorithm", {"bench", cpu, c, "--algorithm", "quicksort-9000"}, "--algorithm"},
       {"empty algorithm name", {"bench", cpu, c, "--algorithm", ""}, "--algorithm"},
@@ -478,6 +481,8 @@ std::vector<BadInput> bad_inputs() {
       {"more keys than the algorithm sorts", {"bench", cpu, c, "--algorithm", "odd-even", "--n", "2^17"}, "--n"},
       {"negative seed", {"bench", cpu, c, "--seed", "-1"}, "--seed"},
       // Bit ranges
+      {"a layout window without its scale", {cpu, c, "--headless", "--check-layout", "--check-layout-at", "1280x720"},
+       "--check-layout-at"},
       {"reversed bit range", {"bench", cpu, c, "--begin-bit", "20", "--end-bit", "10"}, "--begin-bit 20 --end-bit 10"},
       {"end bit past a 32-bit key", {"bench", cpu, c, "--end-bit", "40"}, "--end-bit 40"},
       {"begin bit past a 32-bit key", {"bench", cpu, c, "--begin-bit", "33"}, "--begin-bit 33"},

@@ -401,7 +401,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "--n 2^16 --maximize controls", "--n 2^16 --show-help", "--n 2^16 --focus scatter --hide explain",
                     "--n 2^16 --race onesweep-vs-reduce-then-scan",
                     "--n 2^16 --stage 2 --theme high-contrast --palette colour-blind",
-                    "--n 2^16 --algorithm sample-det --stage 3 --focus buckets"));
+                    "--n 2^16 --algorithm sample-det --stage 3 --focus buckets",
+                    "--n 2^16 --algorithm multi-gpu --param gpus=4 --stage 3 --focus exchange"));
 
 // The small-n views a lecture shows, at the sizes of a projector and a laptop: the network with
 // its keys on the wires, the merge grid with its keys along the axes (the short last run of 40 keys
@@ -412,7 +413,8 @@ TEST(Gui, SmallNetworkMergeAndBucketViewsPassTheLayoutCheck) {
   const char* views[] = {"--algorithm bitonic --n 16 --stage 7 --focus network",
                          "--algorithm merge --n 40 --stage 3 --focus merge", "--algorithm merge --n 64 --focus merge",
                          "--algorithm sample-det --n 64 --param s=4 --stage 3 --focus buckets",
-                         "--algorithm sample-rand --n 64 --param k=4 --param bucket-keys=16 --stage 2 --focus buckets"};
+                         "--algorithm sample-rand --n 64 --param k=4 --param bucket-keys=16 --stage 2 --focus buckets",
+                         "--algorithm multi-gpu --n 64 --param gpus=8 --stage 3 --focus exchange"};
   for (const WindowAndScale& window : windows)
     for (const char* view : views) {
       std::remove(log.c_str());

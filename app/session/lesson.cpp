@@ -36,6 +36,18 @@ constexpr std::array kFields = {
     CaptionField{"sweep_spread", "how far the experiment's points spread: (largest - smallest) / smallest"},
     CaptionField{"verified", "whether the run's output was checked sorted (and stable, where the sort promises it)"},
     CaptionField{"ladder_fastest", "the fastest rung of the ladder"},
+    CaptionField{"devices", "the devices a sort over several ran on"},
+    CaptionField{"largest_run", "the most items a device ended with"},
+    CaptionField{"largest_run_ratio", "the largest run over the mean, n/G"},
+    CaptionField{"run_bound", "the most items regular sampling lets a device end with"},
+    CaptionField{"sent_bytes", "the bytes that crossed from one device to another"},
+    CaptionField{"exchange_gbps", "what device 0's exchange moved over the links, per second"},
+    CaptionField{"link_gbps", "one device's copy to another, measured beside the sort"},
+    CaptionField{"exchange_pct", "the exchange's GB/s as a share of the link's"},
+    CaptionField{"local_sort_ms", "device 0's local sort"},
+    CaptionField{"splitters_ms", "device 0's step from its samples to the counts"},
+    CaptionField{"exchange_ms", "device 0's exchange"},
+    CaptionField{"merge_ms", "device 0's merge of the runs it received"},
 };
 
 std::string trim(std::string_view s) {

@@ -105,6 +105,30 @@ std::map<std::string, std::string> caption_values(const CaptionInputs& in) {
         printed("%.2f", double(largest) * double(buckets->sizes.size()) / double(std::max<uint64_t>(run.n, 1)));
     if (buckets->bound) v["bound"] = grouped_count(buckets->bound);
   }
+  // A multi-device sort: the devices, the runs against their bound, what crossed the links, and
+  // device 0's steps.
+  if (const ExchangeSection* x = viewed.exchange ? &*viewed.exchange : nullptr) {
+    const double mean = double(run.n) / double(std::max(x->devices, 1u));
+    v["devices"] = std::to_string(x->devices);
+    v["largest_run"] = grouped_count(x->largest_run());
+    v["largest_run_ratio"] = printed("%.4f", mean > 0 ? double(x->largest_run()) / mean : 0.0);
+    v["run_bound"] = grouped_count(x->balance_bound);
+    uint64_t crossed = 0;
+    for (uint32_t d = 0; d < x->devices; ++d) crossed += x->items_sent_by(d) * x->item_bytes;
+    v["sent_bytes"] = printed("%.1f MiB", double(crossed) / double(1 << 20));
+    v["exchange_gbps"] = format_bytes_rate(x->exchange_gbps(0));
+    if (x->link_gbps > 0) {
+      v["link_gbps"] = format_bytes_rate(x->link_gbps);
+      v["exchange_pct"] = printed("%.0f%%", 100.0 * x->exchange_gbps(0) / x->link_gbps);
+    }
+    // Each step is a stage: "local sort" gives {local_sort_ms}.
+    for (const StageTrace& st : trace.stages)
+      if (const DeviceStep* s = x->step(0, st.name)) {
+        std::string key = st.name + "_ms";
+        std::replace(key.begin(), key.end(), ' ', '_');
+        v[key] = duration_text(s->end_ms - s->begin_ms);
+      }
+  }
   return v;
 }
 

@@ -351,6 +351,10 @@ void Session::report_failure(const RunRequest& request, const Status& status) {
   };
   if (status.code() == StatusCode::no_device && request.backend == BackendChoice::cuda)
     offer_cpu("Sort on the CPU backend");
+  // The GPU is here but the sort needs more of them: the CPU backend simulates them.
+  if (status.code() == StatusCode::unsupported && backend_ && backend_->kind() == BackendKind::cuda &&
+      request.sort.algorithm->why_not_on_cuda && request.sort.algorithm->runs_on(BackendKind::cpu))
+    offer_cpu("Simulate it on the CPU backend");
   const bool device_lost = status.code() == StatusCode::device_lost;
   if (device_lost) {
     // The CUDA context is gone for good: drop the backend (and with it every buffer) and show

@@ -26,18 +26,20 @@ struct PanelRect {
 };
 
 enum class PanelId {
-  controls, array, explain, histogram, scan_table, scatter, network, merge, buckets, throughput, ladder, plot, lesson
+  controls, array, explain, histogram, scan_table, scatter, network, merge, buckets, throughput, ladder, plot, lesson,
+  exchange
 };
-constexpr int kPanelCount = 13;
+constexpr int kPanelCount = 14;
 
 // The names --maximize, --hide, --panel and --focus take, in PanelId order.
 constexpr const char* kPanelNames[kPanelCount] = {"controls", "array",   "explain", "histogram",  "scan-table", "scatter",
                                                   "network",  "merge",   "buckets", "throughput", "ladder", "plot",
-                                                  "lesson"};
+                                                  "lesson",   "exchange"};
 // What a tab or a list calls each panel, in PanelId order.
 constexpr const char* kPanelTitles[kPanelCount] = {"Controls", "Array",      "Explain",    "Histogram",
                                                    "Scan table", "Scatter", "Network", "Merge path",
-                                                   "Buckets",    "Throughput", "Ladder", "Experiment", "Lesson"};
+                                                   "Buckets",    "Throughput", "Ladder", "Experiment", "Lesson",
+                                                   "Exchange"};
 
 constexpr const char* panel_name(PanelId id) { return kPanelNames[int(id)]; }
 inline const char* panel_title(PanelId id) { return kPanelTitles[int(id)]; }
@@ -63,7 +65,8 @@ struct LayoutOptions {
 
 // A panel the run has no data for, or that is hidden, keeps an empty rectangle and is not drawn.
 struct Layout {
-  PanelRect controls, array, explain, histogram, scan_table, scatter, network, merge, buckets, throughput, ladder, plot, lesson;
+  PanelRect controls, array, explain, histogram, scan_table, scatter, network, merge, buckets, throughput, ladder, plot, lesson,
+      exchange;
   PanelRect controls_strip;          // the collapsed controls: buttons to open them and to step
   PanelRect tabs;                    // one panel at a time: the row of tabs choosing it
   std::vector<PanelId> tab_panels;   // the panels the tabs offer
@@ -71,7 +74,8 @@ struct Layout {
 
   PanelRect& operator[](PanelId id) {
     PanelRect* rects[kPanelCount] = {&controls, &array,   &explain,    &histogram, &scan_table, &scatter, &network,
-                                     &merge,    &buckets, &throughput, &ladder,    &plot,       &lesson};
+                                     &merge,    &buckets, &throughput, &ladder,    &plot,       &lesson,
+                                     &exchange};
     return *rects[int(id)];
   }
   const PanelRect& operator[](PanelId id) const { return const_cast<Layout&>(*this)[id]; }
@@ -99,6 +103,7 @@ inline std::vector<PanelId> shown_panels(unsigned sections, bool ladder, unsigne
     if (sections & kNetworkSection) panels.push_back(PanelId::network);
     if (sections & kMergeSection) panels.push_back(PanelId::merge);
     if (sections & kBucketSection) panels.insert(panels.end(), {PanelId::buckets, PanelId::scan_table});
+    if (sections & kExchangeSection) panels.push_back(PanelId::exchange);
     panels.push_back(PanelId::throughput);
   }
   std::erase_if(panels, [&](PanelId id) { return (hidden & panel_bit(id)) != 0; });

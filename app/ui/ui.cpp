@@ -60,6 +60,7 @@ std::optional<PanelId> panel_of(PhaseView view) {
     case PhaseView::network: return PanelId::network;
     case PhaseView::merge: return PanelId::merge;
     case PhaseView::buckets: return PanelId::buckets;
+    case PhaseView::exchange: return PanelId::exchange;
     case PhaseView::throughput: return PanelId::throughput;
     default: return std::nullopt;
   }
@@ -203,6 +204,7 @@ constexpr FocusName kFocusNames[] = {
     {panel_name(PanelId::network), PhaseView::network},
     {panel_name(PanelId::merge), PhaseView::merge},
     {panel_name(PanelId::buckets), PhaseView::buckets},
+    {panel_name(PanelId::exchange), PhaseView::exchange},
     {panel_name(PanelId::throughput), PhaseView::throughput},
 };
 
@@ -284,7 +286,18 @@ void Ui::apply_lesson_step(Session& session, const SessionState& state) {
   const LessonStepPlan& run = plans[size_t(from)];
   const LessonStepPlan& step = plans[size_t(lesson.step)];
   std::string why_not;
-  const bool recorded = lesson.lesson->lesson.gpu && !run.fallback_replay.empty() && !cuda_available(&why_not);
+  bool no_gpu_for_it = !cuda_available(&why_not);
+  // A GPU is here but not what the run needs (a sort over several GPUs on a machine with one).
+  if (!no_gpu_for_it && run.request.backend != BackendChoice::cpu && run.request.sort.algorithm->why_not_on_cuda) {
+    SortShape shape;
+    if (sort_shape(run.request.sort, run.request.data.key_type, run.request.data.n, &shape).ok()) {
+      why_not = run.request.sort.algorithm->why_not_on_cuda(shape);
+      no_gpu_for_it = !why_not.empty();
+    }
+  }
+  // A step that asks for the CPU backend runs here whatever the machine: only GPU steps replay.
+  const bool recorded = lesson.lesson->lesson.gpu && !run.fallback_replay.empty() && no_gpu_for_it &&
+                        run.request.backend != BackendChoice::cpu;
   const std::string replay = recorded ? run.fallback_replay : run.replay;
   resources_->lesson_note.clear();
   if (!replay.empty()) {
@@ -300,7 +313,7 @@ void Ui::apply_lesson_step(Session& session, const SessionState& state) {
       session.replay(lesson_recording_);
     }
     if (recorded)
-      resources_->lesson_note = "No GPU here: these are " + lesson_recording_->device_name + "'s numbers, recorded " +
+      resources_->lesson_note = std::string(cuda_available() ? "Not enough GPUs here" : "No GPU here") + ": these are " + lesson_recording_->device_name + "'s numbers, recorded " +
                                 lesson_recording_->recorded_at + " (CPU timings never stand in for a GPU's)";
   } else {
     lesson.shown_replay.clear();
@@ -618,7 +631,7 @@ void Ui::draw_panels(UiFrame& frame, const Layout& layout) {
   constexpr DrawPanel kDrawPanel[kPanelCount] = {
       draw_controls_panel, draw_array_panel,   draw_explain_panel, draw_histogram_panel,    draw_scan_table_panel, draw_scatter_panel,
       draw_network_panel,  draw_merge_panel,   draw_buckets_panel, draw_throughput_panel, draw_ladder_panel,
-      draw_plot_panel,     draw_lesson_panel};
+      draw_plot_panel,     draw_lesson_panel,  draw_exchange_panel};
   for (int i = 0; i < kPanelCount; ++i) {
     const PanelRect& rect = layout[PanelId(i)];
     if (!rect.visible()) continue;

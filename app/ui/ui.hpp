@@ -83,6 +83,7 @@ void draw_explain_panel(UiFrame& frame, bool* open);
 void draw_network_panel(UiFrame& frame, bool* open);
 void draw_merge_panel(UiFrame& frame, bool* open);
 void draw_buckets_panel(UiFrame& frame, bool* open);
+void draw_exchange_panel(UiFrame& frame, bool* open);
 void draw_ladder_panel(UiFrame& frame, bool* open);
 void draw_plot_panel(UiFrame& frame, bool* open);
 void draw_lesson_panel(UiFrame& frame, bool* open);

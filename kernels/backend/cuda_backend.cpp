@@ -200,6 +200,8 @@ class CudaBackend final : public Backend {
                                " is a teaching setting of the CPU backend: the GPU kernels have theirs compiled in "
                                "(--backend cpu, or leave " + std::string(algo.params[i].name) + " at " +
                                std::to_string(algo.params[i].default_value) + ")");
+    if (algo.why_not_on_cuda)
+      if (const std::string why = algo.why_not_on_cuda(shape); !why.empty()) return Unsupported(why);
     if (algo.max_n && n_ > algo.max_n)
       return InvalidArgument(std::string(algo.name) + " sorts at most " + std::to_string(algo.max_n) + " keys (" +
                              std::string(algo.max_n_reason) + ")");

@@ -9,33 +9,13 @@
 
 #include "common/key_less.hpp"
 #include "multi_gpu/cuda_status.hpp"
+#include "multi_gpu/device_memory.hpp"
 #include "sortscope/key_traits.hpp"
 #include "sortscope/multi_gpu.hpp"
 #include "sortscope/onesweep.hpp"
 
 namespace sortscope::multi_gpu {
 namespace {
-
-// Device memory freed on its own device when it goes.
-struct Allocation {
-  int device = 0;
-  void* ptr = nullptr;
-  Allocation() = default;
-  Allocation(const Allocation&) = delete;
-  Allocation& operator=(const Allocation&) = delete;
-  ~Allocation() {
-    if (ptr) {
-      cudaSetDevice(device);
-      cudaFree(ptr);
-    }
-  }
-  cudaError_t allocate(int on, size_t bytes) {
-    device = on;
-    cudaSetDevice(on);
-    return cudaMalloc(&ptr, std::max<size_t>(bytes, 1));
-  }
-  char* bytes() const { return static_cast<char*>(ptr); }
-};
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -90,9 +70,9 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
   // The peer copy bandwidth, GPU 0 to GPU 1.
   {
     const size_t bytes = size_t(1) << 30;
-    Allocation from, to;
-    SORTSCOPE_CUDA_STATUS(from.allocate(0, bytes), "the peer copy");
-    SORTSCOPE_CUDA_STATUS(to.allocate(1, bytes), "the peer copy");
+    DeviceMemory from, to;
+    SORTSCOPE_CUDA_STATUS(from.ensure_on(0, bytes), "the peer copy");
+    SORTSCOPE_CUDA_STATUS(to.ensure_on(1, bytes), "the peer copy");
     cudaSetDevice(0);
     cudaDeviceEnablePeerAccess(1, 0);
     cudaGetLastError();  // already enabled is fine
@@ -102,7 +82,7 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
     std::vector<double> ms;
     for (int i = 0; i < 4; ++i) {
       cudaEventRecord(start);
-      SORTSCOPE_CUDA_STATUS(cudaMemcpyPeerAsync(to.ptr, 1, from.ptr, 0, bytes), "the peer copy");
+      SORTSCOPE_CUDA_STATUS(cudaMemcpyPeerAsync(to.get(), 1, from.get(), 0, bytes), "the peer copy");
       cudaEventRecord(stop);
       cudaEventSynchronize(stop);
       float t = 0;
@@ -115,23 +95,23 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
   }
 
   // The shards, and a pristine copy of each to restore before every run.
-  std::vector<Allocation> pristine_keys(G), pristine_values(G), keys(G), values(G);
+  std::vector<DeviceMemory> pristine_keys(G), pristine_values(G), keys(G), values(G);
   std::vector<Shard> shards(G);
   const auto upload_started = std::chrono::steady_clock::now();
   for (int g = 0; g < G; ++g) {
     const uint64_t begin = n * g / G, count = n * (g + 1) / G - begin;
-    SORTSCOPE_CUDA_STATUS(pristine_keys[g].allocate(g, count * sizeof(Bits)), "the shards");
-    SORTSCOPE_CUDA_STATUS(cudaMemcpy(pristine_keys[g].ptr, host + begin, count * sizeof(Bits), cudaMemcpyHostToDevice),
+    SORTSCOPE_CUDA_STATUS(pristine_keys[g].ensure_on(g, count * sizeof(Bits)), "the shards");
+    SORTSCOPE_CUDA_STATUS(cudaMemcpy(pristine_keys[g].get(), host + begin, count * sizeof(Bits), cudaMemcpyHostToDevice),
                           "the upload");
-    SORTSCOPE_CUDA_STATUS(keys[g].allocate(g, count * sizeof(Bits)), "the shards");
+    SORTSCOPE_CUDA_STATUS(keys[g].ensure_on(g, count * sizeof(Bits)), "the shards");
     if (pairs) {
-      SORTSCOPE_CUDA_STATUS(pristine_values[g].allocate(g, count * 4), "the shards");
+      SORTSCOPE_CUDA_STATUS(pristine_values[g].ensure_on(g, count * 4), "the shards");
       SORTSCOPE_CUDA_STATUS(
-          cudaMemcpy(pristine_values[g].ptr, positions.data() + begin, count * 4, cudaMemcpyHostToDevice),
+          cudaMemcpy(pristine_values[g].get(), positions.data() + begin, count * 4, cudaMemcpyHostToDevice),
           "the upload");
-      SORTSCOPE_CUDA_STATUS(values[g].allocate(g, count * 4), "the shards");
+      SORTSCOPE_CUDA_STATUS(values[g].ensure_on(g, count * 4), "the shards");
     }
-    shards[g] = {g, keys[g].ptr, pairs ? values[g].ptr : nullptr, count};
+    shards[g] = {g, keys[g].get(), pairs ? values[g].get() : nullptr, count};
   }
   c.upload_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - upload_started).count();
 
@@ -145,11 +125,11 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
     for (int g = 0; g < G; ++g) {
       cudaSetDevice(g);
       SORTSCOPE_CUDA_STATUS(
-          cudaMemcpy(keys[g].ptr, pristine_keys[g].ptr, shards[g].n * sizeof(Bits), cudaMemcpyDeviceToDevice),
+          cudaMemcpy(keys[g].get(), pristine_keys[g].get(), shards[g].n * sizeof(Bits), cudaMemcpyDeviceToDevice),
           "restoring");
       if (pairs)
         SORTSCOPE_CUDA_STATUS(
-            cudaMemcpy(values[g].ptr, pristine_values[g].ptr, shards[g].n * 4, cudaMemcpyDeviceToDevice), "restoring");
+            cudaMemcpy(values[g].get(), pristine_values[g].get(), shards[g].n * 4, cudaMemcpyDeviceToDevice), "restoring");
       SORTSCOPE_CUDA_STATUS(cudaDeviceSynchronize(), "restoring");
     }
     SortArgs args = shape;
@@ -183,31 +163,31 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
   }
   // Room on GPU 0 for the whole input twice.
   sorter.reset();
-  for (std::vector<Allocation>* v : {&keys, &values, &pristine_keys, &pristine_values}) v->clear();
+  for (std::vector<DeviceMemory>* v : {&keys, &values, &pristine_keys, &pristine_values}) v->clear();
 
   // One GPU: one-sweep on GPU 0, from the whole input to a second buffer.
   {
-    Allocation in_keys, out_keys, in_values, out_values, temp;
-    SORTSCOPE_CUDA_STATUS(in_keys.allocate(0, n * sizeof(Bits)), "one GPU's input");
-    SORTSCOPE_CUDA_STATUS(out_keys.allocate(0, n * sizeof(Bits)), "one GPU's output");
-    SORTSCOPE_CUDA_STATUS(cudaMemcpy(in_keys.ptr, host, n * sizeof(Bits), cudaMemcpyHostToDevice), "the upload");
+    DeviceMemory in_keys, out_keys, in_values, out_values, temp;
+    SORTSCOPE_CUDA_STATUS(in_keys.ensure_on(0, n * sizeof(Bits)), "one GPU's input");
+    SORTSCOPE_CUDA_STATUS(out_keys.ensure_on(0, n * sizeof(Bits)), "one GPU's output");
+    SORTSCOPE_CUDA_STATUS(cudaMemcpy(in_keys.get(), host, n * sizeof(Bits), cudaMemcpyHostToDevice), "the upload");
     if (pairs) {
-      SORTSCOPE_CUDA_STATUS(in_values.allocate(0, n * 4), "one GPU's input");
-      SORTSCOPE_CUDA_STATUS(out_values.allocate(0, n * 4), "one GPU's output");
-      SORTSCOPE_CUDA_STATUS(cudaMemcpy(in_values.ptr, positions.data(), n * 4, cudaMemcpyHostToDevice), "the upload");
+      SORTSCOPE_CUDA_STATUS(in_values.ensure_on(0, n * 4), "one GPU's input");
+      SORTSCOPE_CUDA_STATUS(out_values.ensure_on(0, n * 4), "one GPU's output");
+      SORTSCOPE_CUDA_STATUS(cudaMemcpy(in_values.get(), positions.data(), n * 4, cudaMemcpyHostToDevice), "the upload");
     }
     detail::SortCall call;
     call.args = shape;
-    call.args.keys_in = in_keys.ptr;
-    call.args.keys_out = out_keys.ptr;
-    call.args.values_in = pairs ? in_values.ptr : nullptr;
-    call.args.values_out = pairs ? out_values.ptr : nullptr;
+    call.args.keys_in = in_keys.get();
+    call.args.keys_out = out_keys.get();
+    call.args.values_in = pairs ? in_values.get() : nullptr;
+    call.args.values_out = pairs ? out_values.get() : nullptr;
     call.args.n = n;
     size_t temp_bytes = 0;
     call.temp_storage_bytes = &temp_bytes;
     SORTSCOPE_CUDA_STATUS(detail::sort_beyond_kernel_limits(onesweep::dispatch, call), "one GPU's temp storage query");
-    SORTSCOPE_CUDA_STATUS(temp.allocate(0, temp_bytes), "one GPU's temp storage");
-    call.d_temp_storage = temp.ptr;
+    SORTSCOPE_CUDA_STATUS(temp.ensure_on(0, temp_bytes), "one GPU's temp storage");
+    call.d_temp_storage = temp.get();
     cudaEvent_t start, stop;
     cudaEventCreate(&start);
     cudaEventCreate(&stop);
@@ -226,10 +206,10 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
     c.one_gpu_ms = median(one);
     std::vector<Bits> got(n);
     std::vector<uint32_t> got_values(pairs ? n : 0);
-    SORTSCOPE_CUDA_STATUS(cudaMemcpy(got.data(), out_keys.ptr, n * sizeof(Bits), cudaMemcpyDeviceToHost),
+    SORTSCOPE_CUDA_STATUS(cudaMemcpy(got.data(), out_keys.get(), n * sizeof(Bits), cudaMemcpyDeviceToHost),
                           "the download");
     if (pairs)
-      SORTSCOPE_CUDA_STATUS(cudaMemcpy(got_values.data(), out_values.ptr, n * 4, cudaMemcpyDeviceToHost),
+      SORTSCOPE_CUDA_STATUS(cudaMemcpy(got_values.data(), out_values.get(), n * 4, cudaMemcpyDeviceToHost),
                             "the download");
     if (Status s = verify(host, n, shape, got, got_values, "one-sweep on one GPU"); !s) return s;
   }

@@ -6,55 +6,22 @@
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "block/wide_merge_rounds.cuh"
 #include "common/cuda_launch.cuh"
 #include "common/key_less.hpp"
 #include "multi_gpu/cuda_status.hpp"
+#include "multi_gpu/device_memory.hpp"
 #include "multi_gpu/nccl_library.hpp"
+#include "multi_gpu/regular_sampling.hpp"
 #include "sortscope/key_traits.hpp"
 #include "sortscope/multi_gpu.hpp"
 #include "sortscope/onesweep.hpp"
 
 namespace sortscope::multi_gpu {
 namespace {
-
-// Samples each GPU takes from its sorted run. More samples tighten the balance (a run holds at most
-// about n/G + n/S keys) for G x S keys gathered and sorted on the host: 1024 keep the largest run
-// within 0.1% of n of the mean.
-constexpr uint64_t kSamples = 1024;
-
-// Where sample j of a run of n keys is taken.
-SORTSCOPE_HD uint64_t sample_position(uint64_t j, uint64_t n) { return (2 * j + 1) * n / (2 * kSamples); }
-
-// A splitter: an item of the total order (key, rank, position in its rank's sorted run).
-struct Splitter {
-  uint64_t key_bits;  // the key's raw bits, zero-extended
-  uint64_t rank;
-  uint64_t position;
-};
-
-// Growable device memory on one GPU (the caller's current device).
-struct DeviceBuffer {
-  void* ptr = nullptr;
-  size_t bytes = 0;
-  cudaError_t ensure(size_t need) {
-    if (need <= bytes) return cudaSuccess;
-    if (ptr) cudaFree(ptr);
-    ptr = nullptr;
-    bytes = 0;
-    const cudaError_t e = cudaMalloc(&ptr, std::max<size_t>(need, 256));
-    if (e == cudaSuccess) bytes = std::max<size_t>(need, 256);
-    return e;
-  }
-  char* at(uint64_t byte) const { return static_cast<char*>(ptr) + byte; }
-  void release() {
-    if (ptr) cudaFree(ptr);
-    ptr = nullptr;
-    bytes = 0;
-  }
-};
 
 template <typename Bits>
 __global__ void take_samples_kernel(const Bits* keys, uint64_t n, Bits* samples, uint64_t* n_out) {
@@ -68,28 +35,7 @@ template <typename Bits, typename Less>
 __global__ void split_kernel(const Bits* keys, uint64_t n, const Splitter* splitters, int ranks, int rank,
                              uint64_t* counts, Less less) {
   __shared__ uint64_t cuts[1024];
-  for (int i = threadIdx.x; i + 1 < ranks; i += blockDim.x) {
-    const Splitter s = splitters[i];
-    const Bits key = Bits(s.key_bits);
-    uint64_t lo = 0, hi = n;  // first key not less than the splitter's
-    while (lo < hi) {
-      const uint64_t mid = lo + (hi - lo) / 2;
-      if (less(keys[mid], key))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    uint64_t end = lo, top = n;  // first key greater than the splitter's
-    while (end < top) {
-      const uint64_t mid = end + (top - end) / 2;
-      if (less(key, keys[mid]))
-        top = mid;
-      else
-        end = mid + 1;
-    }
-    // Equal keys order by rank, then by position.
-    cuts[i] = int(s.rank) > rank ? end : int(s.rank) < rank ? lo : std::min(std::max(s.position, lo), end);
-  }
+  for (int i = threadIdx.x; i + 1 < ranks; i += blockDim.x) cuts[i] = cut_at(keys, n, splitters[i], rank, less);
   __syncthreads();
   for (int h = threadIdx.x; h < ranks; h += blockDim.x) {
     const uint64_t from = h == 0 ? 0 : cuts[h - 1];
@@ -105,9 +51,9 @@ struct Sorter::Impl {
     int rank = 0, device = 0;
     ncclComm_t comm = nullptr;
     cudaStream_t stream = nullptr;
-    cudaEvent_t events[5] = {};
-    DeviceBuffer alternate_keys, alternate_values, temp, samples, gathered, splitters, counts, matrix, a_starts;
-    DeviceBuffer received_keys[2], received_values[2];
+    cudaEvent_t begins[kSteps] = {}, ends[kSteps] = {};
+    DeviceMemory alternate_keys, alternate_values, temp, samples, gathered, splitters, counts, matrix, a_starts;
+    DeviceMemory received_keys[2], received_values[2];
   };
   const NcclLibrary* nccl = nullptr;
   int ranks = 0;
@@ -116,12 +62,9 @@ struct Sorter::Impl {
   ~Impl() {
     for (Gpu& g : gpus) {
       cudaSetDevice(g.device);
-      for (DeviceBuffer* b : {&g.alternate_keys, &g.alternate_values, &g.temp, &g.samples, &g.gathered, &g.splitters,
-                              &g.counts, &g.matrix, &g.a_starts, &g.received_keys[0], &g.received_keys[1],
-                              &g.received_values[0], &g.received_values[1]})
-        b->release();
-      for (cudaEvent_t e : g.events)
-        if (e) cudaEventDestroy(e);
+      for (int k = 0; k < kSteps; ++k)
+        for (cudaEvent_t e : {g.begins[k], g.ends[k]})
+          if (e) cudaEventDestroy(e);
       if (g.stream) cudaStreamDestroy(g.stream);
       if (g.comm) nccl->CommDestroy(g.comm);
     }
@@ -136,14 +79,39 @@ struct Sorter::Impl {
       if (cudaSetDevice(g.device) != cudaSuccess ||
           cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking) != cudaSuccess)
         return {StatusCode::cuda_error, "GPU " + std::to_string(g.device) + " could not be set up"};
-      for (cudaEvent_t& e : g.events)
-        if (cudaEventCreate(&e) != cudaSuccess) return {StatusCode::cuda_error, "cudaEventCreate failed"};
+      for (int k = 0; k < kSteps; ++k)
+        if (cudaEventCreate(&g.begins[k]) != cudaSuccess || cudaEventCreate(&g.ends[k]) != cudaSuccess)
+          return {StatusCode::cuda_error, "cudaEventCreate failed"};
     }
     return Status::Ok();
   }
 
+  // Marks step `step` begun (or ended) on every GPU's stream.
+  Status mark(int step, bool begin) {
+    for (Gpu& g : gpus) {
+      SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
+      SORTSCOPE_CUDA_STATUS(cudaEventRecord(begin ? g.begins[step] : g.ends[step], g.stream), "cudaEventRecord");
+    }
+    return Status::Ok();
+  }
+
+  // Ends step `step` on every GPU and hands what it left to the hook.
+  template <typename KeysOf>
+  Status end_step(int step, const StepHook* hook, KeysOf keys_of) {
+    SORTSCOPE_RETURN_IF_ERROR(mark(step, false));
+    if (!hook) return Status::Ok();
+    std::vector<StepKeys> keys;
+    for (size_t i = 0; i < gpus.size(); ++i) {
+      StepKeys k = keys_of(i);
+      k.device = gpus[i].device;
+      k.stream = gpus[i].stream;
+      keys.push_back(k);
+    }
+    return (*hook)(step, keys);
+  }
+
   template <typename Bits>
-  Status sort(const SortArgs& args, const std::vector<Shard>& shards, Report* report);
+  Status sort(const SortArgs& args, const std::vector<Shard>& shards, Report* report, const StepHook* hook);
 };
 
 // A failed NCCL call, inside Sorter::Impl.
@@ -154,22 +122,27 @@ struct Sorter::Impl {
   } while (0)
 
 template <typename Bits>
-Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards, Report* report) {
+Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards, Report* report, const StepHook* hook) {
   const int kb = int(sizeof(Bits)), vb = args.value_bytes;
   const int G = ranks;
   const KeyOrderLess<Bits> less = key_order_less<Bits>(args);
   const size_t record_bytes = kSamples * kb + sizeof(uint64_t);  // a rank's samples, then its n
-  const auto started = std::chrono::steady_clock::now();
 
   // 1. Local sort (one-sweep, DoubleBuffer between the shard and the alternate buffers), then the
   //    samples and n, all-gathered.
   std::vector<const Bits*> sorted_keys(gpus.size());
   std::vector<const char*> sorted_values(gpus.size());
+  // Every GPU idle first, so their start events mark one moment on their separate clocks.
+  for (Gpu& g : gpus) {
+    SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
+    SORTSCOPE_CUDA_STATUS(cudaDeviceSynchronize(), "the work before the multi-GPU sort");
+  }
+  const auto started = std::chrono::steady_clock::now();
+  SORTSCOPE_RETURN_IF_ERROR(mark(0, true));
   for (size_t i = 0; i < gpus.size(); ++i) {
     Gpu& g = gpus[i];
     const Shard& s = shards[i];
     SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
-    SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.events[0], g.stream), "cudaEventRecord");
     detail::SortCall c;
     c.args = args;
     c.args.keys_in = s.keys;
@@ -178,8 +151,8 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
     c.stream = g.stream;
     SORTSCOPE_CUDA_STATUS(g.alternate_keys.ensure(s.n * kb), "the alternate keys");
     SORTSCOPE_CUDA_STATUS(g.alternate_values.ensure(s.n * vb), "the alternate values");
-    c.args.keys_out = g.alternate_keys.ptr;
-    c.args.values_out = vb ? g.alternate_values.ptr : nullptr;
+    c.args.keys_out = g.alternate_keys.get();
+    c.args.values_out = vb ? g.alternate_values.get() : nullptr;
     int key_selector = 0, value_selector = 0;
     c.key_selector = &key_selector;
     c.value_selector = vb ? &value_selector : nullptr;
@@ -188,22 +161,29 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
     SORTSCOPE_CUDA_STATUS(detail::sort_beyond_kernel_limits(onesweep::dispatch, c),
                           "the local sort's temp storage query");
     SORTSCOPE_CUDA_STATUS(g.temp.ensure(temp_bytes), "the local sort's temp storage");
-    c.d_temp_storage = g.temp.ptr;
+    c.d_temp_storage = g.temp.get();
     SORTSCOPE_CUDA_STATUS(detail::sort_beyond_kernel_limits(onesweep::dispatch, c), "the local sort");
-    sorted_keys[i] = static_cast<const Bits*>(key_selector ? g.alternate_keys.ptr : s.keys);
-    sorted_values[i] = static_cast<const char*>(value_selector ? g.alternate_values.ptr : s.values);
-    SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.events[1], g.stream), "cudaEventRecord");
+    sorted_keys[i] = static_cast<const Bits*>(key_selector ? g.alternate_keys.get() : s.keys);
+    sorted_values[i] = static_cast<const char*>(value_selector ? g.alternate_values.get() : s.values);
+  }
+  const auto sorted_runs = [&](size_t i) { return StepKeys{0, sorted_keys[i], shards[i].n}; };
+  SORTSCOPE_RETURN_IF_ERROR(end_step(0, hook, sorted_runs));
 
+  SORTSCOPE_RETURN_IF_ERROR(mark(1, true));
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    Gpu& g = gpus[i];
+    const Shard& s = shards[i];
+    SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
     SORTSCOPE_CUDA_STATUS(g.samples.ensure(record_bytes), "the samples");
     SORTSCOPE_CUDA_STATUS(g.gathered.ensure(record_bytes * G), "the gathered samples");
     take_samples_kernel<<<(kSamples + 255) / 256, 256, 0, g.stream>>>(
-        sorted_keys[i], s.n, static_cast<Bits*>(g.samples.ptr),
+        sorted_keys[i], s.n, static_cast<Bits*>(g.samples.get()),
         reinterpret_cast<uint64_t*>(g.samples.at(kSamples * kb)));
     SORTSCOPE_CUDA_STATUS(cudaGetLastError(), "the samples");
   }
   MULTI_GPU_NCCL(nccl->GroupStart(), "ncclGroupStart");
   for (Gpu& g : gpus)
-    MULTI_GPU_NCCL(nccl->AllGather(g.samples.ptr, g.gathered.ptr, record_bytes, ncclUint8, g.comm, g.stream),
+    MULTI_GPU_NCCL(nccl->AllGather(g.samples.get(), g.gathered.get(), record_bytes, ncclUint8, g.comm, g.stream),
                    "ncclAllGather of the samples");
   MULTI_GPU_NCCL(nccl->GroupEnd(), "ncclGroupEnd");
 
@@ -211,7 +191,7 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
   std::vector<char> gathered(record_bytes * G);
   SORTSCOPE_CUDA_STATUS(cudaSetDevice(gpus[0].device), "cudaSetDevice");
   SORTSCOPE_CUDA_STATUS(
-      cudaMemcpyAsync(gathered.data(), gpus[0].gathered.ptr, gathered.size(), cudaMemcpyDeviceToHost, gpus[0].stream),
+      cudaMemcpyAsync(gathered.data(), gpus[0].gathered.get(), gathered.size(), cudaMemcpyDeviceToHost, gpus[0].stream),
       "downloading the samples");
   SORTSCOPE_CUDA_STATUS(cudaStreamSynchronize(gpus[0].stream), "the samples");
   std::vector<uint64_t> rank_n(G);
@@ -226,14 +206,7 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
       samples.push_back({uint64_t(key), uint64_t(r), sample_position(j, rank_n[r])});
     }
   }
-  std::sort(samples.begin(), samples.end(), [&](const Splitter& a, const Splitter& b) {
-    if (less(Bits(a.key_bits), Bits(b.key_bits))) return true;
-    if (less(Bits(b.key_bits), Bits(a.key_bits))) return false;
-    return a.rank != b.rank ? a.rank < b.rank : a.position < b.position;
-  });
-  std::vector<Splitter> splitters(std::max(G - 1, 1));
-  for (int i = 1; i < G; ++i)
-    splitters[i - 1] = samples.empty() ? Splitter{0, uint64_t(G), 0} : samples[uint64_t(i) * samples.size() / G];
+  const std::vector<Splitter> splitters = pick_splitters<Bits>(std::move(samples), G, less);
 
   // 3. Split points, and the counts all-gathered.
   for (size_t i = 0; i < gpus.size(); ++i) {
@@ -242,28 +215,29 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
     SORTSCOPE_CUDA_STATUS(g.splitters.ensure(splitters.size() * sizeof(Splitter)), "the splitters");
     SORTSCOPE_CUDA_STATUS(g.counts.ensure(G * sizeof(uint64_t)), "the counts");
     SORTSCOPE_CUDA_STATUS(g.matrix.ensure(size_t(G) * G * sizeof(uint64_t)), "the count matrix");
-    SORTSCOPE_CUDA_STATUS(cudaMemcpyAsync(g.splitters.ptr, splitters.data(), splitters.size() * sizeof(Splitter),
+    SORTSCOPE_CUDA_STATUS(cudaMemcpyAsync(g.splitters.get(), splitters.data(), splitters.size() * sizeof(Splitter),
                                           cudaMemcpyHostToDevice, g.stream),
                           "uploading the splitters");
-    split_kernel<<<1, 256, 0, g.stream>>>(sorted_keys[i], shards[i].n, static_cast<const Splitter*>(g.splitters.ptr), G,
-                                          g.rank, static_cast<uint64_t*>(g.counts.ptr), less);
+    split_kernel<<<1, 256, 0, g.stream>>>(sorted_keys[i], shards[i].n, static_cast<const Splitter*>(g.splitters.get()), G,
+                                          g.rank, static_cast<uint64_t*>(g.counts.get()), less);
     SORTSCOPE_CUDA_STATUS(cudaGetLastError(), "the split points");
-    SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.events[2], g.stream), "cudaEventRecord");
   }
   MULTI_GPU_NCCL(nccl->GroupStart(), "ncclGroupStart");
   for (Gpu& g : gpus)
-    MULTI_GPU_NCCL(nccl->AllGather(g.counts.ptr, g.matrix.ptr, G, ncclUint64, g.comm, g.stream),
+    MULTI_GPU_NCCL(nccl->AllGather(g.counts.get(), g.matrix.get(), G, ncclUint64, g.comm, g.stream),
                    "ncclAllGather of the counts");
   MULTI_GPU_NCCL(nccl->GroupEnd(), "ncclGroupEnd");
+  SORTSCOPE_RETURN_IF_ERROR(end_step(1, hook, sorted_runs));
   std::vector<uint64_t> matrix(size_t(G) * G);  // [from][to]
   SORTSCOPE_CUDA_STATUS(cudaSetDevice(gpus[0].device), "cudaSetDevice");
-  SORTSCOPE_CUDA_STATUS(cudaMemcpyAsync(matrix.data(), gpus[0].matrix.ptr, matrix.size() * sizeof(uint64_t),
+  SORTSCOPE_CUDA_STATUS(cudaMemcpyAsync(matrix.data(), gpus[0].matrix.get(), matrix.size() * sizeof(uint64_t),
                                         cudaMemcpyDeviceToHost, gpus[0].stream),
                         "downloading the counts");
   SORTSCOPE_CUDA_STATUS(cudaStreamSynchronize(gpus[0].stream), "the counts");
   const auto count = [&](int from, int to) { return matrix[size_t(from) * G + to]; };
 
   // 4. The exchange: each rank's pieces in rank order, so its received runs lie in source order.
+  SORTSCOPE_RETURN_IF_ERROR(mark(2, true));
   std::vector<std::vector<uint64_t>> send_at(gpus.size()), receive_at(gpus.size());
   for (size_t i = 0; i < gpus.size(); ++i) {
     Gpu& g = gpus[i];
@@ -315,30 +289,33 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
     }
   }
   MULTI_GPU_NCCL(nccl->GroupEnd(), "ncclGroupEnd");
+  SORTSCOPE_RETURN_IF_ERROR(end_step(2, hook, [&](size_t i) {
+    return StepKeys{0, gpus[i].received_keys[0].get(), receive_at[i][G]};
+  }));
 
   // 5. The merge of the received runs, pairwise, between the two receive buffers.
+  SORTSCOPE_RETURN_IF_ERROR(mark(3, true));
   std::vector<int> result_buffer(gpus.size(), 0);
   for (size_t i = 0; i < gpus.size(); ++i) {
     Gpu& g = gpus[i];
     SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
-    SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.events[3], g.stream), "cudaEventRecord");
     const std::vector<uint64_t>& at = receive_at[i];
     int from = 0;
     for (int width = 1; width < G; width *= 2, from ^= 1) {
       for (int h = 0; h < G; h += 2 * width) {
         const uint64_t begin = at[h], middle = at[std::min(h + width, G)], end = at[std::min(h + 2 * width, G)];
-        const Bits* in = reinterpret_cast<const Bits*>(g.received_keys[from].ptr) + begin;
-        Bits* out = reinterpret_cast<Bits*>(g.received_keys[from ^ 1].ptr) + begin;
+        const Bits* in = reinterpret_cast<const Bits*>(g.received_keys[from].get()) + begin;
+        Bits* out = reinterpret_cast<Bits*>(g.received_keys[from ^ 1].get()) + begin;
         const auto merge_values = [&](auto value) -> cudaError_t {
           using Value = std::remove_pointer_t<decltype(value)>;
-          const Value* values_in = reinterpret_cast<const Value*>(g.received_values[from].ptr);
-          Value* values_out = reinterpret_cast<Value*>(g.received_values[from ^ 1].ptr);
+          const Value* values_in = reinterpret_cast<const Value*>(g.received_values[from].get());
+          Value* values_out = reinterpret_cast<Value*>(g.received_values[from ^ 1].get());
           if constexpr (!std::is_void_v<Value>) {
             values_in += begin;
             values_out += begin;
           }
           return merge::wide::merge_two_runs<Bits, Value>(in, out, values_in, values_out, end - begin, middle - begin,
-                                                          static_cast<uint64_t*>(g.a_starts.ptr), less, g.stream);
+                                                          static_cast<uint64_t*>(g.a_starts.get()), less, g.stream);
         };
         cudaError_t e = cudaSuccess;
         if (vb == 0)
@@ -351,8 +328,10 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
       }
     }
     result_buffer[i] = from;
-    SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.events[4], g.stream), "cudaEventRecord");
   }
+  SORTSCOPE_RETURN_IF_ERROR(end_step(3, hook, [&](size_t i) {
+    return StepKeys{0, gpus[i].received_keys[result_buffer[i]].get(), receive_at[i][G]};
+  }));
 
   // The report, once every GPU is done.
   Report r;
@@ -367,21 +346,22 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
     for (int b = 0; b < G; ++b) run += count(b, a);
     r.largest_run = std::max(r.largest_run, run);
   }
-  // A bucket between two splitters holds kSamples samples; each run contributes at most its
-  // samples there plus one spacing of keys: at most the largest shard, plus n / kSamples, plus rounding.
-  r.balance_bound = std::min<uint64_t>(n, largest_shard + (n + kSamples - 1) / kSamples + uint64_t(G));
+  r.balance_bound = balance_bound(n, largest_shard, G);
+  r.shard_sizes = rank_n;
+  for (int i = 0; i + 1 < G; ++i) r.splitters.push_back(splitters[i].key_bits);
   for (size_t i = 0; i < gpus.size(); ++i) {
     Gpu& g = gpus[i];
     SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
     SORTSCOPE_CUDA_STATUS(cudaStreamSynchronize(g.stream), "the multi-GPU sort");
     StepTimes t;
-    cudaEventElapsedTime(&t.local_sort, g.events[0], g.events[1]);
-    cudaEventElapsedTime(&t.sampling, g.events[1], g.events[2]);
-    cudaEventElapsedTime(&t.exchange, g.events[2], g.events[3]);
-    cudaEventElapsedTime(&t.merge, g.events[3], g.events[4]);
+    float* durations[kSteps] = {&t.local_sort, &t.sampling, &t.exchange, &t.merge};
+    for (int k = 0; k < kSteps; ++k) {
+      cudaEventElapsedTime(&t.starts[k], g.begins[0], g.begins[k]);
+      cudaEventElapsedTime(durations[k], g.begins[k], g.ends[k]);
+    }
     r.steps.push_back(t);
-    r.runs.push_back({g.device, g.received_keys[result_buffer[i]].ptr,
-                      vb ? g.received_values[result_buffer[i]].ptr : nullptr, receive_at[i][G]});
+    r.runs.push_back({g.device, g.received_keys[result_buffer[i]].get(),
+                      vb ? g.received_values[result_buffer[i]].get() : nullptr, receive_at[i][G]});
   }
   r.wall_ms = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - started).count();
   if (report) *report = std::move(r);
@@ -419,7 +399,7 @@ Status Sorter::open_all(const std::vector<int>& devices, std::unique_ptr<Sorter>
     g.rank = int(i);
     g.device = devices[i];
     g.comm = comms[i];
-    impl->gpus.push_back(g);
+    impl->gpus.push_back(std::move(g));
   }
   if (Status s = impl->prepare_streams(); !s) return s;
   out->reset(new Sorter(std::move(impl)));
@@ -455,13 +435,13 @@ Status Sorter::open_rank(const std::string& unique_id, int ranks, int rank, int 
   g.device = device;
   if (const ncclResult_t r = n->CommInitRank(&g.comm, ranks, id, rank); r != ncclSuccess)
     return {StatusCode::cuda_error, std::string("ncclCommInitRank: ") + n->GetErrorString(r)};
-  impl->gpus.push_back(g);
+  impl->gpus.push_back(std::move(g));
   if (Status s = impl->prepare_streams(); !s) return s;
   out->reset(new Sorter(std::move(impl)));
   return Status::Ok();
 }
 
-Status Sorter::sort(const SortArgs& args, const std::vector<Shard>& shards, Report* report) {
+Status Sorter::sort(const SortArgs& args, const std::vector<Shard>& shards, Report* report, const StepHook* after_step) {
   if (shards.size() != impl_->gpus.size())
     return InvalidArgument("the multi-GPU sort takes one shard per GPU of this process (" +
                            std::to_string(impl_->gpus.size()) + "), not " + std::to_string(shards.size()));
@@ -470,7 +450,7 @@ Status Sorter::sort(const SortArgs& args, const std::vector<Shard>& shards, Repo
   if (args.begin_bit != 0 || args.end_bit >= 0) return Unsupported("the multi-GPU sort sorts whole keys");
   if (impl_->ranks > 1024) return Unsupported("the multi-GPU sort takes at most 1024 GPUs");
   return with_key_bits(info(args.key_type).bytes,
-                       [&](auto bits) { return impl_->template sort<decltype(bits)>(args, shards, report); });
+                       [&](auto bits) { return impl_->template sort<decltype(bits)>(args, shards, report, after_step); });
 }
 
 }  // namespace sortscope::multi_gpu

@@ -39,6 +39,13 @@ const AlgorithmDescriptor* find_algorithm(std::string_view name) {
 
 const AlgorithmDescriptor& default_algorithm() { return *kRegistry[0]; }
 
+std::string why_not_on_this_gpu(const AlgorithmDescriptor& algorithm) {
+  if (!algorithm.why_not_on_cuda) return {};
+  SortShape defaults;
+  if (!resolve_params(algorithm, {}, &defaults.params).ok()) return {};
+  return algorithm.why_not_on_cuda(defaults);
+}
+
 labs::FoundLab labs::find_lab(std::string_view name) {
   for (const AlgorithmDescriptor* a : kRegistry)
     for (const LabEntry& lab : a->labs)

@@ -52,6 +52,7 @@ std::string first_difference(const SortTrace& a, const SortTrace& b) {
     if (sx.merge && !(*sx.merge == *sy.merge)) return where + "merge sections differ";
     if (sx.network && !(*sx.network == *sy.network)) return where + "network sections differ";
     if (sx.buckets && !(*sx.buckets == *sy.buckets)) return where + "bucket sections differ";
+    if (sx.exchange && !sx.exchange->same_result(*sy.exchange)) return where + "exchange sections differ";
     if (!sx.radix) continue;
     const RadixSection& x = *sx.radix;
     const RadixSection& y = *sy.radix;
@@ -189,6 +190,32 @@ std::string check_buckets(const SortTrace& t, const BucketSection& b, const std:
   return {};
 }
 
+
+
+// Every device's shard is sent whole (its row of the matrix sums to it), the shards hold every key
+// once, the largest run keeps the balance bound, and each step on the timeline ends after it begins.
+std::string check_exchange(const SortTrace& t, const ExchangeSection& x, const std::string& where) {
+  const size_t g = x.devices;
+  if (g == 0 || x.shard_sizes.size() != g || x.sent.size() != g * g || x.splitters.size() + 1 != g)
+    return where + "the exchange is not shaped for its " + std::to_string(g) + " devices";
+  uint64_t total = 0;
+  for (size_t from = 0; from < g; ++from) {
+    uint64_t row = 0;
+    for (size_t to = 0; to < g; ++to) row += x.sent[from * g + to];
+    if (row != x.shard_sizes[from])
+      return where + "device " + std::to_string(from) + " sent " + std::to_string(row) + " items of its " +
+             std::to_string(x.shard_sizes[from]);
+    total += row;
+  }
+  if (total != t.n) return where + "the shards hold " + std::to_string(total) + " keys, not n = " + std::to_string(t.n);
+  if (x.largest_run() > x.balance_bound)
+    return where + "a run of " + std::to_string(x.largest_run()) + " items is over the bound of " +
+           std::to_string(x.balance_bound);
+  for (const DeviceStep& s : x.timeline)
+    if (s.device >= g || s.end_ms < s.begin_ms) return where + "the timeline's " + s.name + " step is not one";
+  return {};
+}
+
 }  // namespace
 
 std::string check_invariants(const SortTrace& t) {
@@ -203,6 +230,8 @@ std::string check_invariants(const SortTrace& t) {
       if (std::string e = check_network(t, *stage.network, where); !e.empty()) return e;
     if (stage.buckets)
       if (std::string e = check_buckets(t, *stage.buckets, where); !e.empty()) return e;
+    if (stage.exchange)
+      if (std::string e = check_exchange(t, *stage.exchange, where); !e.empty()) return e;
   }
   return {};
 }

@@ -130,12 +130,40 @@ void from_json(const nlohmann::json& j, BucketSection& b) {
   }
 }
 
+void to_json(nlohmann::json& j, const DeviceStep& s) {
+  j = {{"device", s.device}, {"name", s.name}, {"begin_ms", s.begin_ms}, {"end_ms", s.end_ms}};
+}
+void from_json(const nlohmann::json& j, DeviceStep& s) {
+  j.at("device").get_to(s.device);
+  j.at("name").get_to(s.name);
+  j.at("begin_ms").get_to(s.begin_ms);
+  j.at("end_ms").get_to(s.end_ms);
+}
+
+void to_json(nlohmann::json& j, const ExchangeSection& x) {
+  j = {{"devices", x.devices},   {"item_bytes", x.item_bytes},       {"shard_sizes", x.shard_sizes},
+       {"splitters", x.splitters}, {"sent", x.sent},                 {"balance_bound", x.balance_bound},
+       {"simulated", x.simulated}, {"timeline", x.timeline},         {"link_gbps", x.link_gbps}};
+}
+void from_json(const nlohmann::json& j, ExchangeSection& x) {
+  j.at("devices").get_to(x.devices);
+  j.at("item_bytes").get_to(x.item_bytes);
+  j.at("shard_sizes").get_to(x.shard_sizes);
+  j.at("splitters").get_to(x.splitters);
+  j.at("sent").get_to(x.sent);
+  j.at("balance_bound").get_to(x.balance_bound);
+  j.at("simulated").get_to(x.simulated);
+  j.at("timeline").get_to(x.timeline);
+  j.at("link_gbps").get_to(x.link_gbps);
+}
+
 void to_json(nlohmann::json& j, const StageTrace& s) {
   j = {{"name", s.name}, {"kernels", s.kernels}};
   if (s.radix) j["radix"] = *s.radix;
   if (s.merge) j["merge"] = *s.merge;
   if (s.network) j["network"] = *s.network;
   if (s.buckets) j["buckets"] = *s.buckets;
+  if (s.exchange) j["exchange"] = *s.exchange;
 }
 void from_json(const nlohmann::json& j, StageTrace& s) {
   j.at("name").get_to(s.name);
@@ -144,6 +172,7 @@ void from_json(const nlohmann::json& j, StageTrace& s) {
   if (j.contains("merge")) s.merge = j.at("merge").get<MergeSection>();
   if (j.contains("network")) s.network = j.at("network").get<NetworkSection>();
   if (j.contains("buckets")) s.buckets = j.at("buckets").get<BucketSection>();
+  if (j.contains("exchange")) s.exchange = j.at("exchange").get<ExchangeSection>();
 }
 
 void to_json(nlohmann::json& j, const SortTrace& t) {

@@ -55,7 +55,7 @@ struct ParamSpec {
 };
 
 // The view that draws a phase's output, so Explain can follow the panel under the mouse.
-enum class PhaseView { none, keys, lookback, histogram, scan_table, scatter, network, merge, buckets, throughput };
+enum class PhaseView { none, keys, lookback, histogram, scan_table, scatter, network, merge, buckets, exchange, throughput };
 
 // One phase of a stage for Explain: what it computes, its formula with the viewed stage's numbers
 // filled in, and where it comes from.
@@ -165,6 +165,9 @@ struct AlgorithmDescriptor {
   std::string_view lookback_recording;
   // The labs whose student phase is one of this algorithm's (assets/labs/<name>/).
   std::span<const labs::LabEntry> labs;
+  // Why this machine's CUDA backend cannot run a sort of this shape (too few GPUs, no NCCL), in
+  // one line for the user; empty when it can. Null: nothing but the GPU itself is needed.
+  std::string (*why_not_on_cuda)(const SortShape& shape) = nullptr;
 
   bool runs_on(BackendKind b) const { return b == BackendKind::cpu ? cpu != nullptr : cuda != nullptr; }
   bool takes(KeyType k) const { return (key_widths & key_width_bit(info(k).bytes)) != 0; }
@@ -179,6 +182,9 @@ const AlgorithmDescriptor* find_algorithm(std::string_view name);
 // Ok when `algorithm` sorts keys of type k; else the one message a user reads, naming the types it
 // takes and the algorithms that take k.
 Status check_takes_keys(const AlgorithmDescriptor& algorithm, KeyType k);
+// Why this machine's CUDA backend cannot run `algorithm` at its default parameters (a sort over more
+// GPUs than it has), or empty.
+std::string why_not_on_this_gpu(const AlgorithmDescriptor& algorithm);
 // The GUI's and bench's default: the first registered algorithm.
 const AlgorithmDescriptor& default_algorithm();
 

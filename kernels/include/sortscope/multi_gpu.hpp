@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,10 +45,17 @@ struct Run {
   uint64_t n = 0;
 };
 
-// Milliseconds of each step on one GPU, from CUDA events on its stream.
+// The steps, in order: the local sort, the splitters (sampling, split points and the counts), the
+// exchange and the merge.
+constexpr int kSteps = 4;
+
+// Milliseconds of each step on one GPU, from CUDA events on its stream, and when each began, from
+// the start of its local sort.
 struct StepTimes {
   float local_sort = 0, sampling = 0, exchange = 0, merge = 0;
+  float starts[kSteps] = {};
   float total() const { return local_sort + sampling + exchange + merge; }
+  float duration(int step) const { return step == 0 ? local_sort : step == 1 ? sampling : step == 2 ? exchange : merge; }
 };
 
 struct Report {
@@ -57,7 +65,22 @@ struct Report {
   uint64_t largest_run = 0;                       // over every rank
   uint64_t balance_bound = 0;                     // what regular sampling guarantees for it
   float wall_ms = 0;                              // on the host clock, from the call to every GPU's end
+  std::vector<uint64_t> shard_sizes;              // [rank]: the keys it started with
+  std::vector<uint64_t> splitters;                // ranks - 1 splitter keys, their raw bits zero-extended
 };
+
+// What a step left on one GPU of this process: after the local sort and the splitters its sorted
+// run, after the exchange the received runs one after another (in source order), after the merge
+// its part of the output.
+struct StepKeys {
+  int device = 0;
+  const void* keys = nullptr;
+  uint64_t n = 0;
+  void* stream = nullptr;  // the GPU's cudaStream_t: work enqueued there runs before the next step
+};
+// Called after step `step` (0 to kSteps - 1) is enqueued on every GPU, before the next one begins; the
+// steps' times leave out whatever it enqueues. A viewer copies the keys out here.
+using StepHook = std::function<Status(int step, const std::vector<StepKeys>& keys)>;
 
 // Why the multi-GPU sort cannot run here (no NCCL, fewer than two GPUs), or empty when it can.
 std::string why_unavailable(int gpus_wanted = 2);
@@ -98,7 +121,8 @@ class Sorter {
   // Sorts the shards of this process's GPUs, one per GPU in the order they were opened.
   // `args` gives the key type, the value width (0, 4 or 8) and the order; its pointers and n are
   // the shards'. Collective: every rank calls it.
-  Status sort(const SortArgs& args, const std::vector<Shard>& shards, Report* report);
+  Status sort(const SortArgs& args, const std::vector<Shard>& shards, Report* report,
+              const StepHook* after_step = nullptr);
 
   struct Impl;
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sortscope {
@@ -241,16 +242,78 @@ struct BucketSection {
   bool operator==(const BucketSection&) const = default;
 };
 
+// One step of one device on a multi-device sort's timeline, in milliseconds from the moment every
+// device started (each GPU's own clock, its start event recorded while all were idle; the CPU
+// backend's threads share the host clock).
+struct DeviceStep {
+  uint32_t device = 0;
+  std::string name;  // "local sort", "splitters", "exchange", "merge"
+  double begin_ms = 0;
+  double end_ms = 0;
+};
+
+// A multi-device sort: G devices start with a shard each and end with one sorted run each, the runs
+// in global order. What was measured of it (the timeline, the link) depends on timing and is not
+// compared between backends; the rest is the same on both.
+struct ExchangeSection {
+  uint32_t devices = 0;
+  uint32_t item_bytes = 0;             // a key and its value: what one sent item costs the link
+  std::vector<uint64_t> shard_sizes;   // [device]: the items it started with
+  std::vector<uint64_t> splitters;     // devices - 1 of them, as ordered key bits (key_traits.hpp)
+  std::vector<uint64_t> sent;          // [from * devices + to]: items; the diagonal stays home
+  uint64_t balance_bound = 0;          // the most items regular sampling lets a device end with
+  bool simulated = false;              // the devices are host threads (the CPU backend)
+
+  std::vector<DeviceStep> timeline;    // every device's steps
+  double link_gbps = 0;                // one device to another, one way, measured beside the sort; 0: not measured
+
+  uint64_t items_to(uint32_t to) const {
+    uint64_t total = 0;
+    for (uint32_t from = 0; from < devices; ++from) total += sent[size_t(from) * devices + to];
+    return total;
+  }
+  // Items a device sent to the others (its own part excluded).
+  uint64_t items_sent_by(uint32_t from) const {
+    uint64_t total = 0;
+    for (uint32_t to = 0; to < devices; ++to)
+      if (to != from) total += sent[size_t(from) * devices + to];
+    return total;
+  }
+  uint64_t largest_run() const {
+    uint64_t largest = 0;
+    for (uint32_t d = 0; d < devices; ++d) largest = std::max(largest, items_to(d));
+    return largest;
+  }
+  // A device's step of this name on the timeline, or null.
+  const DeviceStep* step(uint32_t device, std::string_view name) const {
+    for (const DeviceStep& s : timeline)
+      if (s.device == device && s.name == name) return &s;
+    return nullptr;
+  }
+  // What a device's exchange step moved over the links, in GB/s (its bytes out over the step's
+  // time); 0 when it sent nothing or the step was not timed.
+  double exchange_gbps(uint32_t device) const {
+    const DeviceStep* s = step(device, "exchange");
+    if (!s || s->end_ms <= s->begin_ms) return 0;
+    return double(items_sent_by(device)) * item_bytes / ((s->end_ms - s->begin_ms) * 1e6);
+  }
+  bool same_result(const ExchangeSection& o) const {
+    return devices == o.devices && item_bytes == o.item_bytes && shard_sizes == o.shard_sizes &&
+           splitters == o.splitters && sent == o.sent && balance_bound == o.balance_bound;
+  }
+};
+
 // The sections a stage may fill, as flags: a viewer shows the panels of the sections present.
 enum TraceSection : unsigned {
   kRadixSection = 1u << 0,
   kMergeSection = 1u << 1,
   kNetworkSection = 1u << 2,
   kBucketSection = 1u << 3,
+  kExchangeSection = 1u << 4,
 };
 
 // One step of an algorithm: a radix pass, a merge round, a network stage (or a group of stages run
-// in shared memory), a sample-sort phase.
+// in shared memory), a sample-sort phase, a step of a multi-device sort.
 struct StageTrace {
   std::string name;
   std::vector<KernelTiming> kernels;
@@ -258,10 +321,11 @@ struct StageTrace {
   std::optional<MergeSection> merge;
   std::optional<NetworkSection> network;
   std::optional<BucketSection> buckets;
+  std::optional<ExchangeSection> exchange;
 
   unsigned sections() const {
     return (radix ? kRadixSection : 0u) | (merge ? kMergeSection : 0u) | (network ? kNetworkSection : 0u) |
-           (buckets ? kBucketSection : 0u);
+           (buckets ? kBucketSection : 0u) | (exchange ? kExchangeSection : 0u);
   }
 };
 
