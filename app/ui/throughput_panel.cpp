@@ -30,7 +30,7 @@ void bandwidth_gauge(const Throughput& timed, double copy_gbps) {
   if (ImGui::CalcTextSize(label).x > width - 12) {
     std::snprintf(label, sizeof label, "%s%s = %.0f%% of copy", at_least, format_bytes_rate(gbps).c_str(),
                   100.0 * gbps / copy_gbps);
-    std::snprintf(bytes, sizeof bytes, "at %s%.3g B/key", at_least, bytes_per_key);
+    std::snprintf(bytes, sizeof bytes, "%s%.3g B/key", at_least[0] ? at_least : "at ", bytes_per_key);
   }
   if (ImGui::CalcTextSize(label).x > width - 12)
     std::snprintf(label, sizeof label, "%s%.0f%% of copy", at_least, 100.0 * gbps / copy_gbps);
