@@ -115,7 +115,7 @@ std::map<std::string, std::string> caption_values(const CaptionInputs& in) {
     v["run_bound"] = grouped_count(x->balance_bound);
     uint64_t crossed = 0;
     for (uint32_t d = 0; d < x->devices; ++d) crossed += x->items_sent_by(d) * x->item_bytes;
-    v["sent_bytes"] = printed("%.1f MiB", double(crossed) / double(1 << 20));
+    v["sent_bytes"] = format_size(double(crossed));  // as the Exchange panel writes its cells
     v["exchange_gbps"] = format_bytes_rate(x->exchange_gbps(0));
     if (x->link_gbps > 0) {
       v["link_gbps"] = format_bytes_rate(x->link_gbps);

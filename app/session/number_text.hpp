@@ -37,6 +37,21 @@ inline std::string format_bytes_rate(double gbps) {
   return buf;
 }
 
+// "1.00 GiB", "512 MiB", "3.0 KiB", "12 B"
+inline std::string format_size(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  // 1000 of a unit and up go to the next one: "1.00 MiB", never "1024 KiB".
+  while (bytes >= 1000 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : bytes >= 100 ? "%.0f %s" : bytes >= 10 ? "%.1f %s" : "%.2f %s",
+                bytes, units[u]);
+  return text;
+}
+
 // "0.412 ms" / "12.5 us"
 inline std::string format_ms(double ms) {
   char buf[32];

@@ -21,21 +21,6 @@ const ImU32 kStepColors[4] = {IM_COL32(90, 150, 230, 255), IM_COL32(200, 170, 70
 const ImU32 kBoundColor = IM_COL32(255, 120, 90, 255);
 const ImU32 kMeanColor = IM_COL32(200, 200, 200, 160);
 
-// "1.00 GiB", "512 MiB", "3.0 KiB", "12 B"
-std::string format_size(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  // 1000 of a unit and up go to the next one: "1.00 MiB", never "1024 KiB".
-  while (bytes >= 1000 && u < 4) {
-    bytes /= 1024;
-    ++u;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : bytes >= 100 ? "%.0f %s" : bytes >= 10 ? "%.1f %s" : "%.2f %s",
-                bytes, units[u]);
-  return text;
-}
-
 // Each step of the timeline is a stage of the trace: its colour is the stage's.
 int step_index(const SortTrace& t, const std::string& name) {
   for (size_t k = 0; k < t.stages.size() && k < 4; ++k)

@@ -10,6 +10,7 @@
 #include "common/key_less.hpp"
 #include "multi_gpu/cuda_status.hpp"
 #include "multi_gpu/device_memory.hpp"
+#include "multi_gpu/peer_link.hpp"
 #include "sortscope/key_traits.hpp"
 #include "sortscope/multi_gpu.hpp"
 #include "sortscope/onesweep.hpp"
@@ -67,32 +68,8 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
   std::vector<uint32_t> positions(pairs ? n : 0);
   std::iota(positions.begin(), positions.end(), 0u);
 
-  // The peer copy bandwidth, GPU 0 to GPU 1.
-  {
-    const size_t bytes = size_t(1) << 30;
-    DeviceMemory from, to;
-    SORTSCOPE_CUDA_STATUS(from.ensure_on(0, bytes), "the peer copy");
-    SORTSCOPE_CUDA_STATUS(to.ensure_on(1, bytes), "the peer copy");
-    cudaSetDevice(0);
-    cudaDeviceEnablePeerAccess(1, 0);
-    cudaGetLastError();  // already enabled is fine
-    cudaEvent_t start, stop;
-    cudaEventCreate(&start);
-    cudaEventCreate(&stop);
-    std::vector<double> ms;
-    for (int i = 0; i < 4; ++i) {
-      cudaEventRecord(start);
-      SORTSCOPE_CUDA_STATUS(cudaMemcpyPeerAsync(to.get(), 1, from.get(), 0, bytes), "the peer copy");
-      cudaEventRecord(stop);
-      cudaEventSynchronize(stop);
-      float t = 0;
-      cudaEventElapsedTime(&t, start, stop);
-      if (i) ms.push_back(t);
-    }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    c.peer_gbps = double(bytes) / (median(ms) * 1e6);
-  }
+  // The peer copy bandwidth, GPU 0 to GPU 1, on a 1 GiB copy.
+  SORTSCOPE_RETURN_IF_ERROR(measure_peer_gbps(0, 1, size_t(1) << 30, &c.peer_gbps));
 
   // The shards, and a pristine copy of each to restore before every run.
   std::vector<DeviceMemory> pristine_keys(G), pristine_values(G), keys(G), values(G);

@@ -16,6 +16,7 @@
 #include "common/trace_header.hpp"
 #include "multi_gpu/device_memory.hpp"
 #include "multi_gpu/multi_gpu_algorithm.hpp"
+#include "multi_gpu/peer_link.hpp"
 #include "multi_gpu/regular_sampling.hpp"
 #include "sortscope/device_radix_sort_api.hpp"
 #include "sortscope/device_trace.hpp"
@@ -41,31 +42,6 @@ std::vector<int> devices_from(int current, int count, int available) {
   return devices;
 }
 
-// One way from `from` to `to`, a 256 MiB peer copy, the best of three after one untimed.
-double measure_link(int from, int to) {
-  constexpr size_t kBytes = size_t(256) << 20;
-  DeviceMemory source, destination;
-  if (destination.ensure_on(to, kBytes) != cudaSuccess || source.ensure_on(from, kBytes) != cudaSuccess) return 0;
-  if (cudaDeviceEnablePeerAccess(to, 0) != cudaSuccess) cudaGetLastError();  // already on, or no P2P: copies still run
-  cudaEvent_t start = nullptr, stop = nullptr;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  float best = 0;
-  for (int i = 0; i < 4; ++i) {
-    cudaEventRecord(start);
-    cudaMemcpyPeerAsync(destination.get(), to, source.get(), from, kBytes);
-    cudaEventRecord(stop);
-    float ms = 0;
-    if (cudaEventSynchronize(stop) == cudaSuccess && cudaEventElapsedTime(&ms, start, stop) == cudaSuccess && i > 0 &&
-        (best == 0 || ms < best))
-      best = ms;
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  cudaGetLastError();
-  return best > 0 ? double(kBytes) / (double(best) * 1e6) : 0;
-}
-
 Status open_machine(const std::vector<int>& devices, Machine** out) {
   std::lock_guard lock(machines_mutex);
   std::unique_ptr<Machine>& m = machines[devices];
@@ -75,7 +51,8 @@ Status open_machine(const std::vector<int>& devices, Machine** out) {
     SORTSCOPE_RETURN_IF_ERROR(Sorter::open_all(devices, &fresh->sorter));
     fresh->keys.resize(devices.size());
     fresh->values.resize(devices.size());
-    fresh->link_gbps = measure_link(devices[0], devices[1]);
+    // The link the trace's exchange is read against; a machine whose copy fails shows none.
+    if (!measure_peer_gbps(devices[0], devices[1], size_t(256) << 20, &fresh->link_gbps).ok()) fresh->link_gbps = 0;
     cudaSetDevice(devices[0]);
     m = std::move(fresh);
   }
