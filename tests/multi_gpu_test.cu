@@ -172,6 +172,25 @@ TEST(MultiGpu, LargeShardsRunThePassKernelsOnEveryGpu) {
   expect_sorts<uint64_t, uint64_t>(*sorter, KeyType::f64, true, true, n, Keys::uniform);
 }
 
+// The merge takes each exchange round's window as it lands: any number of rounds, over ties that
+// straddle rounds, runs too short to have a key in every round, and sorted keys whose runs land
+// one after the other, must merge to the same stable sort.
+TEST(MultiGpu, TheMergeBesideTheExchangeMergesEveryRoundsWindow) {
+  REQUIRE_GPUS(2);
+  auto sorter = open_every_gpu();
+  ASSERT_TRUE(sorter);
+  for (int rounds : {2, 3, 7, 16}) {
+    sorter->set_exchange_rounds(rounds);
+    for (Keys kind : {Keys::uniform, Keys::few_distinct, Keys::zero, Keys::sorted})
+      for (uint64_t n : {uint64_t(5), uint64_t(61), uint64_t(100003)}) {
+        expect_sorts<uint32_t, uint32_t>(*sorter, KeyType::u32, true, false, n, kind);
+        expect_sorts<uint64_t, uint32_t>(*sorter, KeyType::i64, false, true, n, kind);
+        expect_sorts<uint16_t, uint64_t>(*sorter, KeyType::f16, true, true, n, kind);
+      }
+  }
+  sorter->set_exchange_rounds(0);
+}
+
 // 2^28 u32 keys, resident on the GPUs: the multi-GPU sort against one-sweep on GPU 0 alone, as
 // `bench --gpus` times them (medians of 7 runs after a warm-up, both outputs verified).
 TEST(MultiGpu, TimesAgainstOneGpu) {
@@ -179,7 +198,7 @@ TEST(MultiGpu, TimesAgainstOneGpu) {
   const uint64_t n = uint64_t(1) << 28;
   const std::vector<uint32_t> keys = make_keys<uint32_t>(n, Keys::uniform, 7);
   multi_gpu::Comparison c;
-  const Status s = multi_gpu::compare_with_one_gpu({keys.data(), n}, SortArgs{}, gpu_count(), 7, 1, &c);
+  const Status s = multi_gpu::compare_with_one_gpu({keys.data(), n}, SortArgs{}, gpu_count(), 7, 1, 0, &c);
   ASSERT_TRUE(s.ok()) << s.message();
   std::printf("2^28 u32 keys: one GPU %.2f ms, %d GPUs %.2f ms (%.2fx); GPU 0's steps: local sort %.2f, sampling "
               "%.2f, exchange %.2f, merge %.2f ms; largest run %llu (bound %llu, mean %llu)\n",

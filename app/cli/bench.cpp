@@ -278,7 +278,7 @@ int run_multi_gpu_bench(const RunRequest& request, const BenchOptions& bench) {
   args.descending = request.sort.descending;
   multi_gpu::Comparison c;
   if (Status s = multi_gpu::compare_with_one_gpu({keys.bytes.data(), keys.n}, args, bench.gpus, bench.repeat,
-                                                 bench.warmup, &c);
+                                                 bench.warmup, bench.exchange_rounds, &c);
       !s.ok()) {
     std::cerr << "sortscope bench: --gpus " << bench.gpus << ": " << printable(s.message()) << "\n";
     return 1;
@@ -292,8 +292,9 @@ int run_multi_gpu_bench(const RunRequest& request, const BenchOptions& bench) {
   std::printf("%d GPUs (multi-gpu)      %10.3f ms   %.2fx\n", c.gpus, c.multi_gpu_ms, c.one_gpu_ms / c.multi_gpu_ms);
   std::printf("  GPU 0's steps          local sort %.3f, sampling %.3f, exchange %.3f, merge %.3f ms\n",
               c.steps.local_sort, c.steps.sampling, c.steps.exchange, c.steps.merge);
-  std::printf("  exchange               %.0f GB/s sent by GPU 0; peer copy GPU 0 -> 1 %.0f GB/s (%.0f%%)\n",
-              c.exchange_gbps, c.peer_gbps, 100 * c.exchange_gbps / c.peer_gbps);
+  std::printf("  exchange               %.0f GB/s sent by GPU 0; peer copy GPU 0 -> 1 %.0f GB/s (%.0f%%); %d round%s\n",
+              c.exchange_gbps, c.peer_gbps, 100 * c.exchange_gbps / c.peer_gbps, c.exchange_rounds,
+              c.exchange_rounds == 1 ? "" : "s");
   std::printf("  largest run            %llu keys (%.4fx the mean; regular sampling's bound %llu)\n",
               static_cast<unsigned long long>(c.largest_run), double(c.largest_run) / mean_run,
               static_cast<unsigned long long>(c.balance_bound));

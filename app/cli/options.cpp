@@ -462,6 +462,12 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
       ->check(number_in(2, 64))
       ->excludes(bench_cmd->get_option("--ladder"))
       ->excludes(bench_cmd->get_option("--sweep"));
+  bench_cmd
+      ->add_option("--exchange-rounds", bench.exchange_rounds,
+                   "With --gpus: the rounds the exchange goes in, the merge taking each as it lands (default: one "
+                   "per 64 MiB of keys and values, at most 2)")
+      ->check(number_in(1, 16))
+      ->needs(bench_cmd->get_option("--gpus"));
   bench_cmd->footer(catalogue_text());
 
   c.kind = Command::Kind::exit;

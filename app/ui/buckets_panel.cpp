@@ -16,8 +16,6 @@
 namespace sortscope::app::ui {
 namespace {
 
-const ImU32 kBoundColor = IM_COL32(255, 120, 90, 255);
-const ImU32 kMeanColor = IM_COL32(200, 200, 200, 160);
 const ImU32 kSplitterColor = IM_COL32(235, 235, 235, 255);
 
 // Characters a key may take before it is written in a compact form.

@@ -18,8 +18,6 @@ namespace {
 // The steps' colours on the timeline, in step order (local sort, splitters, exchange, merge).
 const ImU32 kStepColors[4] = {IM_COL32(90, 150, 230, 255), IM_COL32(200, 170, 70, 255), IM_COL32(230, 110, 80, 255),
                               IM_COL32(110, 190, 120, 255)};
-const ImU32 kBoundColor = IM_COL32(255, 120, 90, 255);
-const ImU32 kMeanColor = IM_COL32(200, 200, 200, 160);
 
 // Each step of the timeline is a stage of the trace: its colour is the stage's.
 int step_index(const SortTrace& t, const std::string& name) {
@@ -126,14 +124,23 @@ void timeline(const SortTrace& t, const ExchangeSection& x, int viewed, float wi
   const float row = std::max(4.0f, (height - axis_h) / float(g));
   const float x0 = origin.x + label, w = std::max(8.0f, width - label);
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  bool overlapping = false;
   for (uint32_t d = 0; d < g; ++d) {
     const float y = origin.y + row * float(d);
     text_in(dl, ImVec2(origin.x, y), ImVec2(x0, y + row), dim, std::to_string(d));
     for (const DeviceStep& s : x.timeline) {
       if (s.device != d) continue;
       const int k = step_index(t, s.name);
-      const ImVec2 b0(x0 + float(s.begin_ms / end) * w, y + row * 0.15f),
-          b1(std::max(x0 + float(s.end_ms / end) * w, x0 + float(s.begin_ms / end) * w + 1), y + row * 0.85f);
+      // Steps that run at once share the row: the one begun first above, the other below.
+      float top = 0.15f, bottom = 0.85f;
+      for (const DeviceStep& other : x.timeline)
+        if (&other != &s && other.device == d && other.begin_ms < s.end_ms && s.begin_ms < other.end_ms) {
+          const bool first = s.begin_ms < other.begin_ms || (s.begin_ms == other.begin_ms && &s < &other);
+          (first ? bottom : top) = 0.5f;
+          overlapping = true;
+        }
+      const ImVec2 b0(x0 + float(s.begin_ms / end) * w, y + row * top),
+          b1(std::max(x0 + float(s.end_ms / end) * w, x0 + float(s.begin_ms / end) * w + 1), y + row * bottom);
       const ImU32 colour = k >= 0 ? kStepColors[k] : dim;
       dl->AddRectFilled(b0, b1, k == viewed ? colour : (colour & 0x00FFFFFF) | (90u << 24));
       if (ImGui::IsMouseHoveringRect(b0, b1)) {
@@ -171,6 +178,7 @@ void timeline(const SortTrace& t, const ExchangeSection& x, int viewed, float wi
     if (k == viewed) ImGui::TextUnformatted(name);
     else ImGui::TextDisabled("%s", name);
   }
+  if (overlapping) disabled_text_wrapped("Steps that share a row ran at once, each on its own stream.");
   if (gaps > end * 0.02)
     disabled_text_wrapped("Gaps between steps: the keys copied out for these views, not part of the sort.");
 }

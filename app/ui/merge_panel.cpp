@@ -17,8 +17,6 @@
 namespace sortscope::app::ui {
 namespace {
 
-const ImVec4 kFusedColor(0.45f, 0.78f, 1.0f, 1.0f);
-const ImVec4 kGlobalColor(1.0f, 0.70f, 0.35f, 1.0f);
 const ImU32 kPathColor = IM_COL32(255, 220, 120, 255);
 const ImU32 kHoverColor = IM_COL32(120, 255, 160, 255);
 

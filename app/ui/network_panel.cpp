@@ -21,8 +21,6 @@ constexpr uint64_t kMaxDiagramWires = 64;
 // Characters a key on a wire may take before it is written in a compact form.
 constexpr size_t kWireKeyChars = 5;
 
-const ImVec4 kFusedColor(0.45f, 0.78f, 1.0f, 1.0f);
-const ImVec4 kGlobalColor(1.0f, 0.70f, 0.35f, 1.0f);
 // The viewed stage is marked in the colour the stage list's row and the merge rounds use for it.
 const ImU32 kViewedColor = IM_COL32(255, 220, 120, 255);
 

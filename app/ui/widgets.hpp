@@ -22,6 +22,13 @@ std::string format_ordered_key(KeyType type, uint64_t ordered);
 
 // A key's value wherever it is written (the array view's points and cards, the scatter's ends).
 constexpr ImU32 kKeyValueColor = IM_COL32(255, 219, 140, 255);
+// Work in one block's shared memory (fused) and across global memory, wherever a picture tells
+// them apart (the network's steps, the merge's rounds).
+inline const ImVec4 kFusedColor(0.45f, 0.78f, 1.0f, 1.0f);
+inline const ImVec4 kGlobalColor(1.0f, 0.70f, 0.35f, 1.0f);
+// A bar chart's bound and mean (the buckets against 2n/s, the devices' runs against the balance).
+constexpr ImU32 kBoundColor = IM_COL32(255, 120, 90, 255);
+constexpr ImU32 kMeanColor = IM_COL32(200, 200, 200, 160);
 
 // The palette's colour of digit value t in [0, 1], as the array view's shader colours it.
 ImU32 digit_color(const gfx::Palette& palette, float t, float alpha = 1.0f);

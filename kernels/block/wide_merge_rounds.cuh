@@ -37,35 +37,58 @@ constexpr uint64_t merge_tile() {
   return uint64_t(kMergeThreads) * uint64_t(merge_items<Key>());
 }
 
-// Which two runs an output position merges from. A round merges runs of one length pairwise; a
-// merge of two runs of any lengths, A = [0, a_items) and B = [a_items, n), is one pair.
+// Where the two runs an output position merges from lie. A round merges runs of one length of
+// one array pairwise; a merge of two runs of any lengths may read them from two arrays (the
+// multi-GPU sort's kept run and a received one). Value: void for keys alone.
+template <typename Value>
+SORTSCOPE_HD const Value* offset_values(const Value* values, uint64_t at) {
+  if constexpr (std::is_void_v<Value>)
+    return values;
+  else
+    return values + at;
+}
+
+template <typename Key, typename Value>
 struct EqualRuns {
+  const Key* keys;
+  const Value* values;
   uint64_t n, run;
   SORTSCOPE_HD RunPair pair(uint64_t out) const { return run_pair(out, run, n); }
+  SORTSCOPE_HD const Key* a_keys(const RunPair& p) const { return keys + p.a_begin; }
+  SORTSCOPE_HD const Key* b_keys(const RunPair& p) const { return keys + p.b_begin; }
+  SORTSCOPE_HD const Value* a_values(const RunPair& p) const { return offset_values(values, p.a_begin); }
+  SORTSCOPE_HD const Value* b_values(const RunPair& p) const { return offset_values(values, p.b_begin); }
 };
-struct TwoRuns {
+
+// Run A = a[0, a_items) and run B = b[0, n - a_items), anywhere on the GPU.
+template <typename Key, typename Value>
+struct SeparateRuns {
+  const Key *a, *b;
+  const Value *a_vals, *b_vals;
   uint64_t n, a_items;
   SORTSCOPE_HD RunPair pair(uint64_t) const { return {0, a_items, n}; }
+  SORTSCOPE_HD const Key* a_keys(const RunPair&) const { return a; }
+  SORTSCOPE_HD const Key* b_keys(const RunPair&) const { return b; }
+  SORTSCOPE_HD const Value* a_values(const RunPair&) const { return a_vals; }
+  SORTSCOPE_HD const Value* b_values(const RunPair&) const { return b_vals; }
 };
 
 // a_starts[t]: run-a keys before tile t's first output, for every tile of the round.
 template <typename Key, typename Runs, typename Less>
-__global__ void partition_kernel(const Key* keys, Runs runs, uint64_t tiles, uint64_t* a_starts, Less less) {
+__global__ void partition_kernel(Runs runs, uint64_t tiles, uint64_t* a_starts, Less less) {
   constexpr uint64_t kTile = merge_tile<Key>();
   for (uint64_t tile = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; tile < tiles;
        tile += uint64_t(gridDim.x) * blockDim.x) {
     const uint64_t out = tile * kTile;
     const RunPair p = runs.pair(out);
-    a_starts[tile] = co_rank<uint64_t>(out - p.a_begin, p.b_begin - p.a_begin, p.b_end - p.b_begin, keys + p.a_begin,
-                                       keys + p.b_begin, less);
+    a_starts[tile] = co_rank<uint64_t>(out - p.a_begin, p.b_begin - p.a_begin, p.b_end - p.b_begin, runs.a_keys(p),
+                                       runs.b_keys(p), less);
   }
 }
 
-// Value: void for keys alone.
 template <typename Key, typename Value, typename Runs, typename Less>
 __global__ void __launch_bounds__(kMergeThreads)
-    merge_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, Runs runs,
-                 const uint64_t* a_starts, Less less) {
+    merge_kernel(Runs runs, Key* keys_out, Value* values_out, const uint64_t* a_starts, Less less) {
   constexpr int kItems = merge_items<Key>();
   constexpr uint64_t kTile = merge_tile<Key>();
   // The tile's piece of run a, then its piece of run b; raw bytes, as keys need not be
@@ -83,10 +106,11 @@ __global__ void __launch_bounds__(kMergeThreads)
   const uint32_t a_count = uint32_t(a_end - a_begin);
   const uint32_t count = uint32_t(end_diagonal - diagonal);
   const uint32_t b_count = count - a_count;
-  const uint64_t a_at = p.a_begin + a_begin;               // where the tile's piece of run a starts in keys_in
-  const uint64_t b_at = p.b_begin + (diagonal - a_begin);  // and its piece of run b
+  const uint64_t b_begin = diagonal - a_begin;
+  const Key* a_keys = runs.a_keys(p) + a_begin;  // the tile's piece of run a
+  const Key* b_keys = runs.b_keys(p) + b_begin;  // and its piece of run b
   for (uint32_t i = threadIdx.x; i < count; i += kMergeThreads)
-    new (&tile_keys[i]) Key(i < a_count ? keys_in[a_at + i] : keys_in[b_at + (i - a_count)]);
+    new (&tile_keys[i]) Key(i < a_count ? a_keys[i] : b_keys[i - a_count]);
   __syncthreads();
 
   const Key* a = tile_keys;
@@ -104,7 +128,7 @@ __global__ void __launch_bounds__(kMergeThreads)
     const uint32_t from = tile_order[x];
     keys_out[out + x] = tile_keys[from];
     if constexpr (!std::is_void_v<Value>)
-      values_out[out + x] = values_in[from < a_count ? a_at + from : b_at + (from - a_count)];
+      values_out[out + x] = from < a_count ? runs.a_values(p)[a_begin + from] : runs.b_values(p)[b_begin + (from - a_count)];
   }
 }
 
@@ -131,18 +155,16 @@ constexpr uint64_t round_tiles(uint64_t n) {
   return (n + merge_tile<Key>() - 1) / merge_tile<Key>();
 }
 
-// Merges the runs' pairs from `in` into `out`; a_starts holds round_tiles(runs.n) words.
+// Merges the runs' pairs into `out`; a_starts holds round_tiles(runs.n) words.
 template <typename Key, typename Value, typename Runs, typename Less>
-cudaError_t merge_pairs(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, Runs runs,
-                        uint64_t* a_starts, Less less, cudaStream_t stream) {
+cudaError_t merge_pairs(Runs runs, Key* keys_out, Value* values_out, uint64_t* a_starts, Less less,
+                        cudaStream_t stream) {
   const uint64_t tiles = round_tiles<Key>(runs.n);
   if (tiles == 0) return cudaSuccess;
-  partition_kernel<Key>
-      <<<sortscope::device::grid_stride_blocks(tiles), 256, 0, stream>>>(keys_in, runs, tiles, a_starts, less);
+  partition_kernel<Key><<<sortscope::device::grid_stride_blocks(tiles), 256, 0, stream>>>(runs, tiles, a_starts, less);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return e;
-  merge_kernel<Key, Value>
-      <<<uint32_t(tiles), kMergeThreads, 0, stream>>>(keys_in, keys_out, values_in, values_out, runs, a_starts, less);
+  merge_kernel<Key, Value><<<uint32_t(tiles), kMergeThreads, 0, stream>>>(runs, keys_out, values_out, a_starts, less);
   return cudaGetLastError();
 }
 
@@ -150,14 +172,18 @@ cudaError_t merge_pairs(const Key* keys_in, Key* keys_out, const Value* values_i
 template <typename Key, typename Value, typename Less>
 cudaError_t merge_round(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, uint64_t n,
                         uint64_t run, uint64_t* a_starts, Less less, cudaStream_t stream) {
-  return merge_pairs(keys_in, keys_out, values_in, values_out, EqualRuns{n, run}, a_starts, less, stream);
+  return merge_pairs<Key, Value>(EqualRuns<Key, Value>{keys_in, values_in, n, run}, keys_out, values_out, a_starts,
+                                 less, stream);
 }
 
-// Two sorted runs of any lengths, A = in[0, a_items) and B = in[a_items, n), merged into out[0, n).
+// Two sorted runs of any lengths, A = a[0, a_items) and B = b[0, b_items), merged into out[0,
+// a_items + b_items); ties come from A.
 template <typename Key, typename Value, typename Less>
-cudaError_t merge_two_runs(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out, uint64_t n,
-                           uint64_t a_items, uint64_t* a_starts, Less less, cudaStream_t stream) {
-  return merge_pairs(keys_in, keys_out, values_in, values_out, TwoRuns{n, a_items}, a_starts, less, stream);
+cudaError_t merge_two_runs(const Key* a_keys, const Value* a_values, uint64_t a_items, const Key* b_keys,
+                           const Value* b_values, uint64_t b_items, Key* keys_out, Value* values_out,
+                           uint64_t* a_starts, Less less, cudaStream_t stream) {
+  return merge_pairs<Key, Value>(SeparateRuns<Key, Value>{a_keys, b_keys, a_values, b_values, a_items + b_items, a_items},
+                                 keys_out, values_out, a_starts, less, stream);
 }
 
 }  // namespace sortscope::merge::wide

@@ -58,7 +58,8 @@ Status verify(const Bits* input, uint64_t n, const SortArgs& args, const std::ve
 }
 
 template <typename Bits>
-Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int repeat, int warmup, Comparison* out) {
+Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int repeat, int warmup, int exchange_rounds,
+               Comparison* out) {
   const bool pairs = shape.value_bytes != 0;
   Comparison c;
   c.gpus = G;
@@ -96,6 +97,7 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
   std::iota(devices.begin(), devices.end(), 0);
   std::unique_ptr<Sorter> sorter;
   if (Status s = Sorter::open_all(devices, &sorter); !s) return s;
+  sorter->set_exchange_rounds(exchange_rounds);
   Report report;
   std::vector<double> multi;
   for (int i = 0; i < warmup + repeat; ++i) {
@@ -117,6 +119,7 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
   c.steps = report.steps[0];
   c.largest_run = report.largest_run;
   c.balance_bound = report.balance_bound;
+  c.exchange_rounds = report.exchange_rounds;
   c.sent_bytes = report.sent_bytes;
   uint64_t sent_away = 0;
   for (int h = 1; h < G; ++h) sent_away += report.sent_bytes[0][h];
@@ -197,7 +200,7 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
 }  // namespace
 
 Status compare_with_one_gpu(HostKeysView keys, const SortArgs& args, int gpus, int repeat, int warmup,
-                            Comparison* out) {
+                            int exchange_rounds, Comparison* out) {
   if (const std::string why = why_unavailable(gpus); !why.empty())
     return Unsupported("the multi-GPU sort is off: " + why);
   if (args.value_bytes != 0 && args.value_bytes != 4)
@@ -205,7 +208,7 @@ Status compare_with_one_gpu(HostKeysView keys, const SortArgs& args, int gpus, i
   if (args.value_bytes && keys.n > 0xFFFFFFFFull) return Unsupported("the comparison's positions are 32-bit");
   return with_key_bits(info(args.key_type).bytes, [&](auto bits) {
     using Bits = decltype(bits);
-    return compare<Bits>(static_cast<const Bits*>(keys.keys), keys.n, args, gpus, repeat, warmup, out);
+    return compare<Bits>(static_cast<const Bits*>(keys.keys), keys.n, args, gpus, repeat, warmup, exchange_rounds, out);
   });
 }
 

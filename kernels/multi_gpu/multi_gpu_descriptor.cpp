@@ -106,13 +106,16 @@ std::vector<ExplainPhase> explain(const ExplainContext& c) {
        PhaseView::exchange},
       {"The exchange",
        "Every device sends each other device the piece of its run that belongs there, all at once: an all-to-all "
-       "of G x (G - 1) messages (ncclSend and ncclRecv in one group on GPUs). The piece a device keeps does not "
-       "move. The link's bandwidth, not the GPUs', sets this step's time.",
+       "of G x (G - 1) messages (ncclSend and ncclRecv in one group on GPUs), in rounds that each send the next "
+       "part of every piece. The piece a device keeps does not move. The link's bandwidth, not the GPUs', sets "
+       "this step's time.",
        exchange, "NCCL point-to-point; RMG sort and CCCL's multi-GPU sort exchange the same way",
        PhaseView::exchange},
       {"Merge the received runs",
        "Each device now holds G sorted runs, one from every device, in device order. It merges them pairwise in "
-       "log2 G rounds (merge path). The devices' runs are then in global order: device 0 holds the smallest keys.",
+       "log2 G rounds (merge path). On GPUs the first round runs beside the exchange, on a stream of its own: "
+       "after each exchange round it merges every key up to the last one landed. The devices' runs are then in "
+       "global order: device 0 holds the smallest keys.",
        "rounds = log2 G; each reads and writes every item the device holds", "Green, McColl & Bader 2012 (merge path)",
        PhaseView::keys},
   };

@@ -23,6 +23,17 @@
 namespace sortscope::multi_gpu {
 namespace {
 
+constexpr int kMaxRanks = 1024;
+// The exchange goes in rounds, the merge taking each as it lands: one per 64 MiB of the whole
+// data set, at most 2. More rounds start the merge sooner, but NCCL's copies slow beside it: 2^31
+// u32 keys on two H200s sort in 30.97 ms in one round, 28.97 in two, 29.76 in four, 29.94 in eight
+// and 33.85 in sixteen.
+constexpr int kMaxRounds = 16;
+constexpr int kDefaultMaxRounds = 2;
+constexpr int exchange_rounds(uint64_t total_bytes) {
+  return int(std::clamp<uint64_t>(total_bytes >> 26, 1, kDefaultMaxRounds));
+}
+
 template <typename Bits>
 __global__ void take_samples_kernel(const Bits* keys, uint64_t n, Bits* samples, uint64_t* n_out) {
   const uint64_t j = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
@@ -34,7 +45,7 @@ __global__ void take_samples_kernel(const Bits* keys, uint64_t n, Bits* samples,
 template <typename Bits, typename Less>
 __global__ void split_kernel(const Bits* keys, uint64_t n, const Splitter* splitters, int ranks, int rank,
                              uint64_t* counts, Less less) {
-  __shared__ uint64_t cuts[1024];
+  __shared__ uint64_t cuts[kMaxRanks];
   for (int i = threadIdx.x; i + 1 < ranks; i += blockDim.x) cuts[i] = cut_at(keys, n, splitters[i], rank, less);
   __syncthreads();
   for (int h = threadIdx.x; h < ranks; h += blockDim.x) {
@@ -44,19 +55,72 @@ __global__ void split_kernel(const Bits* keys, uint64_t n, const Splitter* split
   }
 }
 
+// How far the merge of two received runs can go once their first pa and pb keys have landed
+// (a_whole, b_whole: all of a run has). Every key up to the last landed key of an unfinished run,
+// in the total order (key, source), is there; run a's source comes first, so of equal keys a's
+// come first. cut[0], cut[1]: the keys of a and of b that can be merged now.
+template <typename Bits, typename Less>
+__global__ void window_kernel(const Bits* a, uint64_t pa, bool a_whole, const Bits* b, uint64_t pb, bool b_whole,
+                              uint64_t* cut, Less less) {
+  const auto keys_not_after = [&](const Bits* keys, uint64_t n, Bits last) {  // keys <= last
+    uint64_t lo = 0, hi = n;
+    while (lo < hi) {
+      const uint64_t mid = lo + (hi - lo) / 2;
+      if (less(last, keys[mid]))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    return lo;
+  };
+  const auto keys_before = [&](const Bits* keys, uint64_t n, Bits last) {  // keys < last
+    uint64_t lo = 0, hi = n;
+    while (lo < hi) {
+      const uint64_t mid = lo + (hi - lo) / 2;
+      if (less(keys[mid], last))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    return lo;
+  };
+  uint64_t ca = 0, cb = 0;
+  if (a_whole && b_whole) {
+    ca = pa;
+    cb = pb;
+  } else if ((a_whole || pa > 0) && (b_whole || pb > 0)) {
+    // The limit is the last landed key of an unfinished run: a's when it comes first.
+    const bool limit_is_a = !a_whole && (b_whole || !less(b[pb - 1], a[pa - 1]));
+    if (limit_is_a) {
+      ca = pa;
+      cb = keys_before(b, pb, a[pa - 1]);
+    } else {
+      cb = pb;
+      ca = keys_not_after(a, pa, b[pb - 1]);
+    }
+  }
+  cut[0] = ca;
+  cut[1] = cb;
+}
+
 }  // namespace
 
 struct Sorter::Impl {
   struct Gpu {
     int rank = 0, device = 0;
     ncclComm_t comm = nullptr;
-    cudaStream_t stream = nullptr;
+    cudaStream_t stream = nullptr;        // the steps and the exchange
+    cudaStream_t merge_stream = nullptr;  // the merge, beside the exchange
     cudaEvent_t begins[kSteps] = {}, ends[kSteps] = {};
-    DeviceMemory alternate_keys, alternate_values, temp, samples, gathered, splitters, counts, matrix, a_starts;
+    cudaEvent_t landed[kMaxRounds] = {};  // each exchange round's keys, on this GPU
+    cudaEvent_t cuts_known = nullptr, hooked = nullptr;
+    uint64_t* cuts_on_host = nullptr;  // pinned: each pair's window cuts, two words a pair
+    DeviceMemory alternate_keys, alternate_values, temp, samples, gathered, splitters, counts, matrix, a_starts, cuts;
     DeviceMemory received_keys[2], received_values[2];
   };
   const NcclLibrary* nccl = nullptr;
   int ranks = 0;
+  int rounds_set = 0;  // set_exchange_rounds
   std::vector<Gpu> gpus;
 
   ~Impl() {
@@ -65,7 +129,13 @@ struct Sorter::Impl {
       for (int k = 0; k < kSteps; ++k)
         for (cudaEvent_t e : {g.begins[k], g.ends[k]})
           if (e) cudaEventDestroy(e);
+      for (cudaEvent_t e : g.landed)
+        if (e) cudaEventDestroy(e);
+      for (cudaEvent_t e : {g.cuts_known, g.hooked})
+        if (e) cudaEventDestroy(e);
+      if (g.cuts_on_host) cudaFreeHost(g.cuts_on_host);
       if (g.stream) cudaStreamDestroy(g.stream);
+      if (g.merge_stream) cudaStreamDestroy(g.merge_stream);
       if (g.comm) nccl->CommDestroy(g.comm);
     }
   }
@@ -76,12 +146,22 @@ struct Sorter::Impl {
 
   Status prepare_streams() {
     for (Gpu& g : gpus) {
+      // The exchange's stream comes first when the merge beside it has blocks waiting for SMs.
+      int least = 0, greatest = 0;
       if (cudaSetDevice(g.device) != cudaSuccess ||
-          cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking) != cudaSuccess)
+          cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess ||
+          cudaStreamCreateWithPriority(&g.stream, cudaStreamNonBlocking, greatest) != cudaSuccess ||
+          cudaStreamCreateWithFlags(&g.merge_stream, cudaStreamNonBlocking) != cudaSuccess)
         return {StatusCode::cuda_error, "GPU " + std::to_string(g.device) + " could not be set up"};
       for (int k = 0; k < kSteps; ++k)
         if (cudaEventCreate(&g.begins[k]) != cudaSuccess || cudaEventCreate(&g.ends[k]) != cudaSuccess)
           return {StatusCode::cuda_error, "cudaEventCreate failed"};
+      for (cudaEvent_t& e : g.landed)
+        if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess)
+          return {StatusCode::cuda_error, "cudaEventCreate failed"};
+      if (cudaEventCreateWithFlags(&g.cuts_known, cudaEventDisableTiming) != cudaSuccess ||
+          cudaEventCreateWithFlags(&g.hooked, cudaEventDisableTiming) != cudaSuccess)
+        return {StatusCode::cuda_error, "cudaEventCreate failed"};
     }
     return Status::Ok();
   }
@@ -99,6 +179,12 @@ struct Sorter::Impl {
   template <typename KeysOf>
   Status end_step(int step, const StepHook* hook, KeysOf keys_of) {
     SORTSCOPE_RETURN_IF_ERROR(mark(step, false));
+    return show(step, hook, keys_of);
+  }
+
+  // Hands what step `step` left on every GPU to the hook.
+  template <typename KeysOf>
+  Status show(int step, const StepHook* hook, KeysOf keys_of) {
     if (!hook) return Status::Ok();
     std::vector<StepKeys> keys;
     for (size_t i = 0; i < gpus.size(); ++i) {
@@ -149,7 +235,8 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
     c.args.values_in = s.values;
     c.args.n = s.n;
     c.stream = g.stream;
-    SORTSCOPE_CUDA_STATUS(g.alternate_keys.ensure(s.n * kb), "the alternate keys");
+    // Whole 16-byte words: NCCL reads the last bytes of a piece a word at a time.
+    SORTSCOPE_CUDA_STATUS(g.alternate_keys.ensure((s.n * kb + 15) / 16 * 16), "the alternate keys");
     SORTSCOPE_CUDA_STATUS(g.alternate_values.ensure(s.n * vb), "the alternate values");
     c.args.keys_out = g.alternate_keys.get();
     c.args.values_out = vb ? g.alternate_values.get() : nullptr;
@@ -165,6 +252,14 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
     SORTSCOPE_CUDA_STATUS(detail::sort_beyond_kernel_limits(onesweep::dispatch, c), "the local sort");
     sorted_keys[i] = static_cast<const Bits*>(key_selector ? g.alternate_keys.get() : s.keys);
     sorted_values[i] = static_cast<const char*>(value_selector ? g.alternate_values.get() : s.values);
+    if (sorted_keys[i] == s.keys && s.n * kb % 4 != 0) {
+      // 1- and 2-byte keys in the caller's shard, not whole words long: NCCL would read past its
+      // end, so they go out from the padded alternate buffer.
+      SORTSCOPE_CUDA_STATUS(
+          cudaMemcpyAsync(g.alternate_keys.get(), s.keys, s.n * kb, cudaMemcpyDeviceToDevice, g.stream),
+          "the sorted keys");
+      sorted_keys[i] = static_cast<const Bits*>(g.alternate_keys.get());
+    }
   }
   const auto sorted_runs = [&](size_t i) { return StepKeys{0, sorted_keys[i], shards[i].n}; };
   SORTSCOPE_RETURN_IF_ERROR(end_step(0, hook, sorted_runs));
@@ -236,7 +331,14 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
   SORTSCOPE_CUDA_STATUS(cudaStreamSynchronize(gpus[0].stream), "the counts");
   const auto count = [&](int from, int to) { return matrix[size_t(from) * G + to]; };
 
-  // 4. The exchange: each rank's pieces in rank order, so its received runs lie in source order.
+  // 4. The exchange, in rounds: round c sends the c-th of `rounds` equal parts of every piece, so
+  //    each received run grows by its share a round. Each rank's pieces land in rank order, so its
+  //    received runs lie in source order; its own piece stays in its sorted run.
+  uint64_t total_n = 0;
+  for (uint64_t n : rank_n) total_n += n;
+  const int rounds =  // the same on every rank
+      rounds_set > 0 ? std::min(rounds_set, kMaxRounds) : exchange_rounds(total_n * uint64_t(kb + vb));
+  const auto part_end = [&](uint64_t piece, int round) { return piece * uint64_t(round + 1) / uint64_t(rounds); };
   SORTSCOPE_RETURN_IF_ERROR(mark(2, true));
   std::vector<std::vector<uint64_t>> send_at(gpus.size()), receive_at(gpus.size());
   for (size_t i = 0; i < gpus.size(); ++i) {
@@ -254,82 +356,177 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
       SORTSCOPE_CUDA_STATUS(g.received_values[b].ensure(received * vb), "the received values");
     }
     SORTSCOPE_CUDA_STATUS(g.a_starts.ensure(merge::wide::round_tiles<Bits>(received) * sizeof(uint64_t)), "the merge");
-    const uint64_t own = count(g.rank, g.rank);
-    SORTSCOPE_CUDA_STATUS(
-        cudaMemcpyAsync(g.received_keys[0].at(receive_at[i][g.rank] * kb), sorted_keys[i] + send_at[i][g.rank],
-                        own * kb, cudaMemcpyDeviceToDevice, g.stream),
-        "keeping a rank's own keys");
-    if (vb)
+    SORTSCOPE_CUDA_STATUS(g.cuts.ensure(size_t(G) * sizeof(uint64_t)), "the merge's windows");
+    if (!g.cuts_on_host)
+      SORTSCOPE_CUDA_STATUS(cudaMallocHost(&g.cuts_on_host, kMaxRanks * sizeof(uint64_t)), "the merge's windows");
+    if (hook) {
+      // A viewer is shown every received run in place, its own too.
+      const uint64_t own = count(g.rank, g.rank);
       SORTSCOPE_CUDA_STATUS(
-          cudaMemcpyAsync(g.received_values[0].at(receive_at[i][g.rank] * vb),
-                          sorted_values[i] + send_at[i][g.rank] * vb, own * vb, cudaMemcpyDeviceToDevice, g.stream),
-          "keeping a rank's own values");
+          cudaMemcpyAsync(g.received_keys[0].at(receive_at[i][g.rank] * kb), sorted_keys[i] + send_at[i][g.rank],
+                          own * kb, cudaMemcpyDeviceToDevice, g.stream),
+          "keeping a rank's own keys");
+      if (vb)
+        SORTSCOPE_CUDA_STATUS(
+            cudaMemcpyAsync(g.received_values[0].at(receive_at[i][g.rank] * vb),
+                            sorted_values[i] + send_at[i][g.rank] * vb, own * vb, cudaMemcpyDeviceToDevice, g.stream),
+            "keeping a rank's own values");
+    }
   }
-  MULTI_GPU_NCCL(nccl->GroupStart(), "ncclGroupStart");
-  for (size_t i = 0; i < gpus.size(); ++i) {
-    Gpu& g = gpus[i];
-    for (int h = 0; h < G; ++h) {
-      if (h == g.rank) continue;
-      if (const uint64_t out = count(g.rank, h)) {
-        MULTI_GPU_NCCL(nccl->Send(sorted_keys[i] + send_at[i][h], out * kb, ncclUint8, h, g.comm, g.stream),
-                       "ncclSend");
-        if (vb)
-          MULTI_GPU_NCCL(nccl->Send(sorted_values[i] + send_at[i][h] * vb, out * vb, ncclUint8, h, g.comm, g.stream),
-                         "ncclSend");
+  for (int round = 0; round < rounds; ++round) {
+    MULTI_GPU_NCCL(nccl->GroupStart(), "ncclGroupStart");
+    for (size_t i = 0; i < gpus.size(); ++i) {
+      Gpu& g = gpus[i];
+      for (int h = 0; h < G; ++h) {
+        if (h == g.rank) continue;
+        const uint64_t out = count(g.rank, h), out_from = round ? part_end(out, round - 1) : 0;
+        if (const uint64_t items = part_end(out, round) - out_from) {
+          const uint64_t at = send_at[i][h] + out_from;
+          MULTI_GPU_NCCL(nccl->Send(sorted_keys[i] + at, items * kb, ncclUint8, h, g.comm, g.stream), "ncclSend");
+          if (vb)
+            MULTI_GPU_NCCL(nccl->Send(sorted_values[i] + at * vb, items * vb, ncclUint8, h, g.comm, g.stream),
+                           "ncclSend");
+        }
+        const uint64_t in = count(h, g.rank), in_from = round ? part_end(in, round - 1) : 0;
+        if (const uint64_t items = part_end(in, round) - in_from) {
+          const uint64_t at = receive_at[i][h] + in_from;
+          MULTI_GPU_NCCL(nccl->Recv(g.received_keys[0].at(at * kb), items * kb, ncclUint8, h, g.comm, g.stream),
+                         "ncclRecv");
+          if (vb)
+            MULTI_GPU_NCCL(nccl->Recv(g.received_values[0].at(at * vb), items * vb, ncclUint8, h, g.comm, g.stream),
+                           "ncclRecv");
+        }
       }
-      if (const uint64_t in = count(h, g.rank)) {
-        MULTI_GPU_NCCL(
-            nccl->Recv(g.received_keys[0].at(receive_at[i][h] * kb), in * kb, ncclUint8, h, g.comm, g.stream),
-            "ncclRecv");
-        if (vb)
-          MULTI_GPU_NCCL(
-              nccl->Recv(g.received_values[0].at(receive_at[i][h] * vb), in * vb, ncclUint8, h, g.comm, g.stream),
-              "ncclRecv");
+    }
+    MULTI_GPU_NCCL(nccl->GroupEnd(), "ncclGroupEnd");
+    for (Gpu& g : gpus) {
+      SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
+      SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.landed[round], g.stream), "cudaEventRecord");
+    }
+  }
+  SORTSCOPE_RETURN_IF_ERROR(mark(2, false));
+
+  // 5. The merge, on each GPU's merge stream beside the exchange. Its first round merges the
+  //    received runs in pairs (sources 0 and 1, 2 and 3, ...) as their parts land: after each
+  //    exchange round, every key up to the last one landed of an unfinished run (window_kernel)
+  //    is merged into place. The later rounds, pairs of pairs, follow once the exchange is done.
+  const auto run_keys = [&](size_t i, int h) -> const Bits* {
+    return h == gpus[i].rank ? sorted_keys[i] + send_at[i][h]
+                             : reinterpret_cast<const Bits*>(gpus[i].received_keys[0].get()) + receive_at[i][h];
+  };
+  const auto run_values = [&](size_t i, int h) -> const char* {
+    return h == gpus[i].rank ? sorted_values[i] + send_at[i][h] * vb : gpus[i].received_values[0].at(receive_at[i][h] * vb);
+  };
+  // Merges keys [from_a, to_a) of run a and [from_b, to_b) of run b (source b = a + width) into
+  // `keys_out`/`values_out` at from_a + from_b.
+  const auto merge_windows = [&](size_t i, const Bits* a, const char* a_values, const Bits* b, const char* b_values,
+                                 uint64_t from_a, uint64_t to_a, uint64_t from_b, uint64_t to_b, Bits* keys_out,
+                                 char* values_out) -> cudaError_t {
+    Gpu& g = gpus[i];
+    const auto merge_values = [&](auto value) -> cudaError_t {
+      using Value = std::remove_pointer_t<decltype(value)>;
+      const Value *av = nullptr, *bv = nullptr;
+      Value* out_values = nullptr;
+      if constexpr (!std::is_void_v<Value>) {
+        av = reinterpret_cast<const Value*>(a_values) + from_a;
+        bv = reinterpret_cast<const Value*>(b_values) + from_b;
+        out_values = reinterpret_cast<Value*>(values_out) + from_a + from_b;
+      }
+      return merge::wide::merge_two_runs<Bits, Value>(a + from_a, av, to_a - from_a, b + from_b, bv, to_b - from_b,
+                                                      keys_out + from_a + from_b, out_values,
+                                                      static_cast<uint64_t*>(g.a_starts.get()), less, g.merge_stream);
+    };
+    if (vb == 0) return merge_values(static_cast<void*>(nullptr));
+    if (vb == 4) return merge_values(static_cast<uint32_t*>(nullptr));
+    return merge_values(static_cast<uint64_t*>(nullptr));
+  };
+  const int pairs = G / 2;
+  std::vector<std::vector<uint64_t>> merged(gpus.size(), std::vector<uint64_t>(2 * size_t(pairs), 0));
+  for (int round = 0; round < rounds; ++round) {
+    for (size_t i = 0; i < gpus.size(); ++i) {
+      Gpu& g = gpus[i];
+      SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
+      SORTSCOPE_CUDA_STATUS(cudaStreamWaitEvent(g.merge_stream, g.landed[round], 0), "cudaStreamWaitEvent");
+      if (round == 0) SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.begins[3], g.merge_stream), "cudaEventRecord");
+      const auto landed = [&](int h) {
+        const uint64_t n = count(h, g.rank);
+        return h == g.rank ? n : part_end(n, round);
+      };
+      for (int m = 0; m < pairs; ++m) {
+        const int a = 2 * m, b = a + 1;
+        window_kernel<<<1, 1, 0, g.merge_stream>>>(run_keys(i, a), landed(a), landed(a) == count(a, g.rank),
+                                                   run_keys(i, b), landed(b), landed(b) == count(b, g.rank),
+                                                   static_cast<uint64_t*>(g.cuts.get()) + 2 * m, less);
+        SORTSCOPE_CUDA_STATUS(cudaGetLastError(), "the merge's windows");
+      }
+      SORTSCOPE_CUDA_STATUS(cudaMemcpyAsync(g.cuts_on_host, g.cuts.get(), 2 * size_t(pairs) * sizeof(uint64_t),
+                                            cudaMemcpyDeviceToHost, g.merge_stream),
+                            "the merge's windows");
+      SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.cuts_known, g.merge_stream), "cudaEventRecord");
+    }
+    for (size_t i = 0; i < gpus.size(); ++i) {
+      Gpu& g = gpus[i];
+      SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
+      SORTSCOPE_CUDA_STATUS(cudaEventSynchronize(g.cuts_known), "the exchange");
+      for (int m = 0; m < pairs; ++m) {
+        const int a = 2 * m, b = a + 1;
+        uint64_t* done = &merged[i][2 * size_t(m)];
+        const uint64_t to_a = g.cuts_on_host[2 * m], to_b = g.cuts_on_host[2 * m + 1];
+        SORTSCOPE_CUDA_STATUS(
+            merge_windows(i, run_keys(i, a), run_values(i, a), run_keys(i, b), run_values(i, b), done[0], to_a, done[1],
+                          to_b, reinterpret_cast<Bits*>(g.received_keys[1].get()) + receive_at[i][a],
+                          g.received_values[1].at(receive_at[i][a] * vb)),
+            "the merge of the received runs");
+        done[0] = to_a;
+        done[1] = to_b;
       }
     }
   }
-  MULTI_GPU_NCCL(nccl->GroupEnd(), "ncclGroupEnd");
-  SORTSCOPE_RETURN_IF_ERROR(end_step(2, hook, [&](size_t i) {
-    return StepKeys{0, gpus[i].received_keys[0].get(), receive_at[i][G]};
-  }));
-
-  // 5. The merge of the received runs, pairwise, between the two receive buffers.
-  SORTSCOPE_RETURN_IF_ERROR(mark(3, true));
-  std::vector<int> result_buffer(gpus.size(), 0);
   for (size_t i = 0; i < gpus.size(); ++i) {
     Gpu& g = gpus[i];
     SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
+    if (G % 2) {  // the last source has no partner in the first round: it moves there as it is
+      const int h = G - 1;
+      const uint64_t n = count(h, g.rank);
+      SORTSCOPE_CUDA_STATUS(cudaMemcpyAsync(g.received_keys[1].at(receive_at[i][h] * kb), run_keys(i, h), n * kb,
+                                            cudaMemcpyDeviceToDevice, g.merge_stream),
+                            "the merge of the received runs");
+      if (vb)
+        SORTSCOPE_CUDA_STATUS(cudaMemcpyAsync(g.received_values[1].at(receive_at[i][h] * vb), run_values(i, h),
+                                              n * vb, cudaMemcpyDeviceToDevice, g.merge_stream),
+                              "the merge of the received runs");
+    }
+  }
+  // A viewer copies the received runs out before the later rounds write over them.
+  SORTSCOPE_RETURN_IF_ERROR(show(2, hook, [&](size_t i) {
+    return StepKeys{0, gpus[i].received_keys[0].get(), receive_at[i][G]};
+  }));
+  std::vector<int> result_buffer(gpus.size(), 1);
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    Gpu& g = gpus[i];
+    SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
+    SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.hooked, g.stream), "cudaEventRecord");
+    SORTSCOPE_CUDA_STATUS(cudaStreamWaitEvent(g.merge_stream, g.hooked, 0), "cudaStreamWaitEvent");
     const std::vector<uint64_t>& at = receive_at[i];
-    int from = 0;
-    for (int width = 1; width < G; width *= 2, from ^= 1) {
+    int from = 1;
+    for (int width = 2; width < G; width *= 2, from ^= 1) {
       for (int h = 0; h < G; h += 2 * width) {
         const uint64_t begin = at[h], middle = at[std::min(h + width, G)], end = at[std::min(h + 2 * width, G)];
-        const Bits* in = reinterpret_cast<const Bits*>(g.received_keys[from].get()) + begin;
-        Bits* out = reinterpret_cast<Bits*>(g.received_keys[from ^ 1].get()) + begin;
-        const auto merge_values = [&](auto value) -> cudaError_t {
-          using Value = std::remove_pointer_t<decltype(value)>;
-          const Value* values_in = reinterpret_cast<const Value*>(g.received_values[from].get());
-          Value* values_out = reinterpret_cast<Value*>(g.received_values[from ^ 1].get());
-          if constexpr (!std::is_void_v<Value>) {
-            values_in += begin;
-            values_out += begin;
-          }
-          return merge::wide::merge_two_runs<Bits, Value>(in, out, values_in, values_out, end - begin, middle - begin,
-                                                          static_cast<uint64_t*>(g.a_starts.get()), less, g.stream);
-        };
-        cudaError_t e = cudaSuccess;
-        if (vb == 0)
-          e = merge_values(static_cast<void*>(nullptr));
-        else if (vb == 4)
-          e = merge_values(static_cast<uint32_t*>(nullptr));
-        else
-          e = merge_values(static_cast<uint64_t*>(nullptr));
-        SORTSCOPE_CUDA_STATUS(e, "the merge of the received runs");
+        const Bits* in = reinterpret_cast<const Bits*>(g.received_keys[from].get());
+        const char* in_values = g.received_values[from].get() ? g.received_values[from].at(0) : nullptr;
+        SORTSCOPE_CUDA_STATUS(
+            merge_windows(i, in + begin, in_values ? in_values + begin * vb : nullptr, in + middle,
+                          in_values ? in_values + middle * vb : nullptr, 0, middle - begin, 0, end - middle,
+                          reinterpret_cast<Bits*>(g.received_keys[from ^ 1].get()) + begin,
+                          g.received_values[from ^ 1].get() ? g.received_values[from ^ 1].at(begin * vb) : nullptr),
+            "the merge of the received runs");
       }
     }
     result_buffer[i] = from;
+    SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.ends[3], g.merge_stream), "cudaEventRecord");
+    SORTSCOPE_CUDA_STATUS(cudaStreamWaitEvent(g.stream, g.ends[3], 0), "cudaStreamWaitEvent");
   }
-  SORTSCOPE_RETURN_IF_ERROR(end_step(3, hook, [&](size_t i) {
+  SORTSCOPE_RETURN_IF_ERROR(show(3, hook, [&](size_t i) {
     return StepKeys{0, gpus[i].received_keys[result_buffer[i]].get(), receive_at[i][G]};
   }));
 
@@ -347,6 +544,7 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
     r.largest_run = std::max(r.largest_run, run);
   }
   r.balance_bound = balance_bound(n, largest_shard, G);
+  r.exchange_rounds = rounds;
   r.shard_sizes = rank_n;
   for (int i = 0; i + 1 < G; ++i) r.splitters.push_back(splitters[i].key_bits);
   for (size_t i = 0; i < gpus.size(); ++i) {
@@ -371,6 +569,7 @@ Status Sorter::Impl::sort(const SortArgs& args, const std::vector<Shard>& shards
 Sorter::Sorter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Sorter::~Sorter() = default;
 int Sorter::ranks() const { return impl_->ranks; }
+void Sorter::set_exchange_rounds(int rounds) { impl_->rounds_set = std::max(rounds, 0); }
 
 std::string why_unavailable(int gpus_wanted) {
   std::string why;
@@ -448,7 +647,7 @@ Status Sorter::sort(const SortArgs& args, const std::vector<Shard>& shards, Repo
   if (args.value_bytes != 0 && args.value_bytes != 4 && args.value_bytes != 8)
     return Unsupported("the multi-GPU sort moves values of 4 or 8 bytes");
   if (args.begin_bit != 0 || args.end_bit >= 0) return Unsupported("the multi-GPU sort sorts whole keys");
-  if (impl_->ranks > 1024) return Unsupported("the multi-GPU sort takes at most 1024 GPUs");
+  if (impl_->ranks > kMaxRanks) return Unsupported("the multi-GPU sort takes at most 1024 GPUs");
   return with_key_bits(info(args.key_type).bytes,
                        [&](auto bits) { return impl_->template sort<decltype(bits)>(args, shards, report, after_step); });
 }

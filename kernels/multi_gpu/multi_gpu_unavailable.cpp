@@ -26,10 +26,11 @@ Status Sorter::new_unique_id(std::string*) { return Unsupported(std::string("the
 Sorter::Sorter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Sorter::~Sorter() = default;
 int Sorter::ranks() const { return impl_->ranks; }
+void Sorter::set_exchange_rounds(int) {}
 Status Sorter::sort(const SortArgs&, const std::vector<Shard>&, Report*, const StepHook*) {
   return Unsupported(std::string("the multi-GPU sort is off: ") + kWhy);
 }
-Status compare_with_one_gpu(HostKeysView, const SortArgs&, int, int, int, Comparison*) {
+Status compare_with_one_gpu(HostKeysView, const SortArgs&, int, int, int, int, Comparison*) {
   return Unsupported(std::string("the multi-GPU sort is off: ") + kWhy);
 }
 

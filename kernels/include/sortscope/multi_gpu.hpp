@@ -10,8 +10,11 @@
 //      duplicates;
 //   3. split points: each GPU finds every splitter in its run by binary search;
 //   4. the counts, all-gathered: every GPU knows the G x G matrix of what goes where;
-//   5. the exchange: ncclSend/ncclRecv of every pair in one group (all-to-all-v);
-//   6. the merge: the G received runs, merged pairwise in log2(G) rounds (merge path).
+//   5. the exchange: ncclSend/ncclRecv of every pair in one group (all-to-all-v), in rounds that
+//      each send the next part of every piece;
+//   6. the merge: the G received runs, merged pairwise in log2(G) rounds (merge path), on a stream
+//      of its own. Its first round runs beside the exchange: after each exchange round, every key
+//      up to the last one landed is merged, so little is left once the last part lands.
 //
 // Ties keep their input order across GPUs (GPU 0's first), so the result is the stable sort of the
 // shards taken in GPU order. NCCL is loaded at run time: without it, open() says why.
@@ -67,6 +70,7 @@ struct Report {
   float wall_ms = 0;                              // on the host clock, from the call to every GPU's end
   std::vector<uint64_t> shard_sizes;              // [rank]: the keys it started with
   std::vector<uint64_t> splitters;                // ranks - 1 splitter keys, their raw bits zero-extended
+  int exchange_rounds = 0;                        // the rounds the exchange went in
 };
 
 // What a step left on one GPU of this process: after the local sort and the splitters its sorted
@@ -78,8 +82,10 @@ struct StepKeys {
   uint64_t n = 0;
   void* stream = nullptr;  // the GPU's cudaStream_t: work enqueued there runs before the next step
 };
-// Called after step `step` (0 to kSteps - 1) is enqueued on every GPU, before the next one begins; the
-// steps' times leave out whatever it enqueues. A viewer copies the keys out here.
+// Called after step `step` (0 to kSteps - 1) is enqueued on every GPU: the work it enqueues on the
+// stream runs after the step's, before anything overwrites the keys it is shown. The local sort's
+// and the splitters' times leave it out; the exchange's hook comes once the merge beside it is
+// enqueued too, and its copies share the GPU with that merge. A viewer copies the keys out here.
 using StepHook = std::function<Status(int step, const std::vector<StepKeys>& keys)>;
 
 // Why the multi-GPU sort cannot run here (no NCCL, fewer than two GPUs), or empty when it can.
@@ -96,6 +102,7 @@ struct Comparison {
   double one_gpu_ms = 0, multi_gpu_ms = 0;  // medians
   StepTimes steps;                          // GPU 0's, in the last timed run
   double exchange_gbps = 0;                 // what GPU 0 sent to other GPUs over its exchange step
+  int exchange_rounds = 0;                  // the rounds it went in
   uint64_t largest_run = 0, balance_bound = 0;
   std::vector<std::vector<uint64_t>> sent_bytes;  // [from][to]
 };
@@ -105,7 +112,9 @@ struct HostKeysView {
   const void* keys = nullptr;
   uint64_t n = 0;
 };
-Status compare_with_one_gpu(HostKeysView keys, const SortArgs& args, int gpus, int repeat, int warmup, Comparison* out);
+// `exchange_rounds`: as Sorter::set_exchange_rounds.
+Status compare_with_one_gpu(HostKeysView keys, const SortArgs& args, int gpus, int repeat, int warmup,
+                            int exchange_rounds, Comparison* out);
 
 class Sorter {
  public:
@@ -118,6 +127,10 @@ class Sorter {
   ~Sorter();
 
   int ranks() const;
+  // The exchange goes in rounds, each sending the next part of every piece while the merge takes
+  // what has landed. 0, the default, takes one round per 64 MiB of the whole data set, at most
+  // 2; a number sets them (1 to 16), the same on every rank.
+  void set_exchange_rounds(int rounds);
   // Sorts the shards of this process's GPUs, one per GPU in the order they were opened.
   // `args` gives the key type, the value width (0, 4 or 8) and the order; its pointers and n are
   // the shards'. Collective: every rank calls it.
