@@ -15,7 +15,7 @@ namespace sortscope::baselines {
 namespace {
 
 template <typename Bits, typename Value>
-void sort_typed(const SortArgs& a) {
+void sort_in_parallel(const SortArgs& a) {
   const KeyOrderLess<Bits> less = key_order_less<Bits>(a);
   auto ordered = [&](Bits raw) { return less.field(raw); };
   const Bits* in = static_cast<const Bits*>(a.keys_in);
@@ -47,7 +47,7 @@ void sort_typed(const SortArgs& a) {
 Status parallel_sort(const SortArgs& a) {
   SORTSCOPE_RETURN_IF_ERROR(check_sort_args(a, true, kAllKeyWidths));
   return cpu_twin::by_width<kAllKeyWidths>(a, [&]<typename Bits, typename Value>() {
-    sort_typed<Bits, std::conditional_t<std::is_same_v<Value, cpu_twin::KeysOnly>, void, Value>>(a);
+    sort_in_parallel<Bits, std::conditional_t<std::is_same_v<Value, cpu_twin::KeysOnly>, void, Value>>(a);
     return Status::Ok();
   });
 }
