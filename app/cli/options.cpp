@@ -464,8 +464,8 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
       ->excludes(bench_cmd->get_option("--sweep"));
   bench_cmd
       ->add_option("--exchange-rounds", bench.exchange_rounds,
-                   "With --gpus: the rounds the exchange goes in, the merge taking each as it lands (default: one "
-                   "per 64 MiB of keys and values, at most 2)")
+                   "With --gpus: the rounds the exchange goes in, the merge taking each as it lands (default on two "
+                   "GPUs: one per 64 MiB of keys and values, at most 2; on more: 1)")
       ->check(number_in(1, 16))
       ->needs(bench_cmd->get_option("--gpus"));
   bench_cmd->footer(catalogue_text());

@@ -82,7 +82,7 @@ struct BenchOptions {
   bool kernels = false;             // print per-kernel times of one traced run
   bool ladder = false;              // run the radix ladder's steps instead of --algorithm
   int gpus = 0;                     // 2 or more: the multi-GPU sort on that many GPUs against one GPU
-  int exchange_rounds = 0;          // its exchange's rounds; 0: one per 64 MiB, at most 2
+  int exchange_rounds = 0;          // its exchange's rounds; 0: two GPUs one per 64 MiB, at most 2; more, 1
 };
 
 // One fully checked request per algorithm, or the first problem as a one-line message.

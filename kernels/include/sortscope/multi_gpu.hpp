@@ -128,8 +128,8 @@ class Sorter {
 
   int ranks() const;
   // The exchange goes in rounds, each sending the next part of every piece while the merge takes
-  // what has landed. 0, the default, takes one round per 64 MiB of the whole data set, at most
-  // 2; a number sets them (1 to 16), the same on every rank.
+  // what has landed. 0, the default, takes on two GPUs one round per 64 MiB of the whole data
+  // set, at most 2, and on more GPUs one; a number sets them (1 to 16), the same on every rank.
   void set_exchange_rounds(int rounds);
   // Sorts the shards of this process's GPUs, one per GPU in the order they were opened.
   // `args` gives the key type, the value width (0, 4 or 8) and the order; its pointers and n are
