@@ -63,28 +63,6 @@ __global__ void split_kernel(const Bits* keys, uint64_t n, const Splitter* split
 template <typename Bits, typename Less>
 __global__ void window_kernel(const Bits* a, uint64_t pa, bool a_whole, const Bits* b, uint64_t pb, bool b_whole,
                               uint64_t* cut, Less less) {
-  const auto keys_not_after = [&](const Bits* keys, uint64_t n, Bits last) {  // keys <= last
-    uint64_t lo = 0, hi = n;
-    while (lo < hi) {
-      const uint64_t mid = lo + (hi - lo) / 2;
-      if (less(last, keys[mid]))
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-    return lo;
-  };
-  const auto keys_before = [&](const Bits* keys, uint64_t n, Bits last) {  // keys < last
-    uint64_t lo = 0, hi = n;
-    while (lo < hi) {
-      const uint64_t mid = lo + (hi - lo) / 2;
-      if (less(keys[mid], last))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    return lo;
-  };
   uint64_t ca = 0, cb = 0;
   if (a_whole && b_whole) {
     ca = pa;
@@ -94,10 +72,10 @@ __global__ void window_kernel(const Bits* a, uint64_t pa, bool a_whole, const Bi
     const bool limit_is_a = !a_whole && (b_whole || !less(b[pb - 1], a[pa - 1]));
     if (limit_is_a) {
       ca = pa;
-      cb = keys_before(b, pb, a[pa - 1]);
+      cb = keys_before(b, pb, a[pa - 1], less);
     } else {
       cb = pb;
-      ca = keys_not_after(a, pa, b[pb - 1]);
+      ca = keys_not_after(a, pa, b[pb - 1], less);
     }
   }
   cut[0] = ca;

@@ -44,12 +44,11 @@ std::vector<Splitter> pick_splitters(std::vector<Splitter> samples, int devices,
   return splitters;
 }
 
-// Where splitter `s` cuts the sorted run of device `rank` (n keys): the keys before the cut come
-// before the splitter in the total order.
+// Of a sorted run of n keys, those in [from, n) before `key` (a lower bound) and those not after
+// it (an upper bound), as counts from the run's start.
 template <typename Bits, typename Less>
-SORTSCOPE_HD uint64_t cut_at(const Bits* keys, uint64_t n, const Splitter& s, int rank, Less less) {
-  const Bits key = Bits(s.key_bits);
-  uint64_t lo = 0, hi = n;  // the first key not less than the splitter's
+SORTSCOPE_HD uint64_t keys_before(const Bits* keys, uint64_t n, Bits key, Less less, uint64_t from = 0) {
+  uint64_t lo = from, hi = n;
   while (lo < hi) {
     const uint64_t mid = lo + (hi - lo) / 2;
     if (less(keys[mid], key))
@@ -57,14 +56,28 @@ SORTSCOPE_HD uint64_t cut_at(const Bits* keys, uint64_t n, const Splitter& s, in
     else
       hi = mid;
   }
-  uint64_t end = lo, top = n;  // the first key greater than the splitter's
-  while (end < top) {
-    const uint64_t mid = end + (top - end) / 2;
+  return lo;
+}
+template <typename Bits, typename Less>
+SORTSCOPE_HD uint64_t keys_not_after(const Bits* keys, uint64_t n, Bits key, Less less, uint64_t from = 0) {
+  uint64_t lo = from, hi = n;
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
     if (less(key, keys[mid]))
-      top = mid;
+      hi = mid;
     else
-      end = mid + 1;
+      lo = mid + 1;
   }
+  return lo;
+}
+
+// Where splitter `s` cuts the sorted run of device `rank` (n keys): the keys before the cut come
+// before the splitter in the total order.
+template <typename Bits, typename Less>
+SORTSCOPE_HD uint64_t cut_at(const Bits* keys, uint64_t n, const Splitter& s, int rank, Less less) {
+  const Bits key = Bits(s.key_bits);
+  const uint64_t lo = keys_before(keys, n, key, less);         // the first key not less than the splitter's
+  const uint64_t end = keys_not_after(keys, n, key, less, lo);  // the first key greater than it
   // Equal keys order by device, then by position.
   if (int(s.rank) > rank) return end;
   if (int(s.rank) < rank) return lo;
