@@ -219,6 +219,102 @@ __global__ void __launch_bounds__(THREADS)
   Agent::run(*reinterpret_cast<typename Agent::Storage*>(storage), a);
 }
 
+// The same for keys alone of 16 bits below the MSD digits, without ranking: the keys are counted
+// by the upper 8 of those bits with shared-memory atomics and scattered by them (not stably: equal
+// keys look alike), then each warp sorts groups of equal upper bits, by a bitonic network in
+// registers up to 32 keys and by counting the lower 8 bits above that. A sub-bucket of more than
+// kCountSortKeys keys goes on the `oversized` list.
+constexpr int kCountSortThreads = 256, kCountSortItems = 32;
+constexpr int kCountSortKeys = kCountSortThreads * kCountSortItems;
+template <typename Bits, int KC>
+__global__ void __launch_bounds__(kCountSortThreads)
+    local_count_sort_kernel(Bits* keys, const uint32_t* begins, Twiddle<Bits> twiddle, int begin_bit,
+                            uint32_t* oversized) {
+  using onesweep::device::sortable;
+  using onesweep::device::to_ordered;
+  using onesweep::device::to_raw;
+  constexpr int T = kCountSortThreads, K = kCountSortItems, kWarps = T / 32;
+  __shared__ Bits buffer[kCountSortKeys];
+  __shared__ uint32_t cursor[256], group_start[257];
+  __shared__ uint32_t warp_bins[kWarps][256];
+  __shared__ BlockScanStorage<T> scan;
+  const uint32_t begin = begins[blockIdx.x], n = begins[blockIdx.x + 1] - begin;
+  if (n <= 1) return;
+  if (n > uint32_t(kCountSortKeys)) {
+    if (threadIdx.x == 0) oversized[1 + atomicAdd(&oversized[0], 1u)] = blockIdx.x;
+    return;
+  }
+  const int t = threadIdx.x, lane = t % 32, warp = t / 32;
+  const int upper_shift = begin_bit + 8;
+  auto upper = [&](Bits x) { return uint32_t(sortable<KC>(twiddle, x) >> upper_shift) & 0xffu; };
+  auto lower = [&](Bits x) { return uint32_t(sortable<KC>(twiddle, x) >> begin_bit) & 0xffu; };
+  cursor[t] = 0;
+  __syncthreads();
+  Bits k[K];
+#pragma unroll
+  for (int u = 0; u < K; ++u) {
+    const uint32_t i = uint32_t(u * T + t);
+    if (i < n) {
+      k[u] = to_ordered<KC>(twiddle, keys[begin + i]);
+      atomicAdd(&cursor[upper(k[u])], 1u);
+    }
+  }
+  __syncthreads();
+  const uint32_t first = block_exclusive_sum<T>(cursor[t], scan);
+  __syncthreads();
+  cursor[t] = first;
+  group_start[t] = first;
+  if (t == 0) group_start[256] = n;
+  __syncthreads();
+#pragma unroll
+  for (int u = 0; u < K; ++u)
+    if (uint32_t(u * T + t) < n) buffer[atomicAdd(&cursor[upper(k[u])], 1u)] = k[u];
+  __syncthreads();
+
+  Bits* out = keys + begin;
+  uint32_t* bins = warp_bins[warp];
+  for (int g = warp; g < 256; g += kWarps) {
+    const uint32_t base = group_start[g], m = group_start[g + 1] - base;
+    if (m == 0) continue;
+    if (m <= 32) {
+      Bits v = uint32_t(lane) < m ? buffer[base + lane] : ~Bits(0);
+#pragma unroll
+      for (int size = 2; size <= 32; size <<= 1)
+#pragma unroll
+        for (int stride = size / 2; stride > 0; stride /= 2) {
+          const Bits other = __shfl_xor_sync(0xffffffffu, v, stride);
+          const bool ascending = (lane & size) == 0, keep_smaller = ((lane & stride) == 0) == ascending;
+          const bool other_smaller = sortable<KC>(twiddle, other) < sortable<KC>(twiddle, v);
+          if (other_smaller == keep_smaller) v = other;
+        }
+      if (uint32_t(lane) < m) out[base + lane] = to_raw<KC>(twiddle, v);
+      continue;
+    }
+    for (int j = lane; j < 256; j += 32) bins[j] = 0;
+    __syncwarp();
+    for (uint32_t j = lane; j < m; j += 32) atomicAdd(&bins[lower(buffer[base + j])], 1u);
+    __syncwarp();
+    uint32_t owned[8], sum = 0;
+#pragma unroll
+    for (int q = 0; q < 8; ++q) {
+      owned[q] = bins[lane * 8 + q];
+      sum += owned[q];
+    }
+    uint32_t before = sortscope::device::warp_inclusive_sum(sum) - sum;
+#pragma unroll
+    for (int q = 0; q < 8; ++q) {
+      bins[lane * 8 + q] = before;
+      before += owned[q];
+    }
+    __syncwarp();
+    for (uint32_t j = lane; j < m; j += 32) {
+      const Bits x = buffer[base + j];
+      out[base + atomicAdd(&bins[lower(x)], 1u)] = to_raw<KC>(twiddle, x);
+    }
+    __syncwarp();
+  }
+}
+
 }  // namespace device
 
 // What a run may change without a rebuild (the tuning tool races them).
@@ -458,7 +554,7 @@ cudaError_t sort_hybrid(const detail::SortCall& c, const Tuning& tuning = {}) {
 // receives the number of sub-buckets too large for a block (their keys are left unsorted below
 // the MSD digits: a measurement, not a sort, when it is not 0).
 template <typename Bits, int KC>
-cudaError_t sort_two_level(const detail::SortCall& c, uint32_t* oversized_count = nullptr) {
+cudaError_t sort_two_level(const detail::SortCall& c, uint32_t* oversized_count = nullptr, bool count_sort = false) {
   using namespace onesweep;
   using onesweep::device::PassArgs;
   using onesweep::device::PassPlan;
@@ -562,6 +658,15 @@ cudaError_t sort_two_level(const detail::SortCall& c, uint32_t* oversized_count 
   // Each sub-bucket whole in one block.
   device::sub_bucket_tables_kernel<kBuckets><<<kBuckets, kBuckets, 0, c.stream>>>(bucket_begin, histograms, sub_begins);
   SORTSCOPE_CUDA_LAUNCH_CHECK();
+  if constexpr (sizeof(Bits) == 4)  // (its shared memory holds 8192 keys of 4 bytes)
+  if (count_sort && msd2_begin - a.begin_bit == 16) {
+    device::local_count_sort_kernel<Bits, KC><<<kBuckets * kBuckets, device::kCountSortThreads, 0, c.stream>>>(
+        out, sub_begins, twiddle, a.begin_bit, oversized);
+    SORTSCOPE_CUDA_LAUNCH_CHECK();
+    if (oversized_count)
+      SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(oversized_count, oversized, sizeof(uint32_t), cudaMemcpyDeviceToHost, c.stream));
+    return cudaSuccess;
+  }
   uint32_t above = 0;
   auto local_sort = [&](auto threads, auto items, bool largest) -> cudaError_t {
     constexpr int kThreads = decltype(threads)::value, kItems = decltype(items)::value;

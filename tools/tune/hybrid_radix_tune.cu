@@ -79,6 +79,10 @@ struct Bench : tune::Race<Key, Value> {
         return tune::hybrid_radix::sort_two_level<Bits, kFold>(c, &oversized);
       });
       std::printf("  sub-buckets too large for a block: %u\n", oversized);
+      race("two MSD passes, count sort", [&](const detail::SortCall& c) {
+        return tune::hybrid_radix::sort_two_level<Bits, kFold>(c, &oversized, true);
+      });
+      std::printf("  sub-buckets too large for a block: %u\n", oversized);
     }
     for (double share : g_shares) {
       tune::hybrid_radix::Tuning tuning;
