@@ -18,6 +18,7 @@
 #include <cuda/std/iterator>
 #include <numeric>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "sortscope/device_merge_sort_api.hpp"
@@ -460,6 +461,58 @@ TEST(DeviceMergeSortChunks, ChunksMergeIntoTheStableSort) {
       EXPECT_EQ((in_place ? k_in : k_out).host(), expected_keys) << "n=" << n << " in place: " << in_place;
       EXPECT_EQ((in_place ? v_in : v_out).host(), order) << "n=" << n << " in place: " << in_place;
     }
+  }
+}
+
+// Two sorted runs from two arrays, of any lengths (the multi-GPU sort's merge of the run a GPU kept
+// and one it received): the stable merge, ties from A, pairs and keys alone, 4- and 8-byte keys,
+// with lengths that end on, and off, the merge's tiles.
+struct HighBitsBelow {
+  __host__ __device__ bool operator()(long long a, long long b) const { return (a >> 40) < (b >> 40); }
+};
+template <typename Key, typename Value, typename Less>
+void check_two_run_merge(std::vector<Key> a, std::vector<Key> b, Less less) {
+  std::stable_sort(a.begin(), a.end(), less);
+  std::stable_sort(b.begin(), b.end(), less);
+  const size_t n = a.size() + b.size();
+  // Each value is its key's place in A then B; the stable merge of (key, value) is the answer.
+  std::vector<std::pair<Key, Value>> a_pairs, b_pairs, merged(n);
+  for (size_t i = 0; i < a.size(); ++i) a_pairs.push_back({a[i], Value(i)});
+  for (size_t j = 0; j < b.size(); ++j) b_pairs.push_back({b[j], Value(a.size() + j)});
+  const auto by_key = [&](const std::pair<Key, Value>& x, const std::pair<Key, Value>& y) { return less(x.first, y.first); };
+  std::merge(a_pairs.begin(), a_pairs.end(), b_pairs.begin(), b_pairs.end(), merged.begin(), by_key);
+  std::vector<Key> expected_keys(n);
+  std::vector<Value> expected_values(n), av(a.size()), bv(b.size());
+  for (size_t i = 0; i < n; ++i) std::tie(expected_keys[i], expected_values[i]) = merged[i];
+  for (size_t i = 0; i < a.size(); ++i) av[i] = a_pairs[i].second;
+  for (size_t j = 0; j < b.size(); ++j) bv[j] = b_pairs[j].second;
+
+  DeviceArray<Key> da(a), db(b), keys_out{std::vector<Key>(n)}, alone_out{std::vector<Key>(n)};
+  DeviceArray<Value> dav(av), dbv(bv), values_out{std::vector<Value>(n)};
+  DeviceArray<uint64_t> a_starts{std::vector<uint64_t>(merge::wide::round_tiles<Key>(n) + 1)};
+  ASSERT_EQ((merge::wide::merge_two_runs<Key, Value>(da.data, dav.data, a.size(), db.data, dbv.data, b.size(),
+                                                     keys_out.data, values_out.data, a_starts.data, less, cudaStream_t{})),
+            cudaSuccess);
+  ASSERT_EQ((merge::wide::merge_two_runs<Key, void>(da.data, nullptr, a.size(), db.data, nullptr, b.size(),
+                                                    alone_out.data, nullptr, a_starts.data, less, cudaStream_t{})),
+            cudaSuccess);
+  EXPECT_EQ(keys_out.host(), expected_keys) << a.size() << " + " << b.size() << " keys of " << sizeof(Key) << " bytes";
+  EXPECT_EQ(values_out.host(), expected_values) << a.size() << " + " << b.size();
+  EXPECT_EQ(alone_out.host(), expected_keys) << a.size() << " + " << b.size() << ", keys alone";
+}
+
+TEST(DeviceMergeTwoRuns, AnyLengthsFromTwoArraysMergeStably) {
+  REQUIRE_GPU();
+  const std::pair<size_t, size_t> lengths[] = {{0, 5000},      {5000, 0},   {1, 100003}, {100003, 1},
+                                               {77777, 123457}, {6528, 4352}, {3, 2},      {0, 0}};
+  for (auto [a_len, b_len] : lengths) {
+    check_two_run_merge<int, int>(random_keys(a_len, unsigned(a_len + 7)), random_keys(b_len, unsigned(b_len + 11)),
+                                  DescendingByMagnitude{});
+    std::vector<long long> a(a_len), b(b_len);
+    std::mt19937_64 rng(a_len * 31 + b_len);
+    for (long long& k : a) k = (long long)(rng() >> 20);  // 44 bits: many equal above bit 40
+    for (long long& k : b) k = (long long)(rng() >> 20);
+    check_two_run_merge<long long, unsigned long long>(a, b, HighBitsBelow{});
   }
 }
 
