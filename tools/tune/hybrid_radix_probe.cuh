@@ -30,7 +30,6 @@ namespace sortscope::tune::hybrid_radix {
 
 constexpr int kMsdBits = 8;
 constexpr int kBuckets = 1 << kMsdBits;
-constexpr int kMaxLsdPasses = 7;  // 64-bit keys: 8 digits, the top one the MSD pass's
 
 // Where each bucket of the MSD pass lies and which tiles of the segmented passes it takes.
 struct BucketTables {
@@ -51,10 +50,8 @@ struct Wave {
 
 namespace device {
 
-using onesweep::device::Buffers;
 using onesweep::device::HistogramAgent;
 using onesweep::device::kHasValues;
-using onesweep::device::KeysOnly;
 using onesweep::device::OnesweepAgent;
 using onesweep::device::PassArgs;
 using onesweep::device::PassPlan;
@@ -363,16 +360,81 @@ inline uint64_t l2_bytes() {
 // Keys of type Bits (and values) at the one-sweep pass shape for their widths, pointer API
 // (keys_in -> keys_out), n up to one-sweep's portion (2^30 - 1). Sorts of fewer than two remaining digits, or of inputs that
 // L2 holds whole, are one-sweep's.
+// The MSD pass's device regions: its histogram (then digit starts), tile counter, look-back and
+// plan, and the bucket tables it leaves. The first three must be zero.
+struct MsdRegions {
+  uint32_t* bins;
+  uint32_t* counter;
+  uint32_t* lookback;
+  onesweep::device::PassPlan* plan;
+  uint32_t* bucket_begin;
+  uint32_t* bucket_tile;
+};
+
+// One-sweep's histogram, plan and pass on the top digit [msd_begin, end_bit), keys (and values)
+// from `in` to `out`, and the bucket tables for tiles of TILE keys. Where `host_counts` is given,
+// the bucket sizes are copied there and `counted` recorded once they are.
+template <typename Bits, typename Value, int KC>
+cudaError_t msd_pass(const MsdRegions& r, const Bits* in, Bits* out, const Value* values_in, Value* values_out,
+                     uint64_t n, Twiddle<Bits> twiddle, int msd_begin, int end_bit, uint32_t* host_counts,
+                     cudaEvent_t counted, cudaStream_t stream) {
+  using namespace onesweep;
+  constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
+  constexpr KernelShape kPass = pass_shape(sizeof(Bits), kValueBytes, true);
+  constexpr KernelShape kHist = policy_for(sizeof(Bits), kValueBytes).histogram;
+  using Agent = onesweep::device::OnesweepAgent<kPass.threads, kPass.items_per_thread, Bits, Value, KC, false,
+                                                kPass.value_load, kRadixBits, kPass.lookback_window, false>;
+  {
+    auto kernel = onesweep::device::histogram_kernel<kHist.threads, kHist.items_per_thread, Bits, KC, kRadixBits>;
+    int per_sm = 0;
+    SORTSCOPE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kHist.threads, 0));
+    const uint64_t hist_tiles = (n + kHist.tile_items() - 1) / kHist.tile_items();
+    const unsigned grid =
+        unsigned(std::min<uint64_t>(hist_tiles, uint64_t(std::max(1, per_sm)) * sortscope::device::sm_count()));
+    kernel<<<grid, kHist.threads, 0, stream>>>(in, n, twiddle, msd_begin, end_bit, 1, r.bins);
+    SORTSCOPE_CUDA_LAUNCH_CHECK();
+  }
+  if (host_counts) {
+    SORTSCOPE_CUDA_TRY(
+        cudaMemcpyAsync(host_counts, r.bins, kBuckets * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+    SORTSCOPE_CUDA_TRY(cudaEventRecord(counted, stream));
+  }
+  onesweep::device::plan_kernel<false, kRadixBits><<<1, onesweep::device::PlanAgent<false, kRadixBits>::kThreads, 0,
+                                                     stream>>>(r.bins, 1, msd_begin, end_bit, n, false, 1, false,
+                                                               r.plan, cuda::TraceDeviceView{});
+  SORTSCOPE_CUDA_LAUNCH_CHECK();
+  device::bucket_tables_kernel<kPass.tile_items()>
+      <<<1, kBuckets, 0, stream>>>(r.bins, uint32_t(n), r.bucket_begin, r.bucket_tile);
+  SORTSCOPE_CUDA_LAUNCH_CHECK();
+  constexpr auto kernel = onesweep::device::onesweep_kernel<kPass.threads, kPass.items_per_thread, kPass.min_blocks,
+                                                            Bits, Value, KC, false, kPass.value_load, kRadixBits,
+                                                            kPass.lookback_window, false>;
+  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<kernel>(Agent::kExchangeBytes));
+  onesweep::device::PassArgs<Bits, Value> a{};
+  a.buffers = {{const_cast<Bits*>(in), out, out}, {const_cast<Value*>(values_in), values_out, values_out}};
+  a.plan = r.plan;
+  a.bins = r.bins;
+  a.lookback = r.lookback;
+  a.tile_counter = r.counter;
+  a.portion_items = n;
+  a.total_items = n;
+  a.num_tiles = uint32_t((n + kPass.tile_items() - 1) / kPass.tile_items());
+  a.twiddle = twiddle;
+  a.digit = {0, msd_begin, end_bit - msd_begin};
+  a.digit_mask = (1u << (end_bit - msd_begin)) - 1;
+  kernel<<<a.num_tiles, kPass.threads, Agent::kExchangeBytes, stream>>>(a, cuda::TraceDeviceView{});
+  SORTSCOPE_CUDA_LAUNCH_CHECK();
+  return cudaSuccess;
+}
+
 template <typename Bits, typename Value, int KC>
 cudaError_t sort_hybrid(const detail::SortCall& c, const Tuning& tuning = {}) {
   using namespace onesweep;
   using onesweep::device::PassArgs;
   using onesweep::device::PassPlan;
-  using sortscope::device::sm_count;
   using sortscope::device::TempStorage;
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   constexpr KernelShape kPass = pass_shape(sizeof(Bits), kValueBytes, true);
-  constexpr KernelShape kHist = policy_for(sizeof(Bits), kValueBytes).histogram;
   constexpr uint32_t kTile = kPass.tile_items();
   using Agent = onesweep::device::OnesweepAgent<kPass.threads, kPass.items_per_thread, Bits, Value, KC, false,
                                                 kPass.value_load, kRadixBits, kPass.lookback_window, false>;
@@ -442,43 +504,9 @@ cudaError_t sort_hybrid(const detail::SortCall& c, const Tuning& tuning = {}) {
   cudaEvent_t counted;
   SORTSCOPE_CUDA_TRY(cudaEventCreateWithFlags(&counted, cudaEventDisableTiming));
   SORTSCOPE_CUDA_TRY(cudaMemsetAsync(msd_bins, 0, cleared_bytes, c.stream));
-  {
-    auto kernel = onesweep::device::histogram_kernel<kHist.threads, kHist.items_per_thread, Bits, KC, kRadixBits>;
-    int per_sm = 0;
-    SORTSCOPE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kHist.threads, 0));
-    const uint64_t hist_tiles = (n + kHist.tile_items() - 1) / kHist.tile_items();
-    const unsigned grid = unsigned(std::min<uint64_t>(hist_tiles, uint64_t(std::max(1, per_sm)) * sm_count()));
-    kernel<<<grid, kHist.threads, 0, c.stream>>>(in, n, twiddle, msd_begin, end_bit, 1, msd_bins);
-    SORTSCOPE_CUDA_LAUNCH_CHECK();
-  }
-  SORTSCOPE_CUDA_TRY(
-      cudaMemcpyAsync(host_counts, msd_bins, kBuckets * sizeof(uint32_t), cudaMemcpyDeviceToHost, c.stream));
-  SORTSCOPE_CUDA_TRY(cudaEventRecord(counted, c.stream));
-  onesweep::device::plan_kernel<false, kRadixBits><<<1, onesweep::device::PlanAgent<false, kRadixBits>::kThreads, 0,
-                                                     c.stream>>>(msd_bins, 1, msd_begin, end_bit, n, false, 1, false,
-                                                                 msd_plan, cuda::TraceDeviceView{});
-  SORTSCOPE_CUDA_LAUNCH_CHECK();
-  device::bucket_tables_kernel<kTile><<<1, kBuckets, 0, c.stream>>>(msd_bins, uint32_t(n), bucket_begin, bucket_tile);
-  SORTSCOPE_CUDA_LAUNCH_CHECK();
-  constexpr auto pass_kernel = onesweep::device::onesweep_kernel<kPass.threads, kPass.items_per_thread,
-                                                                 kPass.min_blocks, Bits, Value, KC, false,
-                                                                 kPass.value_load, kRadixBits, kPass.lookback_window,
-                                                                 false>;
-  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<pass_kernel>(Agent::kExchangeBytes));
-  PassArgs<Bits, Value> msd{};
-  msd.buffers = {{const_cast<Bits*>(in), out, out}, {const_cast<Value*>(values_in), values_out, values_out}};
-  msd.plan = msd_plan;
-  msd.bins = msd_bins;
-  msd.lookback = msd_lookback;
-  msd.tile_counter = msd_counter;
-  msd.portion_items = n;
-  msd.total_items = n;
-  msd.num_tiles = uint32_t(msd_tiles);
-  msd.twiddle = twiddle;
-  msd.digit = {0, msd_begin, end_bit - msd_begin};
-  msd.digit_mask = (1u << (end_bit - msd_begin)) - 1;
-  pass_kernel<<<msd.num_tiles, kPass.threads, Agent::kExchangeBytes, c.stream>>>(msd, cuda::TraceDeviceView{});
-  SORTSCOPE_CUDA_LAUNCH_CHECK();
+  SORTSCOPE_CUDA_TRY((msd_pass<Bits, Value, KC>({msd_bins, msd_counter, msd_lookback, msd_plan, bucket_begin, bucket_tile},
+                                                in, out, values_in, values_out, n, twiddle, msd_begin, end_bit,
+                                                host_counts, counted, c.stream)));
 
   // The waves, planned from the counts while the MSD pass runs.
   SORTSCOPE_CUDA_TRY(cudaEventSynchronize(counted));
@@ -559,10 +587,8 @@ cudaError_t sort_two_level(const detail::SortCall& c, uint32_t* oversized_count 
   using onesweep::device::PassArgs;
   using onesweep::device::PassPlan;
   using Value = onesweep::device::KeysOnly;
-  using sortscope::device::sm_count;
   using sortscope::device::TempStorage;
   constexpr KernelShape kPass = pass_shape(sizeof(Bits), 0, true);
-  constexpr KernelShape kHist = policy_for(sizeof(Bits), 0).histogram;
   constexpr uint32_t kTile = kPass.tile_items();
   using Agent = onesweep::device::OnesweepAgent<kPass.threads, kPass.items_per_thread, Bits, Value, KC, false,
                                                 kPass.value_load, kRadixBits, kPass.lookback_window, false>;
@@ -600,40 +626,9 @@ cudaError_t sort_two_level(const detail::SortCall& c, uint32_t* oversized_count 
   Bits* out = static_cast<Bits*>(a.keys_out);
 
   SORTSCOPE_CUDA_TRY(cudaMemsetAsync(msd_bins, 0, cleared_bytes, c.stream));
-  {
-    auto kernel = onesweep::device::histogram_kernel<kHist.threads, kHist.items_per_thread, Bits, KC, kRadixBits>;
-    int per_sm = 0;
-    SORTSCOPE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kHist.threads, 0));
-    const uint64_t hist_tiles = (n + kHist.tile_items() - 1) / kHist.tile_items();
-    const unsigned grid = unsigned(std::min<uint64_t>(hist_tiles, uint64_t(std::max(1, per_sm)) * sm_count()));
-    kernel<<<grid, kHist.threads, 0, c.stream>>>(in, n, twiddle, msd_begin, end_bit, 1, msd_bins);
-    SORTSCOPE_CUDA_LAUNCH_CHECK();
-  }
-  onesweep::device::plan_kernel<false, kRadixBits><<<1, onesweep::device::PlanAgent<false, kRadixBits>::kThreads, 0,
-                                                     c.stream>>>(msd_bins, 1, msd_begin, end_bit, n, false, 1, false,
-                                                                 msd_plan, cuda::TraceDeviceView{});
-  SORTSCOPE_CUDA_LAUNCH_CHECK();
-  device::bucket_tables_kernel<kTile><<<1, kBuckets, 0, c.stream>>>(msd_bins, uint32_t(n), bucket_begin, bucket_tile);
-  SORTSCOPE_CUDA_LAUNCH_CHECK();
-  constexpr auto pass_kernel = onesweep::device::onesweep_kernel<kPass.threads, kPass.items_per_thread,
-                                                                 kPass.min_blocks, Bits, Value, KC, false,
-                                                                 kPass.value_load, kRadixBits, kPass.lookback_window,
-                                                                 false>;
-  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<pass_kernel>(Agent::kExchangeBytes));
-  PassArgs<Bits, Value> msd{};
-  msd.buffers = {{const_cast<Bits*>(in), alt, alt}, {nullptr, nullptr, nullptr}};
-  msd.plan = msd_plan;
-  msd.bins = msd_bins;
-  msd.lookback = msd_lookback;
-  msd.tile_counter = counters;
-  msd.portion_items = n;
-  msd.total_items = n;
-  msd.num_tiles = uint32_t(msd_tiles);
-  msd.twiddle = twiddle;
-  msd.digit = {0, msd_begin, kMsdBits};
-  msd.digit_mask = kDigits - 1;
-  pass_kernel<<<msd.num_tiles, kPass.threads, Agent::kExchangeBytes, c.stream>>>(msd, cuda::TraceDeviceView{});
-  SORTSCOPE_CUDA_LAUNCH_CHECK();
+  SORTSCOPE_CUDA_TRY((msd_pass<Bits, Value, KC>({msd_bins, counters, msd_lookback, msd_plan, bucket_begin, bucket_tile}, in,
+                                                alt, nullptr, nullptr, n, twiddle, msd_begin, end_bit, nullptr, nullptr,
+                                                c.stream)));
 
   // The second MSD digit, every bucket at once: its histograms, then a segmented pass into the output.
   const BucketTables tables{bucket_begin, bucket_tile};

@@ -70,7 +70,7 @@ struct Bench : tune::Race<Key, Value> {
   }
 
   void run() {
-    race("onesweep", [](const detail::SortCall& c) {
+    race("one-sweep", [](const detail::SortCall& c) {
       return onesweep::instances::sort_instance<Bits, SortValue, kFold, false>(c);
     });
     if constexpr (std::is_void_v<Value>) {
