@@ -409,20 +409,22 @@ INSTANTIATE_TEST_SUITE_P(
 // too), and the buckets with their samples, splitters and keys.
 TEST(Gui, SmallNetworkMergeAndBucketViewsPassTheLayoutCheck) {
   const std::string log = testing::TempDir() + "/sortscope_gui_small_views.txt";
-  const WindowAndScale windows[] = {{1920, 1080, "2"}, {1920, 1080, "1.5"}, {1280, 800, "1.5"}};
   const char* views[] = {"--algorithm bitonic --n 16 --stage 7 --focus network",
                          "--algorithm merge --n 40 --stage 3 --focus merge", "--algorithm merge --n 64 --focus merge",
                          "--algorithm sample-det --n 64 --param s=4 --stage 3 --focus buckets",
                          "--algorithm sample-rand --n 64 --param k=4 --param bucket-keys=16 --stage 2 --focus buckets",
                          "--algorithm multi-gpu --n 64 --param gpus=8 --stage 3 --focus exchange"};
-  for (const WindowAndScale& window : windows)
-    for (const char* view : views) {
-      std::remove(log.c_str());
-      const std::string args = "--headless --frames 3 --backend cpu --no-live --check-layout --width " +
-                               std::to_string(window.width) + " --height " + std::to_string(window.height) +
-                               " --ui-scale " + window.scale + " " + view;
-      EXPECT_EQ(run_sortscope(args + " 2> " + log), 0) << args << "\n" << read_file(log);
-    }
+  // One run per view lays it out at each window: 1920x1080 at scales 2 and 1.5, then 1280x800 at 1.5.
+  for (const char* view : views) {
+    std::remove(log.c_str());
+    const std::string args = "--headless --frames 3 --backend cpu --no-live --check-layout --width 1920 --height 1080 "
+                             "--ui-scale 2 --check-layout-at 1920x1080@1.5,1280x800@1.5 " + std::string(view);
+    EXPECT_EQ(run_sortscope(args + " 2> " + log), 0) << args << "\n" << read_file(log);
+    const std::string checked = read_file(log);
+    for (const char* line : {"layout at 1920x1080, scale 2: no problems", "layout at 1920x1080, scale 1.5: no problems",
+                             "layout at 1280x800, scale 1.5: no problems"})
+      EXPECT_NE(checked.find(line), std::string::npos) << args << ": no check of " << line << "\n" << checked;
+  }
 }
 
 // One frame of one window, drawn by `draw` (its draw list, the window's content origin, a line's

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <iostream>
 #include <mutex>
+#include <sstream>
 #include <vector>
 
 #include "cli/lessons.hpp"
@@ -32,9 +33,10 @@ constexpr int kDefaultHeadlessFrames = 60;
 // A headless render waits this long for its sort before taking the picture anyway.
 constexpr double kHeadlessWaitSeconds = 300;
 
-void render_frame(Platform& platform, ui::Ui& ui, Session& session) {
+void render_frame(Platform& platform, ui::Ui& ui, Session& session, bool draw_pixels = true) {
   platform.new_frame();
   ui.draw(session);
+  if (!draw_pixels) return;
   int w = 0, h = 0;
   platform.framebuffer_size(&w, &h);
   platform.bind_frame_target();
@@ -42,6 +44,40 @@ void render_frame(Platform& platform, ui::Ui& ui, Session& session) {
   glClearColor(0.04f, 0.045f, 0.055f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+// The frame just laid out, checked (--check-layout): each problem on a line, `what` naming the
+// picture ("step 3 (...)") where there are several; true when there were none.
+bool check_layout_now(const std::string& what) {
+  const std::vector<ui::LayoutProblem> problems = ui::audit_rendered_frame();
+  for (const ui::LayoutProblem& p : problems)
+    std::cerr << "sortscope: layout: " << (what.empty() ? "" : what + ": ") << p.window << ": " << p.what << "\n";
+  return problems.empty();
+}
+
+// The same picture laid out again at each of `windows` (--check-layout-at) and checked; `line`
+// says so of each window. The window is left at the last of them. False on any problem.
+bool check_layout_at(Platform& platform, ui::Ui& ui, Session& session, const std::vector<LayoutWindow>& windows,
+                     const std::string& what, bool line) {
+  bool clean = true;
+  for (const LayoutWindow& w : windows) {
+    if (const Status s = platform.resize(w.width, w.height); !s.ok()) {
+      std::cerr << "sortscope: " << printable(s.message()) << "\n";
+      return false;
+    }
+    ui.view().ui_scale = w.scale;
+    // A frame lays out, two more settle what it moved. The check reads draw lists, not pixels:
+    // only the last frame is drawn, which at 4K spares a software renderer most of its work.
+    for (int frame = 0; frame < 3; ++frame) render_frame(platform, ui, session, /*draw_pixels=*/frame == 2);
+    std::ostringstream at_text;
+    at_text << w.width << "x" << w.height << ", scale " << w.scale;
+    const std::string at = at_text.str();
+    const bool ok = check_layout_now(what.empty() ? "at " + at : what + " at " + at);
+    if (line) std::cerr << "sortscope: layout at " << at << ": " << (ok ? "no problems" : "problems above") << "\n";
+    clean = clean && ok;
+    platform.present();
+  }
+  return clean;
 }
 
 // "array, explain, histogram": the panels a layout shows.
@@ -244,13 +280,15 @@ std::string slug(const std::string& title) {
 
 // Waits for what the step set running (its sort, its race, its experiment), then settles the frame.
 void settle_lesson_step(Platform& platform, ui::Ui& ui, Session& session, bool live) {
-  render_frame(platform, ui, session);  // the step's set-up goes to the session here
+  render_frame(platform, ui, session, false);  // the step's set-up goes to the session here
   if (!session.wait_until_shown(kHeadlessWaitSeconds, live ? 3 : 1))
     std::cerr << "sortscope: the step's sort did not finish in " << kHeadlessWaitSeconds << " s\n";
-  render_frame(platform, ui, session);  // a race's second sort starts once the first one is shown
+  render_frame(platform, ui, session, false);  // a race's second sort starts once the first one is shown
   if (ui.challenger() && !ui.challenger()->wait_until_shown(kHeadlessWaitSeconds, live ? 3 : 1))
     std::cerr << "sortscope: the race's second sort did not finish in " << kHeadlessWaitSeconds << " s\n";
-  for (int settle = 0; settle < 3; ++settle) render_frame(platform, ui, session);
+  // Only the settled frame is drawn in pixels: the layout check reads draw lists, an export reads
+  // that frame, and a software renderer spends most of a step's time on pixels nobody reads.
+  for (int settle = 0; settle < 3; ++settle) render_frame(platform, ui, session, /*draw_pixels=*/settle == 2);
 }
 
 // A lesson given offscreen: each step (a question before and after its answer) rendered once its
@@ -277,6 +315,8 @@ int give_lesson_offscreen(Platform& platform, ui::Ui& ui, Session& session, cons
   std::map<std::string, Kept> recordings;
   std::vector<Image> pages;
   std::vector<std::string> names;
+  std::vector<LayoutWindow> more_windows;
+  if (options.check_layout) parse_layout_windows(options.check_layout_at, &more_windows);
   for (int step = 0; step < int(lesson.plans.size()); ++step) {
     const LessonStep& s = lesson.lesson.steps[size_t(step)];
     for (const bool revealed : s.question ? std::vector<bool>{false, true} : std::vector<bool>{true}) {
@@ -286,11 +326,7 @@ int give_lesson_offscreen(Platform& platform, ui::Ui& ui, Session& session, cons
       view.chosen[size_t(step)] = -1;
       settle_lesson_step(platform, ui, session, options.live);
       const std::string what = "step " + std::to_string(step + 1) + " (" + s.title + (revealed ? "" : ", before the answer") + ")";
-      if (options.check_layout) {
-        const std::vector<ui::LayoutProblem> problems = ui::audit_rendered_frame();
-        for (const ui::LayoutProblem& p : problems) std::cerr << "sortscope: layout: " << what << ": " << p.window << ": " << p.what << "\n";
-        if (!problems.empty()) status = 1;
-      }
+      if (options.check_layout && !check_layout_now(what)) status = 1;
       if (!options.export_dir.empty()) {
         Image image;
         if (Status r = platform.read_frame(&image); !r.ok()) {
@@ -326,6 +362,15 @@ int give_lesson_offscreen(Platform& platform, ui::Ui& ui, Session& session, cons
         if (plan.experiment && now.experiment && now.experiment->request == *plan.experiment) kept.experiments.push_back(now.experiment);
       }
       platform.present();
+      // The same picture at the other windows asked for, then back to the first for the next step.
+      if (!more_windows.empty()) {
+        if (!check_layout_at(platform, ui, session, more_windows, what, /*line=*/false)) status = 1;
+        if (const Status r = platform.resize(options.width, options.height); !r.ok()) {
+          std::cerr << "sortscope: " << printable(r.message()) << "\n";
+          return 1;
+        }
+        ui.view().ui_scale = options.ui_scale;
+      }
     }
   }
   for (const auto& [name, kept] : recordings) {
@@ -339,10 +384,12 @@ int give_lesson_offscreen(Platform& platform, ui::Ui& ui, Session& session, cons
                 << " experiment(s) to " << path << "\n";
     }
   }
-  if (options.check_layout)
+  if (options.check_layout) {
     std::cerr << "sortscope: lesson " << lesson.lesson.name << ": " << lesson.plans.size() << " steps checked at "
-              << options.width << "x" << options.height << ", scale " << options.ui_scale << ": "
-              << (status == 0 ? "no problems" : "problems above") << "\n";
+              << options.width << "x" << options.height << ", scale " << options.ui_scale;
+    for (const LayoutWindow& w : more_windows) std::cerr << " and at " << w.width << "x" << w.height << ", scale " << w.scale;
+    std::cerr << ": " << (status == 0 ? "no problems" : "problems above") << "\n";
+  }
   if (!pages.empty()) {
     const std::string pdf = (dir / (lesson.lesson.name + ".pdf")).string();
     if (Status s = write_pdf(pages, pdf); !s.ok()) {
@@ -567,33 +614,19 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
       if (last && options.print_text)
         for (const ui::DrawnText& t : ui::rendered_text()) std::cout << t.window << ": " << t.text << "\n";
       if (last && options.check_layout) {
-        const std::vector<ui::LayoutProblem> problems = ui::audit_rendered_frame();
-        for (const ui::LayoutProblem& p : problems) std::cerr << "sortscope: layout: " << p.window << ": " << p.what << "\n";
+        const bool clean = check_layout_now("");
         std::cerr << "sortscope: layout at " << options.width << "x" << options.height << ", scale " << view.ui_scale
-                  << ": " << (problems.empty() ? "no problems" : std::to_string(problems.size()) + " problems") << "\n";
-        if (!problems.empty()) status = 1;
+                  << ": " << (clean ? "no problems" : "problems above") << "\n";
+        if (!clean) status = 1;
       }
       platform->present();
     }
-    // More windows checked in this run: the same sort, laid out again at each size and scale.
+    // More windows checked in this run: the same sort, laid out again at each size and scale (a
+    // lesson has checked each step at each).
     std::vector<LayoutWindow> more_windows;
-    if (options.check_layout && !platform->interactive() && parse_layout_windows(options.check_layout_at, &more_windows))
-      for (const LayoutWindow& w : more_windows) {
-        if (const Status s = platform->resize(w.width, w.height); !s.ok()) {
-          std::cerr << "sortscope: " << printable(s.message()) << "\n";
-          status = 1;
-          break;
-        }
-        ui.view().ui_scale = w.scale;
-        // A frame lays out, two more settle what it moved (as the last frame above).
-        for (int frame = 0; frame < 3; ++frame) render_frame(*platform, ui, session);
-        const std::vector<ui::LayoutProblem> problems = ui::audit_rendered_frame();
-        for (const ui::LayoutProblem& p : problems) std::cerr << "sortscope: layout: " << p.window << ": " << p.what << "\n";
-        std::cerr << "sortscope: layout at " << w.width << "x" << w.height << ", scale " << w.scale << ": "
-                  << (problems.empty() ? "no problems" : std::to_string(problems.size()) + " problems") << "\n";
-        if (!problems.empty()) status = 1;
-        platform->present();
-      }
+    if (options.check_layout && !platform->interactive() && !given && parse_layout_windows(options.check_layout_at, &more_windows) &&
+        !check_layout_at(*platform, ui, session, more_windows, "", /*line=*/true))
+      status = 1;
     if (!settings_path.empty()) {
       settings.view = ui.view();
       if (platform->interactive()) platform->framebuffer_size(&settings.width, &settings.height);

@@ -384,7 +384,8 @@ Command parse_command_line(int argc, const char* const* argv, std::ostream& out,
                "one (with --headless: check a projector's size and --ui-scale before class)");
   app.add_option("--check-layout-at", gui.check_layout_at,
                  "With --check-layout --headless: check these windows too, in the same run, after --width, "
-                 "--height and --ui-scale: WIDTHxHEIGHT@SCALE, comma-separated (e.g. 1280x720@3,3840x2160@1.5)")
+                 "--height and --ui-scale (with --lesson, every step at each): WIDTHxHEIGHT@SCALE, comma-separated "
+                 "(e.g. 1280x720@3,3840x2160@1.5)")
       ->needs("--check-layout")
       ->check([](const std::string& text) {
         std::vector<LayoutWindow> windows;
