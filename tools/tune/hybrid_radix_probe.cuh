@@ -427,6 +427,65 @@ cudaError_t msd_pass(const MsdRegions& r, const Bits* in, Bits* out, const Value
   return cudaSuccess;
 }
 
+// The waves' device regions: two scratch regions of a wave's capacity (keys, and values), two
+// look-back rows of its most tiles, every bucket's remaining-digit histograms and a tile counter per
+// wave and pass (these two zero before the first wave).
+template <typename Bits, typename Value>
+struct WaveRegions {
+  Bits* scratch_keys[2];
+  Value* scratch_values[2];
+  uint32_t* lookback[2];
+  uint32_t* histograms;  // [kBuckets][passes][kDigits]
+  uint32_t* counters;    // [waves][passes]
+};
+
+// Sorts wave `index` of the buckets `tables` describes, in place in `keys` (and `values`), by the
+// digits of [begin_bit, msd_begin): its histogram, then one segmented pass a digit, from `keys` by
+// way of the scratch regions back to `keys`. The wave must fit the scratch regions.
+template <typename Bits, typename Value, int KC>
+cudaError_t sort_wave(const WaveRegions<Bits, Value>& r, const BucketTables& tables, const Wave& wave, uint32_t index,
+                      Bits* keys, Value* values, uint64_t total_items, Twiddle<Bits> twiddle, int begin_bit,
+                      int msd_begin, cudaStream_t stream) {
+  using namespace onesweep;
+  using onesweep::device::PassArgs;
+  constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
+  constexpr KernelShape kPass = pass_shape(sizeof(Bits), kValueBytes, true);
+  using Agent = onesweep::device::OnesweepAgent<kPass.threads, kPass.items_per_thread, Bits, Value, KC, false,
+                                                kPass.value_load, kRadixBits, kPass.lookback_window, false>;
+  constexpr auto wave_pass = device::bucket_pass_kernel<kPass.threads, kPass.items_per_thread, kPass.min_blocks,
+                                                        Bits, Value, KC, kPass.value_load, kPass.lookback_window>;
+  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<wave_pass>(Agent::kExchangeBytes));
+  const int passes = radix_pass_count(begin_bit, msd_begin, kRadixBits);
+  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(r.lookback[0], 0, uint64_t(wave.tiles) * kDigits * sizeof(uint32_t), stream));
+  device::bucket_histogram_kernel<kPass.threads, kPass.tile_items(), Bits, KC><<<wave.tiles, kPass.threads, 0, stream>>>(
+      keys, tables, wave, twiddle, begin_bit, msd_begin, passes, r.histograms);
+  SORTSCOPE_CUDA_LAUNCH_CHECK();
+  for (int p = 0; p < passes; ++p) {
+    const RadixPass rp = radix_pass(begin_bit, msd_begin, kRadixBits, p);
+    // Positions are the keys' own: the scratch regions are addressed from the wave's first key.
+    Bits* src = p == 0 ? keys : r.scratch_keys[(p - 1) % 2] - wave.begin;
+    Bits* dst = p == passes - 1 ? keys : r.scratch_keys[p % 2] - wave.begin;
+    Value* vsrc = nullptr;
+    Value* vdst = nullptr;
+    if constexpr (kValueBytes > 0) {
+      vsrc = p == 0 ? values : r.scratch_values[(p - 1) % 2] - wave.begin;
+      vdst = p == passes - 1 ? values : r.scratch_values[p % 2] - wave.begin;
+    }
+    PassArgs<Bits, Value> args{};
+    args.buffers = {{src, dst, dst}, {vsrc, vdst, vdst}};
+    args.lookback = r.lookback[p % 2];
+    args.next_lookback = p + 1 < passes ? r.lookback[(p + 1) % 2] : nullptr;
+    args.tile_counter = r.counters + uint64_t(index) * passes + p;
+    args.total_items = total_items;
+    args.twiddle = twiddle;
+    args.digit = {p, rp.shift, rp.bits};
+    args.digit_mask = (1u << rp.bits) - 1;
+    wave_pass<<<wave.tiles, kPass.threads, Agent::kExchangeBytes, stream>>>(args, tables, wave, r.histograms, passes);
+    SORTSCOPE_CUDA_LAUNCH_CHECK();
+  }
+  return cudaSuccess;
+}
+
 template <typename Bits, typename Value, int KC>
 cudaError_t sort_hybrid(const detail::SortCall& c, const Tuning& tuning = {}) {
   using namespace onesweep;
@@ -515,10 +574,12 @@ cudaError_t sort_hybrid(const detail::SortCall& c, const Tuning& tuning = {}) {
   std::copy(host_counts, host_counts + kBuckets, counts);
   const std::vector<Wave> waves = plan_waves(counts, kTile, capacity);
 
-  constexpr auto wave_pass = device::bucket_pass_kernel<kPass.threads, kPass.items_per_thread, kPass.min_blocks,
-                                                        Bits, Value, KC, kPass.value_load, kPass.lookback_window>;
-  SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<wave_pass>(Agent::kExchangeBytes));
   const BucketTables tables{bucket_begin, bucket_tile};
+  const WaveRegions<Bits, Value> regions{{scratch_keys[0], scratch_keys[1]},
+                                         {scratch_values[0], scratch_values[1]},
+                                         {wave_lookback[0], wave_lookback[1]},
+                                         histograms,
+                                         wave_counters};
   for (size_t w = 0; w < waves.size(); ++w) {
     const Wave& wave = waves[w];
     if (wave.items > capacity) {
@@ -544,34 +605,8 @@ cudaError_t sort_hybrid(const detail::SortCall& c, const Tuning& tuning = {}) {
       }
       continue;
     }
-    SORTSCOPE_CUDA_TRY(cudaMemsetAsync(wave_lookback[0], 0, uint64_t(wave.tiles) * kDigits * sizeof(uint32_t), c.stream));
-    device::bucket_histogram_kernel<kPass.threads, kTile, Bits, KC><<<wave.tiles, kPass.threads, 0, c.stream>>>(
-        out, tables, wave, twiddle, a.begin_bit, msd_begin, lsd_passes, histograms);
-    SORTSCOPE_CUDA_LAUNCH_CHECK();
-    for (int p = 0; p < lsd_passes; ++p) {
-      const RadixPass rp = radix_pass(a.begin_bit, msd_begin, kRadixBits, p);
-      // Positions are the keys' own: the scratch regions are addressed from the wave's first key.
-      Bits* src = p == 0 ? out : scratch_keys[(p - 1) % 2] - wave.begin;
-      Bits* dst = p == lsd_passes - 1 ? out : scratch_keys[p % 2] - wave.begin;
-      Value* vsrc = nullptr;
-      Value* vdst = nullptr;
-      if constexpr (kValueBytes > 0) {
-        vsrc = p == 0 ? values_out : scratch_values[(p - 1) % 2] - wave.begin;
-        vdst = p == lsd_passes - 1 ? values_out : scratch_values[p % 2] - wave.begin;
-      }
-      PassArgs<Bits, Value> args{};
-      args.buffers = {{src, dst, dst}, {vsrc, vdst, vdst}};
-      args.lookback = wave_lookback[p % 2];
-      args.next_lookback = p + 1 < lsd_passes ? wave_lookback[(p + 1) % 2] : nullptr;
-      args.tile_counter = wave_counters + w * lsd_passes + p;
-      args.total_items = n;
-      args.twiddle = twiddle;
-      args.digit = {p, rp.shift, rp.bits};
-      args.digit_mask = (1u << rp.bits) - 1;
-      wave_pass<<<wave.tiles, kPass.threads, Agent::kExchangeBytes, c.stream>>>(args, tables, wave, histograms,
-                                                                               lsd_passes);
-      SORTSCOPE_CUDA_LAUNCH_CHECK();
-    }
+    SORTSCOPE_CUDA_TRY((sort_wave<Bits, Value, KC>(regions, tables, wave, uint32_t(w), out, values_out, n, twiddle,
+                                                  a.begin_bit, msd_begin, c.stream)));
   }
   return cudaSuccess;
 }

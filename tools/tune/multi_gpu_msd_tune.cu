@@ -1,0 +1,468 @@
+// Races a multi-GPU sort whose exchange starts after one MSD pass against one-sweep on one GPU, in
+// one process (not part of the normal build: -DSORTSCOPE_BUILD_TUNING=ON). It asks whether the
+// exchange can run under the local sort, which the multi-GPU sort's sort-first steps cannot do.
+//
+// Each GPU holds n / G random u32 keys. Steps, every GPU at once:
+//   1. one MSD pass over the top 8 bits (hybrid_radix_probe.cuh's msd_pass), its counts to the host;
+//   2. the host gives each GPU a run of whole top digits, balanced by the counts, and lays each
+//      GPU's output out digit by digit, each digit's keys from every source in source order;
+//   3. in rounds, one per wave of the receiver's digits: ncclSend/ncclRecv of each digit's keys from
+//      every other GPU into its place (the GPU's own keys copied there on its compute stream);
+//   4. as each round lands, its wave is sorted by the remaining 24 bits in L2 (sort_wave).
+// The runs end sorted on their GPUs and in global order. Keys are u32 and uniform: a top digit holds
+// about n / 256 keys, every wave fits the scratch regions, and the digit split leaves the GPUs within
+// one digit of balance. A real sort would split the boundary digit exactly and fall back to the
+// sort-first steps for skewed keys.
+//
+// Usage: [MM_SERIAL=1] [MM_CONTIG=1] [MM_ROUND_WAVES=R] [MM_PEER=0]
+//        multi_gpu_msd_tune [GPUS] [log2 n] [L2 share of a wave] [timed runs]
+// MM_SERIAL starts no wave before the whole exchange has landed (each part's time alone); MM_CONTIG
+// sends a round's keys from each source as one message (a measurement: the output is not sorted);
+// MM_ROUND_WAVES puts R waves in each NCCL group; MM_PEER=0 leaves peer access off.
+// Every timed output is checked: each run sorted, the runs in order, the multiset of keys kept.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "hybrid_radix_probe.cuh"
+#include "multi_gpu/nccl_library.hpp"
+#include "sortscope/onesweep.hpp"
+#include "tune_common.cuh"
+
+namespace {
+
+using namespace sortscope;
+namespace hr = tune::hybrid_radix;
+using Bits = uint32_t;
+using Value = onesweep::device::KeysOnly;
+constexpr int kFold = onesweep::device::kOrderedAlready;
+constexpr int kKeyBits = 32;
+constexpr int kMsdBegin = kKeyBits - hr::kMsdBits;
+constexpr onesweep::KernelShape kPass = onesweep::pass_shape(sizeof(Bits), 0, true);
+constexpr uint32_t kTile = kPass.tile_items();
+
+#define NCCL_CHECK(x)                                                                                 \
+  do {                                                                                                \
+    const ncclResult_t nccl_result = (x);                                                             \
+    if (nccl_result != ncclSuccess) {                                                                 \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, nccl->GetErrorString(nccl_result)); \
+      std::exit(1);                                                                                   \
+    }                                                                                                 \
+  } while (0)
+
+const multi_gpu::NcclLibrary* nccl = nullptr;
+
+struct Gpu {
+  int device = 0;
+  ncclComm_t comm = nullptr;
+  cudaStream_t compute = nullptr, link = nullptr;
+  uint64_t n = 0;        // keys it starts with
+  uint64_t total = 0;    // keys it ends with
+  uint64_t capacity = 0; // keys a wave may hold
+  uint64_t out_capacity = 0;
+  Bits *in = nullptr, *msd = nullptr, *out = nullptr;
+  // The MSD pass's regions (bins, counter, look-back zeroed before each sort) and its tables.
+  hr::MsdRegions msd_regions{};
+  void* msd_cleared = nullptr;
+  size_t msd_cleared_bytes = 0;
+  // The waves' regions (histograms and counters zeroed before each sort) and the output's tables.
+  hr::WaveRegions<Bits, Value> wave_regions{};
+  void* wave_cleared = nullptr;
+  size_t wave_cleared_bytes = 0;
+  uint32_t *table_begin = nullptr, *table_tile = nullptr;  // device, [kBuckets + 1] each
+  uint32_t* host_tables = nullptr;                          // pinned, 2 x (kBuckets + 1)
+  uint32_t* host_counts = nullptr;                          // pinned, kBuckets
+  cudaEvent_t counted = nullptr, msd_done = nullptr, start = nullptr, done = nullptr, exchanged = nullptr;
+  std::vector<cudaEvent_t> landed;
+  // This sort's plan.
+  uint32_t counts[hr::kBuckets] = {};
+  std::vector<hr::Wave> waves;
+  uint64_t msd_start[hr::kBuckets] = {};  // where each digit begins in `msd`
+};
+
+uint64_t max_tiles(uint64_t keys) { return (keys + kTile - 1) / kTile + hr::kBuckets; }
+
+void allocate(Gpu& g, uint64_t n, uint64_t out_capacity, double l2_share, uint64_t seed) {
+  CHECK(cudaSetDevice(g.device));
+  int lowest = 0, highest = 0;
+  CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
+  CHECK(cudaStreamCreateWithFlags(&g.compute, cudaStreamNonBlocking));
+  // The exchange's copies go first where they and the sort share the GPU.
+  CHECK(cudaStreamCreateWithPriority(&g.link, cudaStreamNonBlocking, highest));
+  g.n = n;
+  g.capacity = uint64_t(l2_share * double(hr::l2_bytes())) / (2 * sizeof(Bits)) / kTile * kTile;
+  CHECK(cudaMalloc(&g.in, n * sizeof(Bits)));
+  CHECK(cudaMalloc(&g.msd, n * sizeof(Bits)));
+  CHECK(cudaMalloc(&g.out, out_capacity * sizeof(Bits)));
+  g.out_capacity = out_capacity;
+  tune::fill_random_words<<<4096, 256, 0, g.compute>>>(g.in, n, seed);
+  const uint64_t msd_tiles = (n + kTile - 1) / kTile;
+  // [bins][counter][look-back] cleared, each on its own 1 KiB; then the plan and the MSD pass's own
+  // tables.
+  constexpr uint64_t kRow = 256;
+  g.msd_cleared_bytes = (2 * kRow + msd_tiles * onesweep::kDigits) * sizeof(uint32_t);
+  CHECK(cudaMalloc(&g.msd_cleared, g.msd_cleared_bytes));
+  auto* words = static_cast<uint32_t*>(g.msd_cleared);
+  g.msd_regions.bins = words;
+  g.msd_regions.counter = words + kRow;
+  g.msd_regions.lookback = words + 2 * kRow;
+  CHECK(cudaMalloc(&g.msd_regions.plan, sizeof(onesweep::device::PassPlan)));
+  CHECK(cudaMalloc(&g.msd_regions.bucket_begin, (hr::kBuckets + 1) * sizeof(uint32_t)));
+  CHECK(cudaMalloc(&g.msd_regions.bucket_tile, (hr::kBuckets + 1) * sizeof(uint32_t)));
+  // The waves: two scratch regions, two look-back rows, then [histograms][counters] cleared.
+  const int passes = radix_pass_count(0, kMsdBegin, onesweep::kRadixBits);
+  Bits* scratch = nullptr;
+  CHECK(cudaMalloc(&scratch, 2 * g.capacity * sizeof(Bits)));
+  g.wave_regions.scratch_keys[0] = scratch;
+  g.wave_regions.scratch_keys[1] = scratch + g.capacity;
+  for (uint32_t*& row : g.wave_regions.lookback)
+    CHECK(cudaMalloc(&row, max_tiles(g.capacity) * onesweep::kDigits * sizeof(uint32_t)));
+  g.wave_cleared_bytes = (uint64_t(hr::kBuckets) * passes * onesweep::kDigits + hr::kBuckets * passes) * sizeof(uint32_t);
+  CHECK(cudaMalloc(&g.wave_cleared, g.wave_cleared_bytes));
+  g.wave_regions.histograms = static_cast<uint32_t*>(g.wave_cleared);
+  g.wave_regions.counters = g.wave_regions.histograms + uint64_t(hr::kBuckets) * passes * onesweep::kDigits;
+  CHECK(cudaMalloc(&g.table_begin, (hr::kBuckets + 1) * sizeof(uint32_t)));
+  CHECK(cudaMalloc(&g.table_tile, (hr::kBuckets + 1) * sizeof(uint32_t)));
+  CHECK(cudaMallocHost(&g.host_tables, 2 * (hr::kBuckets + 1) * sizeof(uint32_t)));
+  CHECK(cudaMallocHost(&g.host_counts, hr::kBuckets * sizeof(uint32_t)));
+  CHECK(cudaEventCreateWithFlags(&g.counted, cudaEventDisableTiming));
+  CHECK(cudaEventCreate(&g.msd_done));
+  CHECK(cudaEventCreate(&g.start));
+  CHECK(cudaEventCreate(&g.done));
+  CHECK(cudaEventCreate(&g.exchanged));
+}
+
+// Which GPU owns each top digit: whole digits, each GPU's share of the keys as near n / G as the
+// digits allow.
+std::vector<int> owners(const std::vector<Gpu>& gpus, uint64_t n, uint64_t (&global)[hr::kBuckets]) {
+  const int G = int(gpus.size());
+  std::vector<int> owner(hr::kBuckets);
+  for (int d = 0; d < hr::kBuckets; ++d) {
+    global[d] = 0;
+    for (const Gpu& g : gpus) global[d] += g.counts[d];
+  }
+  uint64_t before = 0;
+  for (int d = 0; d < hr::kBuckets; ++d) {
+    // The digit goes to the GPU whose share holds the digit's middle key.
+    const uint64_t middle = before + global[d] / 2;
+    owner[d] = int(std::min<uint64_t>(G - 1, middle * G / std::max<uint64_t>(n, 1)));
+    before += global[d];
+  }
+  return owner;
+}
+
+struct Timing {
+  double total_ms = 0, msd_ms = 0, exchanged_ms = 0, sorted_ms = 0;  // GPU 0's events but the total
+};
+
+// MM_SERIAL=1: no wave starts before the whole exchange has landed (the parts' times alone).
+const bool g_serial = std::getenv("MM_SERIAL") && std::atoi(std::getenv("MM_SERIAL")) == 1;
+// MM_CONTIG=1 (a measurement, its output wrong): a round's keys from one source in one message, to
+// the receiver's output as they lie, not digit by digit.
+const bool g_contiguous = std::getenv("MM_CONTIG") && std::atoi(std::getenv("MM_CONTIG")) == 1;
+
+// One sort over every GPU; returns the host's wall time from the first launch to the last GPU done.
+Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
+  const int G = int(gpus.size());
+  const auto t0 = std::chrono::steady_clock::now();
+  const Twiddle<Bits> twiddle = make_twiddle<Bits>(false, false, false);
+  // 1. The MSD pass on every GPU, its counts to the host.
+  for (Gpu& g : gpus) {
+    CHECK(cudaSetDevice(g.device));
+    CHECK(cudaEventRecord(g.start, g.compute));
+    CHECK(cudaMemsetAsync(g.msd_cleared, 0, g.msd_cleared_bytes, g.compute));
+    CHECK(cudaMemsetAsync(g.wave_cleared, 0, g.wave_cleared_bytes, g.compute));
+    CHECK((hr::msd_pass<Bits, Value, kFold>(g.msd_regions, g.in, g.msd, nullptr, nullptr, g.n, twiddle, kMsdBegin,
+                                            kKeyBits, g.host_counts, g.counted, g.compute)));
+    CHECK(cudaEventRecord(g.msd_done, g.compute));
+  }
+  // 2. The plan, from every GPU's counts.
+  for (Gpu& g : gpus) {
+    CHECK(cudaEventSynchronize(g.counted));
+    std::copy(g.host_counts, g.host_counts + hr::kBuckets, g.counts);
+    uint64_t at = 0;
+    for (int d = 0; d < hr::kBuckets; ++d) {
+      g.msd_start[d] = at;
+      at += g.counts[d];
+    }
+  }
+  uint64_t global[hr::kBuckets];
+  const std::vector<int> owner = owners(gpus, n, global);
+  // Where digit d's keys from source s land on their owner: digit_at[d] + from[d][s].
+  std::vector<uint64_t> digit_at(hr::kBuckets);
+  std::vector<std::vector<uint64_t>> from(hr::kBuckets, std::vector<uint64_t>(G));
+  size_t rounds = 0;
+  for (int r = 0; r < G; ++r) {
+    Gpu& g = gpus[r];
+    uint32_t owned[hr::kBuckets];
+    uint32_t* begin = g.host_tables;
+    uint32_t* tile = g.host_tables + hr::kBuckets + 1;
+    uint64_t at = 0, tiles = 0;
+    for (int d = 0; d < hr::kBuckets; ++d) {
+      owned[d] = owner[d] == r ? uint32_t(global[d]) : 0;
+      begin[d] = uint32_t(at);
+      tile[d] = uint32_t(tiles);
+      if (owner[d] == r) {
+        digit_at[d] = at;
+        uint64_t part = 0;
+        for (int s = 0; s < G; ++s) {
+          from[d][s] = part;
+          part += gpus[s].counts[d];
+        }
+      }
+      at += owned[d];
+      tiles += (owned[d] + kTile - 1) / kTile;
+    }
+    begin[hr::kBuckets] = uint32_t(at);
+    tile[hr::kBuckets] = uint32_t(tiles);
+    g.total = at;
+    if (g.total > g.out_capacity) {
+      std::fprintf(stderr, "GPU %d would hold %llu keys, more than its output's %llu\n", r, (unsigned long long)at,
+                   (unsigned long long)g.out_capacity);
+      std::exit(1);
+    }
+    g.waves = hr::plan_waves(owned, kTile, g.capacity);
+    for (const hr::Wave& w : g.waves)
+      if (w.items > g.capacity) {
+        std::fprintf(stderr, "a digit of %llu keys is larger than a wave (%llu): skewed keys are not this probe's\n",
+                     (unsigned long long)w.items, (unsigned long long)g.capacity);
+        std::exit(1);
+      }
+    rounds = std::max(rounds, g.waves.size());
+    CHECK(cudaSetDevice(g.device));
+    CHECK(cudaMemcpyAsync(g.table_begin, begin, (hr::kBuckets + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice, g.compute));
+    CHECK(cudaMemcpyAsync(g.table_tile, tile, (hr::kBuckets + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice, g.compute));
+    CHECK(cudaStreamWaitEvent(g.link, g.msd_done));
+  }
+  for (Gpu& g : gpus) {
+    CHECK(cudaSetDevice(g.device));
+    while (g.landed.size() < rounds) {
+      g.landed.emplace_back();
+      CHECK(cudaEventCreateWithFlags(&g.landed.back(), cudaEventDisableTiming));
+    }
+  }
+  // 3. The exchange, a round per MM_ROUND_WAVES wave indices (1 by default): every receiver's waves
+  //    k, from every other GPU.
+  static const size_t waves_a_round =
+      std::max(1, std::getenv("MM_ROUND_WAVES") ? std::atoi(std::getenv("MM_ROUND_WAVES")) : 1);
+  for (size_t round_first = 0; round_first < rounds; round_first += waves_a_round) {
+    const size_t round_end = std::min(rounds, round_first + waves_a_round);
+    NCCL_CHECK(nccl->GroupStart());
+    for (size_t k = round_first; k < round_end; ++k) {
+      for (int r = 0; r < G; ++r) {
+        if (k >= gpus[r].waves.size()) continue;
+        const hr::Wave& w = gpus[r].waves[k];
+        if (g_contiguous) {
+          for (int s = 0; s < G; ++s) {
+            uint64_t first = 0, count = 0;
+            for (uint32_t d = w.first_bucket; d < w.first_bucket + w.buckets; ++d)
+              if (owner[d] == r && gpus[s].counts[d]) {
+                if (count == 0) first = gpus[s].msd_start[d];
+                count += gpus[s].counts[d];
+              }
+            if (s == r || count == 0) continue;
+            NCCL_CHECK(nccl->Send(gpus[s].msd + first, count, ncclUint32, r, gpus[s].comm, gpus[s].link));
+            NCCL_CHECK(nccl->Recv(gpus[r].out + w.begin, count, ncclUint32, s, gpus[r].comm, gpus[r].link));
+          }
+          continue;
+        }
+        // A wave's first buckets may be digits of another GPU's (empty here): their keys stay away.
+        for (uint32_t d = w.first_bucket; d < w.first_bucket + w.buckets; ++d)
+          for (int s = 0; s < G; ++s) {
+            const uint64_t count = gpus[s].counts[d];
+            if (owner[d] != r || s == r || count == 0) continue;
+            NCCL_CHECK(nccl->Send(gpus[s].msd + gpus[s].msd_start[d], count, ncclUint32, r, gpus[s].comm, gpus[s].link));
+            NCCL_CHECK(nccl->Recv(gpus[r].out + digit_at[d] + from[d][s], count, ncclUint32, s, gpus[r].comm,
+                                  gpus[r].link));
+          }
+      }
+    }
+    NCCL_CHECK(nccl->GroupEnd());
+    for (Gpu& g : gpus) {
+      CHECK(cudaSetDevice(g.device));
+      for (size_t k = round_first; k < round_end; ++k) CHECK(cudaEventRecord(g.landed[k], g.link));
+    }
+  }
+  for (Gpu& g : gpus) {
+    CHECK(cudaSetDevice(g.device));
+    CHECK(cudaEventRecord(g.exchanged, g.link));
+  }
+  // 4. Each wave sorted once its round has landed, the GPU's own keys copied in first.
+  for (int r = 0; r < G; ++r) {
+    Gpu& g = gpus[r];
+    CHECK(cudaSetDevice(g.device));
+    if (g_serial) CHECK(cudaStreamWaitEvent(g.compute, g.exchanged));
+    const hr::BucketTables tables{g.table_begin, g.table_tile};
+    for (size_t k = 0; k < g.waves.size(); ++k) {
+      const hr::Wave& w = g.waves[k];
+      for (uint32_t d = w.first_bucket; d < w.first_bucket + w.buckets; ++d)
+        if (owner[d] == r && g.counts[d])
+          CHECK(cudaMemcpyAsync(g.out + digit_at[d] + from[d][r], g.msd + g.msd_start[d], g.counts[d] * sizeof(Bits),
+                                cudaMemcpyDeviceToDevice, g.compute));
+      CHECK(cudaStreamWaitEvent(g.compute, g.landed[k]));
+      CHECK((hr::sort_wave<Bits, Value, kFold>(g.wave_regions, tables, w, uint32_t(k), g.out, nullptr, g.total,
+                                               twiddle, 0, kMsdBegin, g.compute)));
+    }
+    CHECK(cudaEventRecord(g.done, g.compute));
+  }
+  for (Gpu& g : gpus) {
+    CHECK(cudaSetDevice(g.device));
+    CHECK(cudaStreamSynchronize(g.link));
+    CHECK(cudaStreamSynchronize(g.compute));
+  }
+  Timing t;
+  t.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  float msd = 0, exchanged = 0, sorted = 0;
+  CHECK(cudaSetDevice(gpus[0].device));
+  CHECK(cudaEventElapsedTime(&msd, gpus[0].start, gpus[0].msd_done));
+  CHECK(cudaEventElapsedTime(&exchanged, gpus[0].start, gpus[0].exchanged));
+  CHECK(cudaEventElapsedTime(&sorted, gpus[0].start, gpus[0].done));
+  t.msd_ms = msd;
+  t.exchanged_ms = exchanged;
+  t.sorted_ms = sorted;
+  return t;
+}
+
+// Every run sorted, the runs in order, and the multiset of keys that of the input (by count, sum and
+// sum of squares of a mix of each key, modulo 2^64).
+bool verify(std::vector<Gpu>& gpus, uint64_t n, std::vector<uint64_t>* run_sizes) {
+  auto fingerprint = [](const std::vector<Bits>& keys, uint64_t (&f)[2]) {
+    for (Bits k : keys) {
+      const uint64_t m = gen::mix64(k);
+      f[0] += m;
+      f[1] += m * m;
+    }
+  };
+  uint64_t want[2] = {0, 0}, got[2] = {0, 0}, total = 0;
+  bool ok = true;
+  Bits last = 0;
+  for (size_t r = 0; r < gpus.size(); ++r) {
+    Gpu& g = gpus[r];
+    CHECK(cudaSetDevice(g.device));
+    std::vector<Bits> in(g.n), out(g.total);
+    CHECK(cudaMemcpy(in.data(), g.in, g.n * sizeof(Bits), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(out.data(), g.out, g.total * sizeof(Bits), cudaMemcpyDeviceToHost));
+    fingerprint(in, want);
+    fingerprint(out, got);
+    total += g.total;
+    run_sizes->push_back(g.total);
+    if (!std::is_sorted(out.begin(), out.end())) {
+      std::printf("GPU %zu's run is not sorted\n", r);
+      ok = false;
+    }
+    if (!out.empty()) {
+      if (r > 0 && out.front() < last) {
+        std::printf("GPU %zu's run starts below GPU %zu's last key\n", r, r - 1);
+        ok = false;
+      }
+      last = out.back();
+    }
+  }
+  if (total != n || want[0] != got[0] || want[1] != got[1]) {
+    std::printf("the runs hold %llu keys, not the input's %llu, or other keys\n", (unsigned long long)total,
+                (unsigned long long)n);
+    ok = false;
+  }
+  return ok;
+}
+
+// One-sweep on GPU 0 over all n keys (every GPU's input, gathered there), CUDA events, median.
+double one_gpu_ms(std::vector<Gpu>& gpus, uint64_t n, int runs) {
+  Gpu& g0 = gpus[0];
+  CHECK(cudaSetDevice(g0.device));
+  Bits *in = nullptr, *out = nullptr;
+  CHECK(cudaMalloc(&in, n * sizeof(Bits)));
+  CHECK(cudaMalloc(&out, n * sizeof(Bits)));
+  uint64_t at = 0;
+  for (Gpu& g : gpus) {
+    CHECK(cudaMemcpyPeer(in + at, g0.device, g.in, g.device, g.n * sizeof(Bits)));
+    at += g.n;
+  }
+  detail::SortCall call;
+  call.args.key_type = KeyType::u32;
+  call.args.keys_in = in;
+  call.args.keys_out = out;
+  call.args.n = n;
+  size_t bytes = 0;
+  call.temp_storage_bytes = &bytes;
+  CHECK(detail::sort_any(onesweep::dispatch, call));
+  void* temp = nullptr;
+  CHECK(cudaMalloc(&temp, bytes));
+  call.d_temp_storage = temp;
+  tune::g_timed_runs = runs;
+  const double ms = tune::median_ms([&] { CHECK(detail::sort_any(onesweep::dispatch, call)); }, runs);
+  std::vector<Bits> host(n);
+  CHECK(cudaMemcpy(host.data(), out, n * sizeof(Bits), cudaMemcpyDeviceToHost));
+  if (!std::is_sorted(host.begin(), host.end())) std::printf("one-sweep's output is not sorted\n");
+  CHECK(cudaFree(in));
+  CHECK(cudaFree(out));
+  CHECK(cudaFree(temp));
+  return ms;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int G = argc > 1 ? std::atoi(argv[1]) : 2;
+  // The MSD pass takes one-sweep's portion at most on each GPU.
+  const uint64_t asked = uint64_t(1) << (argc > 2 ? std::atoi(argv[2]) : 31);
+  const uint64_t n = std::min<uint64_t>(asked / G, onesweep::kPortionLimit) * G;
+  const double share = argc > 3 ? std::atof(argv[3]) : 4.0;
+  const int runs = argc > 4 ? std::atoi(argv[4]) : 10;
+  std::string why;
+  nccl = multi_gpu::nccl(&why);
+  if (!nccl) {
+    std::fprintf(stderr, "no NCCL: %s\n", why.c_str());
+    return 2;
+  }
+  int devices = 0;
+  CHECK(cudaGetDeviceCount(&devices));
+  if (devices < G) {
+    std::fprintf(stderr, "%d GPUs asked for, %d here\n", G, devices);
+    return 2;
+  }
+  std::vector<Gpu> gpus(G);
+  std::vector<int> ids(G);
+  for (int r = 0; r < G; ++r) gpus[r].device = ids[r] = r;
+  // MM_PEER=0 leaves peer access off (NCCL then copies through its own buffers).
+  if (!std::getenv("MM_PEER") || std::atoi(std::getenv("MM_PEER")) != 0)
+    for (int r = 0; r < G; ++r) {
+      CHECK(cudaSetDevice(r));
+      for (int p = 0; p < G; ++p)
+        if (p != r && cudaDeviceEnablePeerAccess(p, 0) != cudaSuccess) (void)cudaGetLastError();
+    }
+  std::vector<ncclComm_t> comms(G);
+  NCCL_CHECK(nccl->CommInitAll(comms.data(), G, ids.data()));
+  const uint64_t per = n / G;
+  for (int r = 0; r < G; ++r) {
+    gpus[r].comm = comms[r];
+    // A run may exceed n / G by the boundary digits: room for one digit more at each end.
+    allocate(gpus[r], per, per + per / 16, share, 7 + uint64_t(r) * n);
+  }
+  for (Gpu& g : gpus) {
+    CHECK(cudaSetDevice(g.device));
+    CHECK(cudaDeviceSynchronize());
+  }
+  std::printf("%d GPUs, n = %llu u32 keys, waves of %llu keys (%.2f of L2 for two scratch copies)\n", G,
+              (unsigned long long)n, (unsigned long long)gpus[0].capacity, share);
+  for (int i = 0; i < 2; ++i) sort_once(gpus, n);
+  std::vector<Timing> times;
+  for (int i = 0; i < runs; ++i) times.push_back(sort_once(gpus, n));
+  std::sort(times.begin(), times.end(), [](const Timing& a, const Timing& b) { return a.total_ms < b.total_ms; });
+  const Timing median = times[times.size() / 2];
+  std::vector<uint64_t> sizes;
+  const bool ok = verify(gpus, n, &sizes);
+  const uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
+  const double one = one_gpu_ms(gpus, n, runs);
+  std::printf("MSD-first on %d GPUs%s: %.2f ms; GPU 0 from its start: MSD pass done %.2f ms, exchange landed %.2f, "
+              "sorted %.2f; %llu waves on GPU 0, largest run / mean %.4f, %s\n",
+              G, g_serial ? " (waves after the exchange)" : "", median.total_ms, median.msd_ms, median.exchanged_ms,
+              median.sorted_ms, (unsigned long long)gpus[0].waves.size(), double(largest) * G / double(n),
+              ok ? "verified" : "WRONG");
+  std::printf("one-sweep on one GPU: %.2f ms; ratio %.3fx\n", one, one / median.total_ms);
+  return ok ? 0 : 1;
+}
