@@ -46,6 +46,13 @@ void render_frame(Platform& platform, ui::Ui& ui, Session& session, bool draw_pi
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
+// "1920x1080, scale 2": a window the layout check names.
+std::string window_text(int width, int height, float scale) {
+  std::ostringstream text;
+  text << width << "x" << height << ", scale " << scale;
+  return text.str();
+}
+
 // The frame just laid out, checked (--check-layout): each problem on a line, `what` naming the
 // picture ("step 3 (...)") where there are several; true when there were none.
 bool check_layout_now(const std::string& what) {
@@ -69,9 +76,7 @@ bool check_layout_at(Platform& platform, ui::Ui& ui, Session& session, const std
     // A frame lays out, two more settle what it moved. The check reads draw lists, not pixels:
     // only the last frame is drawn, which at 4K spares a software renderer most of its work.
     for (int frame = 0; frame < 3; ++frame) render_frame(platform, ui, session, /*draw_pixels=*/frame == 2);
-    std::ostringstream at_text;
-    at_text << w.width << "x" << w.height << ", scale " << w.scale;
-    const std::string at = at_text.str();
+    const std::string at = window_text(w.width, w.height, w.scale);
     const bool ok = check_layout_now(what.empty() ? "at " + at : what + " at " + at);
     if (line) std::cerr << "sortscope: layout at " << at << ": " << (ok ? "no problems" : "problems above") << "\n";
     clean = clean && ok;
@@ -386,8 +391,8 @@ int give_lesson_offscreen(Platform& platform, ui::Ui& ui, Session& session, cons
   }
   if (options.check_layout) {
     std::cerr << "sortscope: lesson " << lesson.lesson.name << ": " << lesson.plans.size() << " steps checked at "
-              << options.width << "x" << options.height << ", scale " << options.ui_scale;
-    for (const LayoutWindow& w : more_windows) std::cerr << " and at " << w.width << "x" << w.height << ", scale " << w.scale;
+              << window_text(options.width, options.height, options.ui_scale);
+    for (const LayoutWindow& w : more_windows) std::cerr << " and at " << window_text(w.width, w.height, w.scale);
     std::cerr << ": " << (status == 0 ? "no problems" : "problems above") << "\n";
   }
   if (!pages.empty()) {
@@ -615,8 +620,8 @@ int run_gui(const RunRequest& asked, const GuiOptions& options) {
         for (const ui::DrawnText& t : ui::rendered_text()) std::cout << t.window << ": " << t.text << "\n";
       if (last && options.check_layout) {
         const bool clean = check_layout_now("");
-        std::cerr << "sortscope: layout at " << options.width << "x" << options.height << ", scale " << view.ui_scale
-                  << ": " << (clean ? "no problems" : "problems above") << "\n";
+        std::cerr << "sortscope: layout at " << window_text(options.width, options.height, view.ui_scale) << ": "
+                  << (clean ? "no problems" : "problems above") << "\n";
         if (!clean) status = 1;
       }
       platform->present();
