@@ -7,9 +7,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include "session/lab_session.hpp"
 
@@ -99,6 +101,34 @@ TEST(LabMistakes, AnOutOfBoundsWriteEndsTheWorkerAndIsNamed) {
   EXPECT_NE(r.output.find("result: crashed: the kernel touched 0 bytes past the end of buffer"), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("compute-sanitizer --tool memcheck"), std::string::npos) << r.output;
+}
+
+// Two windows, or a window and a grader, may compile the same file at once into one cache: each
+// writes its own partial files, and each runs the lab.
+TEST(LabCache, ThreeProgramsCompilingOneLabAtOnceEachRunIt) {
+  const fs::path cache = fs::path(testing::TempDir()) / "sortscope_lab_cache_race";
+  fs::remove_all(cache);
+  const char* before = std::getenv("XDG_CACHE_HOME");
+  const std::string saved = before ? before : "";
+  setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+  Ran ran[3];
+  std::vector<std::thread> programs;
+  for (Ran& r : ran)
+    programs.emplace_back([&r] {
+      r = sortscope("lab check radix-split-scan --backend cpu --student " + test_file("mistakes/out_of_bounds.cu"));
+    });
+  for (std::thread& t : programs) t.join();
+  if (before) setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  else unsetenv("XDG_CACHE_HOME");
+  for (const Ran& r : ran)
+    EXPECT_NE(r.output.find("result: crashed: the kernel touched 0 bytes past the end of buffer"), std::string::npos)
+        << r.output;
+  // What is left is the compiled lab alone: no partial file, no source.
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(cache / "sortscope" / "labs")) left.push_back(entry.path().filename());
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(fs::path(left[0]).extension(), ".so");
+  fs::remove_all(cache);
 }
 
 TEST(LabMistakes, TheWindowSurvivesAnOutOfBoundsWrite) {

@@ -261,6 +261,9 @@ LabOutcome run_lab(const LabRequest& request, const std::atomic<bool>* cancel) {
   if (emulation) read_file(lab.include / "sortscope_lab_emulation.hpp", &emulation_text);
   const fs::path dir = work_dir();
   const std::string stem = "lab-" + hex(std::hash<std::string>{}(source + include_text + emulation_text + compiler()));
+  // What this process writes before it is complete has a name of its own: two windows, or two
+  // tests, compiling the same lab at once must not write one file.
+  const std::string own = stem + "-" + std::to_string(getpid());
 
   // Compile.
   const Clock::time_point compile_start = Clock::now();
@@ -269,8 +272,8 @@ LabOutcome run_lab(const LabRequest& request, const std::atomic<bool>* cancel) {
     const fs::path library = dir / (stem + ".so");
     outcome.cached_compile = fs::exists(library);
     if (!outcome.cached_compile) {
-      const fs::path tu = dir / (stem + ".cpp");
-      const fs::path partial = dir / (stem + ".so.part");
+      const fs::path tu = dir / (own + ".cpp");
+      const fs::path partial = dir / (own + ".so.part");
       write_file(tu, source);
       const ProcessResult cc = run_process({compiler(), "-std=c++20", "-O2", "-g", "-fPIC", "-shared", "-pthread",
                                             "-fdiagnostics-color=never", "-fmax-errors=20", "-I", lab.include.string(),
@@ -278,6 +281,8 @@ LabOutcome run_lab(const LabRequest& request, const std::atomic<bool>* cancel) {
                                            [](const std::string&) { return 120.0; }, cancel,
                                            // Plain quotes in its messages, which every font draws.
                                            {"LC_ALL=C"});
+      std::error_code ignored;
+      fs::remove(tu, ignored);
       if (cc.exit_code != 0) {
         outcome.kind = LabOutcomeKind::compile_error;
         outcome.compile_error = labs::first_compile_error(cc.output);
@@ -290,7 +295,7 @@ LabOutcome run_lab(const LabRequest& request, const std::atomic<bool>* cancel) {
       }
       std::error_code renamed;
       fs::rename(partial, library, renamed);
-      if (renamed) {
+      if (renamed && !fs::exists(library)) {
         outcome.headline = "cannot keep the compiled lab in " + dir.string() + ": " + renamed.message();
         return outcome;
       }
@@ -298,9 +303,16 @@ LabOutcome run_lab(const LabRequest& request, const std::atomic<bool>* cancel) {
     job["library"] = library.string();
   } else {
     labs::GpuModule module;
-    module.cubin_path = (dir / (stem + ".cubin")).string();
+    module.cubin_path = (dir / (own + ".cubin.part")).string();
     std::string log;
-    const Status s = labs::compile_for_gpu(source, lab.include.string(), kernels, &module, &log);
+    Status s = labs::compile_for_gpu(source, lab.include.string(), kernels, &module, &log);
+    if (s) {
+      const fs::path cubin = dir / (stem + ".cubin");
+      std::error_code renamed;
+      fs::rename(module.cubin_path, cubin, renamed);
+      if (renamed) s = {StatusCode::io_error, "cannot keep the compiled lab in " + dir.string() + ": " + renamed.message()};
+      module.cubin_path = cubin.string();
+    }
     if (!s) {
       outcome.kind = s.code() == StatusCode::invalid_argument ? LabOutcomeKind::compile_error : LabOutcomeKind::error;
       outcome.compile_error = labs::first_compile_error(log);
