@@ -371,19 +371,15 @@ struct MsdRegions {
   uint32_t* bucket_tile;
 };
 
-// One-sweep's histogram, plan and pass on the top digit [msd_begin, end_bit), keys (and values)
-// from `in` to `out`, and the bucket tables for tiles of TILE keys. Where `host_counts` is given,
-// the bucket sizes are copied there and `counted` recorded once they are.
+// The MSD pass's first half: one-sweep's histogram of the top digit [msd_begin, end_bit) into
+// r.bins. Where `host_counts` is given, the bucket sizes are copied there and `counted` recorded
+// once they are.
 template <typename Bits, typename Value, int KC>
-cudaError_t msd_pass(const MsdRegions& r, const Bits* in, Bits* out, const Value* values_in, Value* values_out,
-                     uint64_t n, Twiddle<Bits> twiddle, int msd_begin, int end_bit, uint32_t* host_counts,
-                     cudaEvent_t counted, cudaStream_t stream) {
+cudaError_t msd_count(const MsdRegions& r, const Bits* in, uint64_t n, Twiddle<Bits> twiddle, int msd_begin,
+                      int end_bit, uint32_t* host_counts, cudaEvent_t counted, cudaStream_t stream) {
   using namespace onesweep;
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
-  constexpr KernelShape kPass = pass_shape(sizeof(Bits), kValueBytes, true);
   constexpr KernelShape kHist = policy_for(sizeof(Bits), kValueBytes).histogram;
-  using Agent = onesweep::device::OnesweepAgent<kPass.threads, kPass.items_per_thread, Bits, Value, KC, false,
-                                                kPass.value_load, kRadixBits, kPass.lookback_window, false>;
   {
     auto kernel = onesweep::device::histogram_kernel<kHist.threads, kHist.items_per_thread, Bits, KC, kRadixBits>;
     int per_sm = 0;
@@ -399,6 +395,22 @@ cudaError_t msd_pass(const MsdRegions& r, const Bits* in, Bits* out, const Value
         cudaMemcpyAsync(host_counts, r.bins, kBuckets * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
     SORTSCOPE_CUDA_TRY(cudaEventRecord(counted, stream));
   }
+  return cudaSuccess;
+}
+
+// The MSD pass's second half, after msd_count: the plan, the bucket tables for tiles of TILE keys,
+// and the pass itself, keys (and values) from `in` to `out`. Where `starts` (pinned host memory,
+// kBuckets words) is given, each top digit's keys go to `out + starts[d]` instead of their place
+// in the sorted order: the multi-GPU race lays a GPU's own digits straight into its output this way.
+template <typename Bits, typename Value, int KC>
+cudaError_t msd_scatter(const MsdRegions& r, const Bits* in, Bits* out, const Value* values_in, Value* values_out,
+                        uint64_t n, Twiddle<Bits> twiddle, int msd_begin, int end_bit, const uint32_t* starts,
+                        cudaStream_t stream) {
+  using namespace onesweep;
+  constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
+  constexpr KernelShape kPass = pass_shape(sizeof(Bits), kValueBytes, true);
+  using Agent = onesweep::device::OnesweepAgent<kPass.threads, kPass.items_per_thread, Bits, Value, KC, false,
+                                                kPass.value_load, kRadixBits, kPass.lookback_window, false>;
   onesweep::device::plan_kernel<false, kRadixBits><<<1, onesweep::device::PlanAgent<false, kRadixBits>::kThreads, 0,
                                                      stream>>>(r.bins, 1, msd_begin, end_bit, n, false, 1, false,
                                                                r.plan, cuda::TraceDeviceView{});
@@ -406,6 +418,8 @@ cudaError_t msd_pass(const MsdRegions& r, const Bits* in, Bits* out, const Value
   device::bucket_tables_kernel<kPass.tile_items()>
       <<<1, kBuckets, 0, stream>>>(r.bins, uint32_t(n), r.bucket_begin, r.bucket_tile);
   SORTSCOPE_CUDA_LAUNCH_CHECK();
+  if (starts)
+    SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(r.bins, starts, kBuckets * sizeof(uint32_t), cudaMemcpyHostToDevice, stream));
   constexpr auto kernel = onesweep::device::onesweep_kernel<kPass.threads, kPass.items_per_thread, kPass.min_blocks,
                                                             Bits, Value, KC, false, kPass.value_load, kRadixBits,
                                                             kPass.lookback_window, false>;
@@ -425,6 +439,18 @@ cudaError_t msd_pass(const MsdRegions& r, const Bits* in, Bits* out, const Value
   kernel<<<a.num_tiles, kPass.threads, Agent::kExchangeBytes, stream>>>(a, cuda::TraceDeviceView{});
   SORTSCOPE_CUDA_LAUNCH_CHECK();
   return cudaSuccess;
+}
+
+// One-sweep's histogram, plan and pass on the top digit [msd_begin, end_bit), keys (and values)
+// from `in` to `out`, and the bucket tables for tiles of TILE keys. Where `host_counts` is given,
+// the bucket sizes are copied there and `counted` recorded once they are.
+template <typename Bits, typename Value, int KC>
+cudaError_t msd_pass(const MsdRegions& r, const Bits* in, Bits* out, const Value* values_in, Value* values_out,
+                     uint64_t n, Twiddle<Bits> twiddle, int msd_begin, int end_bit, uint32_t* host_counts,
+                     cudaEvent_t counted, cudaStream_t stream) {
+  SORTSCOPE_CUDA_TRY((msd_count<Bits, Value, KC>(r, in, n, twiddle, msd_begin, end_bit, host_counts, counted, stream)));
+  return msd_scatter<Bits, Value, KC>(r, in, out, values_in, values_out, n, twiddle, msd_begin, end_bit, nullptr,
+                                      stream);
 }
 
 // The waves' device regions: two scratch regions of a wave's capacity (keys, and values), two

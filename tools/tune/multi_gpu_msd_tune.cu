@@ -2,23 +2,27 @@
 // one process (not part of the normal build: -DSORTSCOPE_BUILD_TUNING=ON). It asks whether the
 // exchange can run under the local sort, which the multi-GPU sort's sort-first steps cannot do.
 //
-// Each GPU holds n / G random u32 keys. Steps, every GPU at once:
-//   1. one MSD pass over the top 8 bits (hybrid_radix_probe.cuh's msd_pass), its counts to the host;
+// Each GPU holds n / G random u32 keys (u64 in multi_gpu_msd_tune_u64). Steps, every GPU at once:
+//   1. the histogram of the top 8 bits (hybrid_radix_probe.cuh's msd_count), its counts to the host;
 //   2. the host gives each GPU a run of whole top digits, balanced by the counts, and lays each
 //      GPU's output out digit by digit, each digit's keys from every source in source order;
-//   3. in rounds, one per wave of the receiver's digits: ncclSend/ncclRecv of each digit's keys from
-//      every other GPU into its place (the GPU's own keys copied there on its compute stream);
-//   4. as each round lands, its wave is sorted by the remaining 24 bits in L2 (sort_wave).
-// The runs end sorted on their GPUs and in global order. Keys are u32 and uniform: a top digit holds
+//   3. the MSD pass's scatter (msd_scatter): the GPU's own digits straight to their place in its
+//      output, the other digits behind it;
+//   4. in rounds, one per wave of the receiver's digits: each digit's keys from every other GPU into
+//      their place, by ncclSend/ncclRecv or, with MM_COPY, by the copy engines;
+//   5. as each round lands, its wave is sorted by the remaining 24 bits in L2 (sort_wave).
+// The runs end sorted on their GPUs and in global order. Keys are uniform: a top digit holds
 // about n / 256 keys, every wave fits the scratch regions, and the digit split leaves the GPUs within
 // one digit of balance. A real sort would split the boundary digit exactly and fall back to the
 // sort-first steps for skewed keys.
 //
-// Usage: [MM_SERIAL=1] [MM_CONTIG=1] [MM_ROUND_WAVES=R] [MM_PEER=0]
+// Usage: [MM_SERIAL=1] [MM_CONTIG=1] [MM_ROUND_WAVES=R] [MM_PEER=0] [MM_LINK=1] [MM_COPY=1|2]
+//        [MM_BATCH=1|2]
 //        multi_gpu_msd_tune [GPUS] [log2 n] [L2 share of a wave] [timed runs]
 // MM_SERIAL starts no wave before the whole exchange has landed (each part's time alone); MM_CONTIG
 // sends a round's keys from each source as one message (a measurement: the output is not sorted);
-// MM_ROUND_WAVES puts R waves in each NCCL group; MM_PEER=0 leaves peer access off.
+// MM_ROUND_WAVES puts R waves in each NCCL group; MM_PEER=0 leaves peer access off; MM_LINK=1 first
+// times the peer link alone (link_probe).
 // Every timed output is checked: each run sorted, the runs in order, the multiset of keys kept.
 #include <cuda_runtime.h>
 
@@ -26,6 +30,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 #include <vector>
 
 #include "hybrid_radix_probe.cuh"
@@ -37,10 +42,15 @@ namespace {
 
 using namespace sortscope;
 namespace hr = tune::hybrid_radix;
-using Bits = uint32_t;
+// The key width: 4 bytes, or 8 where built with MULTI_GPU_MSD_KEY_BYTES=8 (multi_gpu_msd_tune_u64).
+#ifndef MULTI_GPU_MSD_KEY_BYTES
+#define MULTI_GPU_MSD_KEY_BYTES 4
+#endif
+using Bits = std::conditional_t<MULTI_GPU_MSD_KEY_BYTES == 8, uint64_t, uint32_t>;
+constexpr const char* kKeyName = sizeof(Bits) == 8 ? "u64" : "u32";
 using Value = onesweep::device::KeysOnly;
 constexpr int kFold = onesweep::device::kOrderedAlready;
-constexpr int kKeyBits = 32;
+constexpr int kKeyBits = 8 * sizeof(Bits);
 constexpr int kMsdBegin = kKeyBits - hr::kMsdBits;
 constexpr onesweep::KernelShape kPass = onesweep::pass_shape(sizeof(Bits), 0, true);
 constexpr uint32_t kTile = kPass.tile_items();
@@ -76,8 +86,14 @@ struct Gpu {
   uint32_t *table_begin = nullptr, *table_tile = nullptr;  // device, [kBuckets + 1] each
   uint32_t* host_tables = nullptr;                          // pinned, 2 x (kBuckets + 1)
   uint32_t* host_counts = nullptr;                          // pinned, kBuckets
+  uint32_t* host_starts = nullptr;                          // pinned, kBuckets: the MSD pass's digit starts
   cudaEvent_t counted = nullptr, msd_done = nullptr, start = nullptr, done = nullptr, exchanged = nullptr;
   std::vector<cudaEvent_t> landed;
+  // MM_COPY: a stream to (or from) each GPU (its own unused but for its events), and, per wave, an
+  // event on each: wave k's keys between this GPU and GPU p are copied once copied[k * G + p] has
+  // passed.
+  std::vector<cudaStream_t> peer_streams;
+  std::vector<cudaEvent_t> copied;
   // This sort's plan.
   uint32_t counts[hr::kBuckets] = {};
   std::vector<hr::Wave> waves;
@@ -86,20 +102,28 @@ struct Gpu {
 
 uint64_t max_tiles(uint64_t keys) { return (keys + kTile - 1) / kTile + hr::kBuckets; }
 
-void allocate(Gpu& g, uint64_t n, uint64_t out_capacity, double l2_share, uint64_t seed) {
+void allocate(Gpu& g, int gpus, uint64_t n, uint64_t out_capacity, double l2_share, uint64_t seed) {
   CHECK(cudaSetDevice(g.device));
   int lowest = 0, highest = 0;
   CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
   CHECK(cudaStreamCreateWithFlags(&g.compute, cudaStreamNonBlocking));
   // The exchange's copies go first where they and the sort share the GPU.
   CHECK(cudaStreamCreateWithPriority(&g.link, cudaStreamNonBlocking, highest));
+  g.peer_streams.resize(gpus);
+  for (cudaStream_t& stream : g.peer_streams) CHECK(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, highest));
   g.n = n;
   g.capacity = uint64_t(l2_share * double(hr::l2_bytes())) / (2 * sizeof(Bits)) / kTile * kTile;
   CHECK(cudaMalloc(&g.in, n * sizeof(Bits)));
-  CHECK(cudaMalloc(&g.msd, n * sizeof(Bits)));
-  CHECK(cudaMalloc(&g.out, out_capacity * sizeof(Bits)));
+  // One allocation, the output then the MSD pass's other digits, so that one 32-bit digit start
+  // reaches either: the pass lays this GPU's own digits straight into the output.
+  if (out_capacity + n > UINT32_MAX) {
+    std::fprintf(stderr, "%llu keys a GPU is more than 32-bit digit starts reach\n", (unsigned long long)n);
+    std::exit(2);
+  }
+  CHECK(cudaMalloc(&g.out, (out_capacity + n) * sizeof(Bits)));
+  g.msd = g.out + out_capacity;
   g.out_capacity = out_capacity;
-  tune::fill_random_words<<<4096, 256, 0, g.compute>>>(g.in, n, seed);
+  tune::fill_random_words<<<4096, 256, 0, g.compute>>>(reinterpret_cast<uint32_t*>(g.in), n * sizeof(Bits) / 4, seed);
   const uint64_t msd_tiles = (n + kTile - 1) / kTile;
   // [bins][counter][look-back] cleared, each on its own 1 KiB; then the plan and the MSD pass's own
   // tables.
@@ -129,11 +153,16 @@ void allocate(Gpu& g, uint64_t n, uint64_t out_capacity, double l2_share, uint64
   CHECK(cudaMalloc(&g.table_tile, (hr::kBuckets + 1) * sizeof(uint32_t)));
   CHECK(cudaMallocHost(&g.host_tables, 2 * (hr::kBuckets + 1) * sizeof(uint32_t)));
   CHECK(cudaMallocHost(&g.host_counts, hr::kBuckets * sizeof(uint32_t)));
+  CHECK(cudaMallocHost(&g.host_starts, hr::kBuckets * sizeof(uint32_t)));
   CHECK(cudaEventCreateWithFlags(&g.counted, cudaEventDisableTiming));
   CHECK(cudaEventCreate(&g.msd_done));
   CHECK(cudaEventCreate(&g.start));
   CHECK(cudaEventCreate(&g.done));
   CHECK(cudaEventCreate(&g.exchanged));
+  while (g.copied.size() < size_t(gpus)) {
+    g.copied.emplace_back();
+    CHECK(cudaEventCreateWithFlags(&g.copied.back(), cudaEventDisableTiming));
+  }
 }
 
 // Which GPU owns each top digit: whole digits, each GPU's share of the keys as near n / G as the
@@ -157,6 +186,7 @@ std::vector<int> owners(const std::vector<Gpu>& gpus, uint64_t n, uint64_t (&glo
 
 struct Timing {
   double total_ms = 0, msd_ms = 0, exchanged_ms = 0, sorted_ms = 0;  // GPU 0's events but the total
+  double slowest_ms = 0;  // the last GPU's sort, from its own start
 };
 
 // MM_SERIAL=1: no wave starts before the whole exchange has landed (the parts' times alone).
@@ -164,6 +194,12 @@ const bool g_serial = std::getenv("MM_SERIAL") && std::atoi(std::getenv("MM_SERI
 // MM_CONTIG=1 (a measurement, its output wrong): a round's keys from one source in one message, to
 // the receiver's output as they lie, not digit by digit.
 const bool g_contiguous = std::getenv("MM_CONTIG") && std::atoi(std::getenv("MM_CONTIG")) == 1;
+// MM_COPY=1: the exchange by the copy engines (cudaMemcpyPeerAsync, a digit's keys from one source a
+// copy) in place of NCCL, issued by the receiver (pull); MM_COPY=2 issues them on the sender (push).
+const int g_copy = std::getenv("MM_COPY") ? std::atoi(std::getenv("MM_COPY")) : 0;
+// MM_BATCH=1 (with MM_COPY): a wave's copies between two GPUs in one cudaMemcpyBatchAsync, in no
+// order among themselves; MM_BATCH=2 adds the hint that they overlap compute.
+const int g_batch = std::getenv("MM_BATCH") ? std::atoi(std::getenv("MM_BATCH")) : 0;
 
 // One sort over every GPU; returns the host's wall time from the first launch to the last GPU done.
 Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
@@ -176,9 +212,8 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
     CHECK(cudaEventRecord(g.start, g.compute));
     CHECK(cudaMemsetAsync(g.msd_cleared, 0, g.msd_cleared_bytes, g.compute));
     CHECK(cudaMemsetAsync(g.wave_cleared, 0, g.wave_cleared_bytes, g.compute));
-    CHECK((hr::msd_pass<Bits, Value, kFold>(g.msd_regions, g.in, g.msd, nullptr, nullptr, g.n, twiddle, kMsdBegin,
-                                            kKeyBits, g.host_counts, g.counted, g.compute)));
-    CHECK(cudaEventRecord(g.msd_done, g.compute));
+    CHECK((hr::msd_count<Bits, Value, kFold>(g.msd_regions, g.in, g.n, twiddle, kMsdBegin, kKeyBits, g.host_counts,
+                                             g.counted, g.compute)));
   }
   // 2. The plan, from every GPU's counts.
   for (Gpu& g : gpus) {
@@ -236,6 +271,17 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
     CHECK(cudaSetDevice(g.device));
     CHECK(cudaMemcpyAsync(g.table_begin, begin, (hr::kBuckets + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice, g.compute));
     CHECK(cudaMemcpyAsync(g.table_tile, tile, (hr::kBuckets + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice, g.compute));
+  }
+  // The MSD pass's scatter: the GPU's own digits straight to their place in its output, the others
+  // digit by digit behind it, to be sent.
+  for (int r = 0; r < G; ++r) {
+    Gpu& g = gpus[r];
+    for (int d = 0; d < hr::kBuckets; ++d)
+      g.host_starts[d] = uint32_t(owner[d] == r ? digit_at[d] + from[d][r] : g.out_capacity + g.msd_start[d]);
+    CHECK(cudaSetDevice(g.device));
+    CHECK((hr::msd_scatter<Bits, Value, kFold>(g.msd_regions, g.in, g.out, nullptr, nullptr, g.n, twiddle, kMsdBegin,
+                                               kKeyBits, g.host_starts, g.compute)));
+    CHECK(cudaEventRecord(g.msd_done, g.compute));
     CHECK(cudaStreamWaitEvent(g.link, g.msd_done));
   }
   for (Gpu& g : gpus) {
@@ -244,12 +290,73 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
       g.landed.emplace_back();
       CHECK(cudaEventCreateWithFlags(&g.landed.back(), cudaEventDisableTiming));
     }
+    while (g.copied.size() < rounds * G) {
+      g.copied.emplace_back();
+      CHECK(cudaEventCreateWithFlags(&g.copied.back(), cudaEventDisableTiming));
+    }
+  }
+  if (g_copy) {
+    // 3'. The exchange by the copy engines: wave k of every receiver, then wave k + 1 (the host
+    //     issues copies in this order, so no GPU's first wave waits behind another's last), a
+    //     stream for each pair of GPUs.
+    for (int r = 0; r < G; ++r)
+      for (int s = 0; s < G; ++s) {
+        Gpu& issuer = gpus[g_copy == 2 ? s : r];
+        CHECK(cudaSetDevice(issuer.device));
+        cudaStream_t stream = issuer.peer_streams[g_copy == 2 ? r : s];
+        CHECK(cudaStreamWaitEvent(stream, gpus[s].msd_done));
+        CHECK(cudaStreamWaitEvent(stream, gpus[r].msd_done));  // the receiver's output is free
+      }
+    for (size_t k = 0; k < rounds; ++k)
+      for (int r = 0; r < G; ++r) {
+        if (k >= gpus[r].waves.size()) continue;
+        const hr::Wave& w = gpus[r].waves[k];
+        for (int s = 0; s < G; ++s) {
+          Gpu& issuer = gpus[g_copy == 2 ? s : r];
+          const int other = g_copy == 2 ? r : s;
+          cudaStream_t stream = issuer.peer_streams[other];
+          CHECK(cudaSetDevice(issuer.device));
+          std::vector<void*> dsts;
+          std::vector<const void*> srcs;
+          std::vector<size_t> sizes;
+          for (uint32_t d = w.first_bucket; d < w.first_bucket + w.buckets; ++d) {
+            const uint64_t count = gpus[s].counts[d];
+            if (owner[d] != r || s == r || count == 0) continue;
+            if (g_batch) {
+              dsts.push_back(gpus[r].out + digit_at[d] + from[d][s]);
+              srcs.push_back(gpus[s].msd + gpus[s].msd_start[d]);
+              sizes.push_back(count * sizeof(Bits));
+              continue;
+            }
+            CHECK(cudaMemcpyPeerAsync(gpus[r].out + digit_at[d] + from[d][s], r, gpus[s].msd + gpus[s].msd_start[d], s,
+                                      count * sizeof(Bits), stream));
+          }
+          if (!dsts.empty()) {
+            cudaMemcpyAttributes attributes{};
+            attributes.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+            attributes.flags = g_batch == 2 ? cudaMemcpyFlagPreferOverlapWithCompute : 0;
+            size_t first = 0;
+            CHECK(cudaMemcpyBatchAsync(dsts.data(), srcs.data(), sizes.data(), dsts.size(), &attributes, &first, 1,
+                                       stream));
+          }
+          CHECK(cudaEventRecord(issuer.copied[k * G + other], stream));
+        }
+      }
+    for (int r = 0; r < G; ++r) {
+      Gpu& g = gpus[r];
+      CHECK(cudaSetDevice(g.device));
+      for (int p = 0; p < G && !g.waves.empty(); ++p) {
+        const size_t last = g.waves.size() - 1;
+        CHECK(cudaStreamWaitEvent(g.link, g_copy == 2 ? gpus[p].copied[last * G + r] : g.copied[last * G + p]));
+      }
+      CHECK(cudaEventRecord(g.exchanged, g.link));
+    }
   }
   // 3. The exchange, a round per MM_ROUND_WAVES wave indices (1 by default): every receiver's waves
   //    k, from every other GPU.
   static const size_t waves_a_round =
       std::max(1, std::getenv("MM_ROUND_WAVES") ? std::atoi(std::getenv("MM_ROUND_WAVES")) : 1);
-  for (size_t round_first = 0; round_first < rounds; round_first += waves_a_round) {
+  for (size_t round_first = 0; !g_copy && round_first < rounds; round_first += waves_a_round) {
     const size_t round_end = std::min(rounds, round_first + waves_a_round);
     NCCL_CHECK(nccl->GroupStart());
     for (size_t k = round_first; k < round_end; ++k) {
@@ -265,8 +372,8 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
                 count += gpus[s].counts[d];
               }
             if (s == r || count == 0) continue;
-            NCCL_CHECK(nccl->Send(gpus[s].msd + first, count, ncclUint32, r, gpus[s].comm, gpus[s].link));
-            NCCL_CHECK(nccl->Recv(gpus[r].out + w.begin, count, ncclUint32, s, gpus[r].comm, gpus[r].link));
+            NCCL_CHECK(nccl->Send(gpus[s].msd + first, count * sizeof(Bits), ncclUint8, r, gpus[s].comm, gpus[s].link));
+            NCCL_CHECK(nccl->Recv(gpus[r].out + w.begin, count * sizeof(Bits), ncclUint8, s, gpus[r].comm, gpus[r].link));
           }
           continue;
         }
@@ -275,8 +382,9 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
           for (int s = 0; s < G; ++s) {
             const uint64_t count = gpus[s].counts[d];
             if (owner[d] != r || s == r || count == 0) continue;
-            NCCL_CHECK(nccl->Send(gpus[s].msd + gpus[s].msd_start[d], count, ncclUint32, r, gpus[s].comm, gpus[s].link));
-            NCCL_CHECK(nccl->Recv(gpus[r].out + digit_at[d] + from[d][s], count, ncclUint32, s, gpus[r].comm,
+            NCCL_CHECK(nccl->Send(gpus[s].msd + gpus[s].msd_start[d], count * sizeof(Bits), ncclUint8, r, gpus[s].comm,
+                                  gpus[s].link));
+            NCCL_CHECK(nccl->Recv(gpus[r].out + digit_at[d] + from[d][s], count * sizeof(Bits), ncclUint8, s, gpus[r].comm,
                                   gpus[r].link));
           }
       }
@@ -288,10 +396,11 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
     }
   }
   for (Gpu& g : gpus) {
+    if (g_copy) break;
     CHECK(cudaSetDevice(g.device));
     CHECK(cudaEventRecord(g.exchanged, g.link));
   }
-  // 4. Each wave sorted once its round has landed, the GPU's own keys copied in first.
+  // 5. Each wave sorted once its round has landed.
   for (int r = 0; r < G; ++r) {
     Gpu& g = gpus[r];
     CHECK(cudaSetDevice(g.device));
@@ -299,11 +408,9 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
     const hr::BucketTables tables{g.table_begin, g.table_tile};
     for (size_t k = 0; k < g.waves.size(); ++k) {
       const hr::Wave& w = g.waves[k];
-      for (uint32_t d = w.first_bucket; d < w.first_bucket + w.buckets; ++d)
-        if (owner[d] == r && g.counts[d])
-          CHECK(cudaMemcpyAsync(g.out + digit_at[d] + from[d][r], g.msd + g.msd_start[d], g.counts[d] * sizeof(Bits),
-                                cudaMemcpyDeviceToDevice, g.compute));
-      CHECK(cudaStreamWaitEvent(g.compute, g.landed[k]));
+      if (!g_copy) CHECK(cudaStreamWaitEvent(g.compute, g.landed[k]));
+      for (int p = 0; g_copy && p < G; ++p)
+        CHECK(cudaStreamWaitEvent(g.compute, g_copy == 2 ? gpus[p].copied[k * G + r] : g.copied[k * G + p]));
       CHECK((hr::sort_wave<Bits, Value, kFold>(g.wave_regions, tables, w, uint32_t(k), g.out, nullptr, g.total,
                                                twiddle, 0, kMsdBegin, g.compute)));
     }
@@ -313,6 +420,7 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
     CHECK(cudaSetDevice(g.device));
     CHECK(cudaStreamSynchronize(g.link));
     CHECK(cudaStreamSynchronize(g.compute));
+    for (cudaStream_t stream : g.peer_streams) CHECK(cudaStreamSynchronize(stream));
   }
   Timing t;
   t.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -321,10 +429,113 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
   CHECK(cudaEventElapsedTime(&msd, gpus[0].start, gpus[0].msd_done));
   CHECK(cudaEventElapsedTime(&exchanged, gpus[0].start, gpus[0].exchanged));
   CHECK(cudaEventElapsedTime(&sorted, gpus[0].start, gpus[0].done));
+  for (Gpu& g : gpus) {
+    float ms = 0;
+    CHECK(cudaSetDevice(g.device));
+    CHECK(cudaEventElapsedTime(&ms, g.start, g.done));
+    t.slowest_ms = std::max(t.slowest_ms, double(ms));
+  }
   t.msd_ms = msd;
   t.exchanged_ms = exchanged;
   t.sorted_ms = sorted;
   return t;
+}
+
+// MM_LINK=1: before the race, the peer link alone. Each GPU sends half its keys (`msd`) to the next
+// GPU's `out` in the ways the exchange could: one NCCL message, many in one group, many in one
+// group each, and cudaMemcpyPeerAsync whole or in pieces. Wall time over every GPU, median of 9.
+void link_probe(std::vector<Gpu>& gpus) {
+  const int G = int(gpus.size());
+  const uint64_t bytes = gpus[0].n * sizeof(Bits) / 2;
+  const auto wall = [&](auto&& issue) {
+    std::vector<double> ms;
+    for (int i = 0; i < 11; ++i) {
+      for (Gpu& g : gpus) {
+        CHECK(cudaSetDevice(g.device));
+        CHECK(cudaDeviceSynchronize());
+      }
+      const auto t0 = std::chrono::steady_clock::now();
+      issue();
+      for (Gpu& g : gpus) {
+        CHECK(cudaSetDevice(g.device));
+        CHECK(cudaStreamSynchronize(g.link));
+      }
+      if (i >= 2) ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+  };
+  const auto nccl_pieces = [&](uint64_t pieces, bool group_each, ncclDataType_t type, size_t word) {
+    const uint64_t piece = (bytes / pieces + word - 1) / word * word;
+    if (!group_each) NCCL_CHECK(nccl->GroupStart());
+    for (uint64_t at = 0; at < bytes; at += piece) {
+      const uint64_t count = std::min(piece, bytes - at) / word;
+      if (group_each) NCCL_CHECK(nccl->GroupStart());
+      for (int s = 0; s < G; ++s) {
+        const int r = (s + 1) % G;
+        NCCL_CHECK(nccl->Send(reinterpret_cast<char*>(gpus[s].msd) + at, count, type, r, gpus[s].comm, gpus[s].link));
+        NCCL_CHECK(nccl->Recv(reinterpret_cast<char*>(gpus[r].out) + at, count, type, s, gpus[r].comm, gpus[r].link));
+      }
+      if (group_each) NCCL_CHECK(nccl->GroupEnd());
+    }
+    if (!group_each) NCCL_CHECK(nccl->GroupEnd());
+  };
+  const auto peer_pieces = [&](uint64_t pieces) {
+    const uint64_t piece = (bytes / pieces + 15) / 16 * 16;
+    for (int s = 0; s < G; ++s) {
+      const int r = (s + 1) % G;
+      CHECK(cudaSetDevice(gpus[s].device));
+      for (uint64_t at = 0; at < bytes; at += piece)
+        CHECK(cudaMemcpyPeerAsync(reinterpret_cast<char*>(gpus[r].out) + at, gpus[r].device,
+                                  reinterpret_cast<char*>(gpus[s].msd) + at, gpus[s].device, std::min(piece, bytes - at),
+                                  gpus[s].link));
+    }
+  };
+  const auto report = [&](const char* what, double ms) {
+    std::printf("  %-44s %8.2f ms  %6.1f GB/s each way\n", what, ms, double(bytes) / ms / 1e6);
+  };
+  std::printf("the link alone: %.0f MiB from each GPU to the next\n", double(bytes) / (1 << 20));
+  report("NCCL, one message (uint8)", wall([&] { nccl_pieces(1, false, ncclUint8, 1); }));
+  report("NCCL, one message (uint32)", wall([&] { nccl_pieces(1, false, ncclUint32, 4); }));
+  for (uint64_t pieces : {4, 19, 64, 256}) {
+    char what[64];
+    std::snprintf(what, sizeof what, "NCCL, %llu messages in one group", (unsigned long long)pieces);
+    report(what, wall([&] { nccl_pieces(pieces, false, ncclUint32, 4); }));
+    std::snprintf(what, sizeof what, "NCCL, %llu messages, a group each", (unsigned long long)pieces);
+    report(what, wall([&] { nccl_pieces(pieces, true, ncclUint32, 4); }));
+  }
+  report("cudaMemcpyPeerAsync, one copy", wall([&] { peer_pieces(1); }));
+  report("cudaMemcpyPeerAsync, 19 copies", wall([&] { peer_pieces(19); }));
+  report("cudaMemcpyPeerAsync, 256 copies", wall([&] { peer_pieces(256); }));
+  if (G < 3) return;
+  // All to all, as the exchange is: each GPU sends (G - 1) / G of its keys, a share to every other.
+  const uint64_t pair = gpus[0].n * sizeof(Bits) / G;
+  std::printf("all to all: %.0f MiB from each GPU to each other, %.0f MiB out of each\n", double(pair) / (1 << 20),
+              double(pair) * (G - 1) / (1 << 20));
+  const auto all_to_all = [&](bool by_nccl) {
+    if (by_nccl) NCCL_CHECK(nccl->GroupStart());
+    for (int s = 0; s < G; ++s)
+      for (int r = 0; r < G; ++r) {
+        if (r == s) continue;
+        char* to = reinterpret_cast<char*>(gpus[r].out) + s * pair;
+        const char* src = reinterpret_cast<const char*>(gpus[s].msd) + r * pair;
+        if (by_nccl) {
+          NCCL_CHECK(nccl->Send(src, pair, ncclUint8, r, gpus[s].comm, gpus[s].link));
+          NCCL_CHECK(nccl->Recv(to, pair, ncclUint8, s, gpus[r].comm, gpus[r].link));
+        } else {
+          CHECK(cudaSetDevice(gpus[s].device));
+          CHECK(cudaMemcpyPeerAsync(to, r, src, s, pair, gpus[s].peer_streams[r]));
+          CHECK(cudaEventRecord(gpus[s].copied[r], gpus[s].peer_streams[r]));
+          CHECK(cudaStreamWaitEvent(gpus[s].link, gpus[s].copied[r]));
+        }
+      }
+    if (by_nccl) NCCL_CHECK(nccl->GroupEnd());
+  };
+  const auto each_way = [&](const char* what, double ms) {
+    std::printf("  %-44s %8.2f ms  %6.1f GB/s out of each GPU\n", what, ms, double(pair) * (G - 1) / ms / 1e6);
+  };
+  each_way("NCCL, a message a pair, one group", wall([&] { all_to_all(true); }));
+  each_way("cudaMemcpyPeerAsync, a copy a pair (push)", wall([&] { all_to_all(false); }));
 }
 
 // Every run sorted, the runs in order, and the multiset of keys that of the input (by count, sum and
@@ -383,7 +594,7 @@ double one_gpu_ms(std::vector<Gpu>& gpus, uint64_t n, int runs) {
     at += g.n;
   }
   detail::SortCall call;
-  call.args.key_type = KeyType::u32;
+  call.args.key_type = sizeof(Bits) == 8 ? KeyType::u64 : KeyType::u32;
   call.args.keys_in = in;
   call.args.keys_out = out;
   call.args.n = n;
@@ -441,14 +652,15 @@ int main(int argc, char** argv) {
   for (int r = 0; r < G; ++r) {
     gpus[r].comm = comms[r];
     // A run may exceed n / G by the boundary digits: room for one digit more at each end.
-    allocate(gpus[r], per, per + per / 16, share, 7 + uint64_t(r) * n);
+    allocate(gpus[r], G, per, per + per / 16, share, 7 + uint64_t(r) * n);
   }
   for (Gpu& g : gpus) {
     CHECK(cudaSetDevice(g.device));
     CHECK(cudaDeviceSynchronize());
   }
-  std::printf("%d GPUs, n = %llu u32 keys, waves of %llu keys (%.2f of L2 for two scratch copies)\n", G,
-              (unsigned long long)n, (unsigned long long)gpus[0].capacity, share);
+  std::printf("%d GPUs, n = %llu %s keys, waves of %llu keys (%.2f of L2 for two scratch copies)\n", G,
+              (unsigned long long)n, kKeyName, (unsigned long long)gpus[0].capacity, share);
+  if (std::getenv("MM_LINK") && std::atoi(std::getenv("MM_LINK")) == 1) link_probe(gpus);
   for (int i = 0; i < 2; ++i) sort_once(gpus, n);
   std::vector<Timing> times;
   for (int i = 0; i < runs; ++i) times.push_back(sort_once(gpus, n));
@@ -459,9 +671,9 @@ int main(int argc, char** argv) {
   const uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
   const double one = one_gpu_ms(gpus, n, runs);
   std::printf("MSD-first on %d GPUs%s: %.2f ms; GPU 0 from its start: MSD pass done %.2f ms, exchange landed %.2f, "
-              "sorted %.2f; %llu waves on GPU 0, largest run / mean %.4f, %s\n",
+              "sorted %.2f (the slowest GPU %.2f); %llu waves on GPU 0, largest run / mean %.4f, %s\n",
               G, g_serial ? " (waves after the exchange)" : "", median.total_ms, median.msd_ms, median.exchanged_ms,
-              median.sorted_ms, (unsigned long long)gpus[0].waves.size(), double(largest) * G / double(n),
+              median.sorted_ms, median.slowest_ms, (unsigned long long)gpus[0].waves.size(), double(largest) * G / double(n),
               ok ? "verified" : "WRONG");
   std::printf("one-sweep on one GPU: %.2f ms; ratio %.3fx\n", one, one / median.total_ms);
   return ok ? 0 : 1;
