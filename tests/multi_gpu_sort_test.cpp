@@ -1,14 +1,17 @@
 // The multi-GPU sort as a registered algorithm: on the CPU backend, G devices simulated by threads
 // (the correctness matrix, the balance bound on duplicates, the trace of its four steps and its
-// file form); on the CUDA backend, with G GPUs, the same trace and keys as the simulation. With
+// file form, and the radix partition that spreads keys before they are sorted); on the CUDA backend, with G GPUs, the same trace and keys as the simulation. With
 // fewer GPUs the CUDA tests skip, saying why, and a run says it in one line.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
+#include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "multi_gpu/digit_partition.hpp"
 #include "multi_gpu/multi_gpu_algorithm.hpp"
 #include "radix_matrix.hpp"
 #include "sortscope/trace_json.hpp"
@@ -79,6 +82,87 @@ TEST(MultiGpuCpu, NoDeviceEndsAboveTheBalanceBound) {
       EXPECT_LE(x.balance_bound, mean + 1 + n / 1024 + 1 + uint64_t(devices)) << dist;
       if (!test::kUnderSanitizers) EXPECT_LE(double(x.largest_run()), double(mean) * 1.01) << dist << " on " << devices;
     }
+}
+
+// The radix partition against the global order written out key by key: every key of digit d on
+// device s, the k-th of them, is item (d, s, k), the items in that order fill the runs, and the
+// pieces are the items grouped by source, receiver and digit. Random counts, many of them zero,
+// on 1 to 8 devices.
+TEST(MultiGpuPartition, PiecesAreTheGlobalOrderCutIntoFairShares) {
+  std::mt19937_64 random(5);
+  for (int devices = 1; devices <= 8; ++devices)
+    for (int trial = 0; trial < 40; ++trial) {
+      const size_t digits = 1 + random() % 16;
+      std::vector<std::vector<uint64_t>> counts(static_cast<size_t>(devices), std::vector<uint64_t>(digits));
+      for (auto& c : counts)
+        for (uint64_t& k : c) k = random() % 3 == 0 ? 0 : random() % 6;
+      const multi_gpu::DigitPartition p = multi_gpu::partition_by_digits(counts);
+      struct Item {
+        int source;
+        uint32_t digit;
+        uint64_t k;
+      };
+      std::vector<Item> order;
+      for (size_t d = 0; d < digits; ++d)
+        for (int s = 0; s < devices; ++s)
+          for (uint64_t k = 0; k < counts[size_t(s)][d]; ++k) order.push_back({s, uint32_t(d), k});
+      const uint64_t n = order.size();
+      ASSERT_EQ(p.run_begin.size(), size_t(devices) + 1);
+      for (int r = 0; r < devices; ++r) {
+        EXPECT_EQ(p.run_begin[size_t(r)], n * uint64_t(r) / uint64_t(devices));
+        EXPECT_LE(p.run_size(r), n / uint64_t(devices) + 1);
+      }
+      EXPECT_EQ(p.run_begin.back(), n);
+      std::vector<multi_gpu::DigitPiece> expected;
+      int receiver = 0;
+      for (uint64_t i = 0; i < n; ++i) {
+        while (i >= p.run_begin[size_t(receiver) + 1]) ++receiver;
+        const Item& item = order[i];
+        multi_gpu::DigitPiece* last = expected.empty() ? nullptr : &expected.back();
+        if (last && last->source == item.source && last->receiver == receiver && last->digit == item.digit)
+          ++last->count;
+        else
+          expected.push_back({item.source, receiver, item.digit, item.k, 1, i - p.run_begin[size_t(receiver)]});
+      }
+      ASSERT_EQ(p.pieces.size(), expected.size()) << devices << " devices, trial " << trial;
+      for (size_t i = 0; i < expected.size(); ++i) {
+        const multi_gpu::DigitPiece &got = p.pieces[i], &want = expected[i];
+        EXPECT_EQ(std::tie(got.source, got.receiver, got.digit, got.from, got.count, got.to),
+                  std::tie(want.source, want.receiver, want.digit, want.from, want.count, want.to))
+            << "piece " << i << ", " << devices << " devices, trial " << trial;
+      }
+    }
+}
+
+// One key value on every device (the zero distribution): one digit holds every key, and the
+// devices still end with a fair share each, the digit cut by device and position. Only the pieces
+// that are all of a device's keys of a digit, kept at home, can be scattered straight into place.
+TEST(MultiGpuPartition, OneDigitForEveryKeyIsCutByDeviceAndPosition) {
+  std::vector<std::vector<uint64_t>> counts(4, std::vector<uint64_t>(256, 0));
+  for (int s = 0; s < 4; ++s) counts[size_t(s)][7] = 10;
+  counts[2][7] = 14;  // 44 keys: runs of 11
+  const multi_gpu::DigitPartition p = multi_gpu::partition_by_digits(counts);
+  for (int r = 0; r < 4; ++r) EXPECT_EQ(p.run_size(r), 11u);
+  // Device 0's 10 keys and 1 of device 1's fill run 0; device 1's other 9 and 2 of device 2's run 1.
+  ASSERT_GE(p.pieces.size(), 4u);
+  EXPECT_EQ(std::tie(p.pieces[0].source, p.pieces[0].receiver, p.pieces[0].from, p.pieces[0].count),
+            std::make_tuple(0, 0, uint64_t(0), uint64_t(10)));
+  EXPECT_EQ(std::tie(p.pieces[1].source, p.pieces[1].receiver, p.pieces[1].from, p.pieces[1].count),
+            std::make_tuple(1, 0, uint64_t(0), uint64_t(1)));
+  EXPECT_EQ(std::tie(p.pieces[2].source, p.pieces[2].receiver, p.pieces[2].from, p.pieces[2].count, p.pieces[2].to),
+            std::make_tuple(1, 1, uint64_t(1), uint64_t(9), uint64_t(0)));
+  EXPECT_EQ(std::tie(p.pieces[3].source, p.pieces[3].receiver, p.pieces[3].from, p.pieces[3].count, p.pieces[3].to),
+            std::make_tuple(2, 1, uint64_t(0), uint64_t(2), uint64_t(9)));
+  EXPECT_TRUE(multi_gpu::stays_whole(p, 0, counts));   // all of device 0's keys, kept on device 0
+  EXPECT_FALSE(multi_gpu::stays_whole(p, 2, counts));  // device 1 keeps 9 of its 10
+  // Fewer keys than devices: the runs are 0 or 1 keys, and no piece is empty.
+  std::vector<std::vector<uint64_t>> two_keys(4, std::vector<uint64_t>(4, 0));
+  two_keys[3][1] = 2;
+  const multi_gpu::DigitPartition q = multi_gpu::partition_by_digits(two_keys);
+  EXPECT_EQ(q.run_begin, (std::vector<uint64_t>{0, 0, 1, 1, 2}));
+  ASSERT_EQ(q.pieces.size(), 2u);
+  EXPECT_EQ(std::tie(q.pieces[0].receiver, q.pieces[0].from), std::make_tuple(1, uint64_t(0)));
+  EXPECT_EQ(std::tie(q.pieces[1].receiver, q.pieces[1].from), std::make_tuple(3, uint64_t(1)));
 }
 
 // The trace: four steps, the same exchange section on each, a matrix whose rows are the shards and
