@@ -165,6 +165,59 @@ TEST(MultiGpuPartition, OneDigitForEveryKeyIsCutByDeviceAndPosition) {
   EXPECT_EQ(std::tie(q.pieces[1].receiver, q.pieces[1].from), std::make_tuple(3, uint64_t(1)));
 }
 
+// The scatter layout end to end on labelled keys: each device scatters its keys (digit, device, k)
+// by starts, the moves copy their pieces, and then every device's run is its slice of the global
+// order, whatever was kept in place and whatever moved.
+TEST(MultiGpuPartition, ScatterThenMovesLeaveEveryRunItsSliceOfTheGlobalOrder) {
+  struct Label {
+    int source = -1;
+    uint32_t digit = 0;
+    uint64_t k = 0;
+    bool operator==(const Label& o) const { return source == o.source && digit == o.digit && k == o.k; }
+  };
+  std::mt19937_64 random(11);
+  for (int devices = 1; devices <= 8; ++devices)
+    for (int trial = 0; trial < 30; ++trial) {
+      const size_t digits = 1 + random() % 12;
+      std::vector<std::vector<uint64_t>> counts(static_cast<size_t>(devices), std::vector<uint64_t>(digits));
+      for (auto& c : counts)
+        for (uint64_t& k : c) k = random() % 4 == 0 ? 0 : random() % 9;
+      const multi_gpu::DigitPartition p = multi_gpu::partition_by_digits(counts);
+      const uint64_t n = p.run_begin.back();
+      // Room for any run at the front (a run is at most n / G + 1), then the staging.
+      const uint64_t staging_at = n / uint64_t(devices) + 1;
+      const multi_gpu::ScatterLayout layout =
+          multi_gpu::scatter_layout(p, counts, std::vector<uint64_t>(size_t(devices), staging_at));
+      std::vector<std::vector<Label>> memory(static_cast<size_t>(devices));
+      for (int s = 0; s < devices; ++s) {
+        memory[size_t(s)].resize(staging_at + n);
+        for (size_t d = 0; d < digits; ++d)
+          for (uint64_t k = 0; k < counts[size_t(s)][d]; ++k)
+            memory[size_t(s)][layout.starts[size_t(s)][d] + k] = {s, uint32_t(d), k};
+      }
+      for (size_t i : layout.moves) {
+        const multi_gpu::DigitPiece& piece = p.pieces[i];
+        const uint64_t from = layout.starts[size_t(piece.source)][piece.digit] + piece.from;
+        for (uint64_t k = 0; k < piece.count; ++k)
+          memory[size_t(piece.receiver)][piece.to + k] = memory[size_t(piece.source)][from + k];
+      }
+      uint64_t at = 0;
+      for (size_t d = 0; d < digits; ++d)
+        for (int s = 0; s < devices; ++s)
+          for (uint64_t k = 0; k < counts[size_t(s)][d]; ++k, ++at) {
+            int r = 0;
+            while (at >= p.run_begin[size_t(r) + 1]) ++r;
+            const Label want{s, uint32_t(d), k};
+            ASSERT_TRUE(memory[size_t(r)][at - p.run_begin[size_t(r)]] == want)
+                << "global position " << at << ", " << devices << " devices, trial " << trial;
+          }
+      for (int r = 0; r < devices; ++r) {
+        const std::vector<uint64_t> held = multi_gpu::held_by(p, r, digits);
+        EXPECT_EQ(std::accumulate(held.begin(), held.end(), uint64_t(0)), p.run_size(r));
+      }
+    }
+}
+
 // The trace: four steps, the same exchange section on each, a matrix whose rows are the shards and
 // whose columns are the runs, ascending splitters, every device's four steps in order, the
 // invariants, and a file that reads back the same.

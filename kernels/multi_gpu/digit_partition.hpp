@@ -71,4 +71,45 @@ inline bool stays_whole(const DigitPartition& p, size_t i, const std::vector<std
          piece.count == counts[size_t(piece.source)][piece.digit];
 }
 
+// Where the MSD pass puts each device's keys, and what moves after it. Each device has one buffer:
+// its run at the front, and from staging_at[s] on, the keys it scatters to be moved. Device s's
+// keys of digit d go, in their order, from starts[s][d]: to their place in its own run where they
+// all stay there (stays_whole), else into staging at the keys it holds of the digits before d.
+// `moves` lists the other pieces: each is copied from starts[source][digit] + from on its source
+// to `to` in its receiver's run (a device's own part of a digit it shares is moved too, locally).
+struct ScatterLayout {
+  std::vector<std::vector<uint64_t>> starts;  // [device][digit]
+  std::vector<size_t> moves;                  // indices into DigitPartition::pieces
+};
+
+inline ScatterLayout scatter_layout(const DigitPartition& p, const std::vector<std::vector<uint64_t>>& counts,
+                                    const std::vector<uint64_t>& staging_at) {
+  ScatterLayout layout;
+  for (size_t s = 0; s < counts.size(); ++s) {
+    std::vector<uint64_t> starts(counts[s].size());
+    uint64_t before = 0;
+    for (size_t d = 0; d < counts[s].size(); ++d) {
+      starts[d] = staging_at[s] + before;
+      before += counts[s][d];
+    }
+    layout.starts.push_back(std::move(starts));
+  }
+  for (size_t i = 0; i < p.pieces.size(); ++i) {
+    const DigitPiece& piece = p.pieces[i];
+    if (stays_whole(p, i, counts))
+      layout.starts[size_t(piece.source)][piece.digit] = piece.to;
+    else
+      layout.moves.push_back(i);
+  }
+  return layout;
+}
+
+// How many keys of each digit device r's run holds, in digit order.
+inline std::vector<uint64_t> held_by(const DigitPartition& p, int r, size_t digits) {
+  std::vector<uint64_t> held(digits, 0);
+  for (const DigitPiece& piece : p.pieces)
+    if (piece.receiver == r) held[piece.digit] += piece.count;
+  return held;
+}
+
 }  // namespace sortscope::multi_gpu
