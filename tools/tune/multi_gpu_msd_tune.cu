@@ -4,23 +4,21 @@
 //
 // Each GPU holds n / G random u32 keys (u64 in multi_gpu_msd_tune_u64). Steps, every GPU at once:
 //   1. the histogram of the top 8 bits (hybrid_radix_probe.cuh's msd_count), its counts to the host;
-//   2. the host gives each GPU a run of whole top digits, balanced by the counts, and lays each
-//      GPU's output out digit by digit, each digit's keys from every source in source order;
-//   3. the MSD pass's scatter (msd_scatter): the GPU's own digits straight to their place in its
-//      output, the other digits behind it;
-//   4. in rounds, one per wave of the receiver's digits: each digit's keys from every other GPU into
-//      their place, by ncclSend/ncclRecv or, with MM_COPY, by the copy engines;
-//   5. as each round lands, its wave is sorted by the remaining 24 bits in L2 (sort_wave).
+//   2. the host cuts the global order (digit by digit, each digit's keys from every source in source
+//      order) into G fair shares exactly, a boundary digit split by GPU and position
+//      (multi_gpu/digit_partition.hpp);
+//   3. the MSD pass's scatter (msd_scatter): the digits a GPU keeps whole straight to their place in
+//      its run, the others into staging behind it;
+//   4. in rounds, one per wave of the receiver's digits: each staged piece moved to its place, by
+//      ncclSend/ncclRecv or, with MM_COPY, by the copy engines;
+//   5. as each round lands, its wave is sorted by the remaining bits in L2 (sort_wave).
 // The runs end sorted on their GPUs and in global order. Keys are uniform: a top digit holds
-// about n / 256 keys, every wave fits the scratch regions, and the digit split leaves the GPUs within
-// one digit of balance. A real sort would split the boundary digit exactly and fall back to the
-// sort-first steps for skewed keys.
+// about n / 256 keys and every wave fits the scratch regions. A real sort would sort a digit too
+// large for a wave (skewed keys) by one-sweep, as the hybrid probe's sort_hybrid does.
 //
-// Usage: [MM_SERIAL=1] [MM_CONTIG=1] [MM_ROUND_WAVES=R] [MM_PEER=0] [MM_LINK=1] [MM_COPY=1|2]
-//        [MM_BATCH=1|2]
+// Usage: [MM_SERIAL=1] [MM_ROUND_WAVES=R] [MM_PEER=0] [MM_LINK=1] [MM_COPY=1|2] [MM_BATCH=1|2]
 //        multi_gpu_msd_tune [GPUS] [log2 n] [L2 share of a wave] [timed runs]
-// MM_SERIAL starts no wave before the whole exchange has landed (each part's time alone); MM_CONTIG
-// sends a round's keys from each source as one message (a measurement: the output is not sorted);
+// MM_SERIAL starts no wave before the whole exchange has landed (each part's time alone);
 // MM_ROUND_WAVES puts R waves in each NCCL group; MM_PEER=0 leaves peer access off; MM_LINK=1 first
 // times the peer link alone (link_probe).
 // Every timed output is checked: each run sorted, the runs in order, the multiset of keys kept.
@@ -34,6 +32,7 @@
 #include <vector>
 
 #include "hybrid_radix_probe.cuh"
+#include "multi_gpu/digit_partition.hpp"
 #include "multi_gpu/nccl_library.hpp"
 #include "sortscope/onesweep.hpp"
 #include "tune_common.cuh"
@@ -95,9 +94,7 @@ struct Gpu {
   std::vector<cudaStream_t> peer_streams;
   std::vector<cudaEvent_t> copied;
   // This sort's plan.
-  uint32_t counts[hr::kBuckets] = {};
   std::vector<hr::Wave> waves;
-  uint64_t msd_start[hr::kBuckets] = {};  // where each digit begins in `msd`
 };
 
 uint64_t max_tiles(uint64_t keys) { return (keys + kTile - 1) / kTile + hr::kBuckets; }
@@ -165,25 +162,6 @@ void allocate(Gpu& g, int gpus, uint64_t n, uint64_t out_capacity, double l2_sha
   }
 }
 
-// Which GPU owns each top digit: whole digits, each GPU's share of the keys as near n / G as the
-// digits allow.
-std::vector<int> owners(const std::vector<Gpu>& gpus, uint64_t n, uint64_t (&global)[hr::kBuckets]) {
-  const int G = int(gpus.size());
-  std::vector<int> owner(hr::kBuckets);
-  for (int d = 0; d < hr::kBuckets; ++d) {
-    global[d] = 0;
-    for (const Gpu& g : gpus) global[d] += g.counts[d];
-  }
-  uint64_t before = 0;
-  for (int d = 0; d < hr::kBuckets; ++d) {
-    // The digit goes to the GPU whose share holds the digit's middle key.
-    const uint64_t middle = before + global[d] / 2;
-    owner[d] = int(std::min<uint64_t>(G - 1, middle * G / std::max<uint64_t>(n, 1)));
-    before += global[d];
-  }
-  return owner;
-}
-
 struct Timing {
   double total_ms = 0, msd_ms = 0, exchanged_ms = 0, sorted_ms = 0;  // GPU 0's events but the total
   double slowest_ms = 0;  // the last GPU's sort, from its own start
@@ -191,9 +169,6 @@ struct Timing {
 
 // MM_SERIAL=1: no wave starts before the whole exchange has landed (the parts' times alone).
 const bool g_serial = std::getenv("MM_SERIAL") && std::atoi(std::getenv("MM_SERIAL")) == 1;
-// MM_CONTIG=1 (a measurement, its output wrong): a round's keys from one source in one message, to
-// the receiver's output as they lie, not digit by digit.
-const bool g_contiguous = std::getenv("MM_CONTIG") && std::atoi(std::getenv("MM_CONTIG")) == 1;
 // MM_COPY=1: the exchange by the copy engines (cudaMemcpyPeerAsync, a digit's keys from one source a
 // copy) in place of NCCL, issued by the receiver (pull); MM_COPY=2 issues them on the sender (push).
 const int g_copy = std::getenv("MM_COPY") ? std::atoi(std::getenv("MM_COPY")) : 0;
@@ -202,7 +177,7 @@ const int g_copy = std::getenv("MM_COPY") ? std::atoi(std::getenv("MM_COPY")) : 
 const int g_batch = std::getenv("MM_BATCH") ? std::atoi(std::getenv("MM_BATCH")) : 0;
 
 // One sort over every GPU; returns the host's wall time from the first launch to the last GPU done.
-Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
+Timing sort_once(std::vector<Gpu>& gpus) {
   const int G = int(gpus.size());
   const auto t0 = std::chrono::steady_clock::now();
   const Twiddle<Bits> twiddle = make_twiddle<Bits>(false, false, false);
@@ -215,40 +190,31 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
     CHECK((hr::msd_count<Bits, Value, kFold>(g.msd_regions, g.in, g.n, twiddle, kMsdBegin, kKeyBits, g.host_counts,
                                              g.counted, g.compute)));
   }
-  // 2. The plan, from every GPU's counts.
-  for (Gpu& g : gpus) {
-    CHECK(cudaEventSynchronize(g.counted));
-    std::copy(g.host_counts, g.host_counts + hr::kBuckets, g.counts);
-    uint64_t at = 0;
-    for (int d = 0; d < hr::kBuckets; ++d) {
-      g.msd_start[d] = at;
-      at += g.counts[d];
-    }
+  // 2. The plan, from every GPU's counts: each GPU's run a fair share exactly, a boundary digit cut
+  //    by GPU and position (multi_gpu/digit_partition.hpp).
+  std::vector<std::vector<uint64_t>> counts(G);
+  for (int r = 0; r < G; ++r) {
+    CHECK(cudaEventSynchronize(gpus[r].counted));
+    counts[r].assign(gpus[r].host_counts, gpus[r].host_counts + hr::kBuckets);
   }
-  uint64_t global[hr::kBuckets];
-  const std::vector<int> owner = owners(gpus, n, global);
-  // Where digit d's keys from source s land on their owner: digit_at[d] + from[d][s].
-  std::vector<uint64_t> digit_at(hr::kBuckets);
-  std::vector<std::vector<uint64_t>> from(hr::kBuckets, std::vector<uint64_t>(G));
+  const multi_gpu::DigitPartition partition = multi_gpu::partition_by_digits(counts);
+  std::vector<uint64_t> staging_at;
+  for (const Gpu& g : gpus) staging_at.push_back(g.out_capacity);
+  const multi_gpu::ScatterLayout layout = multi_gpu::scatter_layout(partition, counts, staging_at);
+  // The pieces each receiver's wave k waits for: moves[r][k].
+  std::vector<std::vector<std::vector<size_t>>> moves(G);
   size_t rounds = 0;
   for (int r = 0; r < G; ++r) {
     Gpu& g = gpus[r];
+    const std::vector<uint64_t> held = multi_gpu::held_by(partition, r, hr::kBuckets);
     uint32_t owned[hr::kBuckets];
     uint32_t* begin = g.host_tables;
     uint32_t* tile = g.host_tables + hr::kBuckets + 1;
     uint64_t at = 0, tiles = 0;
     for (int d = 0; d < hr::kBuckets; ++d) {
-      owned[d] = owner[d] == r ? uint32_t(global[d]) : 0;
+      owned[d] = uint32_t(held[d]);
       begin[d] = uint32_t(at);
       tile[d] = uint32_t(tiles);
-      if (owner[d] == r) {
-        digit_at[d] = at;
-        uint64_t part = 0;
-        for (int s = 0; s < G; ++s) {
-          from[d][s] = part;
-          part += gpus[s].counts[d];
-        }
-      }
       at += owned[d];
       tiles += (owned[d] + kTile - 1) / kTile;
     }
@@ -268,16 +234,26 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
         std::exit(1);
       }
     rounds = std::max(rounds, g.waves.size());
+    std::vector<size_t> wave_of(hr::kBuckets, 0);
+    for (size_t k = 0; k < g.waves.size(); ++k)
+      for (uint32_t d = g.waves[k].first_bucket; d < g.waves[k].first_bucket + g.waves[k].buckets; ++d) wave_of[d] = k;
+    moves[r].resize(g.waves.size());
+    for (size_t i : layout.moves)
+      if (partition.pieces[i].receiver == r) moves[r][wave_of[partition.pieces[i].digit]].push_back(i);
     CHECK(cudaSetDevice(g.device));
     CHECK(cudaMemcpyAsync(g.table_begin, begin, (hr::kBuckets + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice, g.compute));
     CHECK(cudaMemcpyAsync(g.table_tile, tile, (hr::kBuckets + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice, g.compute));
   }
-  // The MSD pass's scatter: the GPU's own digits straight to their place in its output, the others
-  // digit by digit behind it, to be sent.
+  // Where a piece's keys are on its source, and where they go.
+  const auto source_keys = [&](const multi_gpu::DigitPiece& piece) {
+    return gpus[piece.source].out + layout.starts[piece.source][piece.digit] + piece.from;
+  };
+  const auto receiver_keys = [&](const multi_gpu::DigitPiece& piece) { return gpus[piece.receiver].out + piece.to; };
+  // 3. The MSD pass's scatter: the digits a GPU keeps whole straight to their place in its run, the
+  //    others into staging behind it, to be moved.
   for (int r = 0; r < G; ++r) {
     Gpu& g = gpus[r];
-    for (int d = 0; d < hr::kBuckets; ++d)
-      g.host_starts[d] = uint32_t(owner[d] == r ? digit_at[d] + from[d][r] : g.out_capacity + g.msd_start[d]);
+    for (int d = 0; d < hr::kBuckets; ++d) g.host_starts[d] = uint32_t(layout.starts[r][d]);
     CHECK(cudaSetDevice(g.device));
     CHECK((hr::msd_scatter<Bits, Value, kFold>(g.msd_regions, g.in, g.out, nullptr, nullptr, g.n, twiddle, kMsdBegin,
                                                kKeyBits, g.host_starts, g.compute)));
@@ -296,21 +272,20 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
     }
   }
   if (g_copy) {
-    // 3'. The exchange by the copy engines: wave k of every receiver, then wave k + 1 (the host
-    //     issues copies in this order, so no GPU's first wave waits behind another's last), a
-    //     stream for each pair of GPUs.
+    // 4'. The moves by the copy engines: wave k of every receiver, then wave k + 1 (the host issues
+    //     copies in this order, so no GPU's first wave waits behind another's last), a stream for
+    //     each pair of GPUs (a GPU's own part of a digit it shares is copied on its own stream).
     for (int r = 0; r < G; ++r)
       for (int s = 0; s < G; ++s) {
         Gpu& issuer = gpus[g_copy == 2 ? s : r];
         CHECK(cudaSetDevice(issuer.device));
         cudaStream_t stream = issuer.peer_streams[g_copy == 2 ? r : s];
         CHECK(cudaStreamWaitEvent(stream, gpus[s].msd_done));
-        CHECK(cudaStreamWaitEvent(stream, gpus[r].msd_done));  // the receiver's output is free
+        CHECK(cudaStreamWaitEvent(stream, gpus[r].msd_done));  // the receiver's run is free
       }
     for (size_t k = 0; k < rounds; ++k)
       for (int r = 0; r < G; ++r) {
         if (k >= gpus[r].waves.size()) continue;
-        const hr::Wave& w = gpus[r].waves[k];
         for (int s = 0; s < G; ++s) {
           Gpu& issuer = gpus[g_copy == 2 ? s : r];
           const int other = g_copy == 2 ? r : s;
@@ -319,17 +294,20 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
           std::vector<void*> dsts;
           std::vector<const void*> srcs;
           std::vector<size_t> sizes;
-          for (uint32_t d = w.first_bucket; d < w.first_bucket + w.buckets; ++d) {
-            const uint64_t count = gpus[s].counts[d];
-            if (owner[d] != r || s == r || count == 0) continue;
+          for (size_t i : moves[r][k]) {
+            const multi_gpu::DigitPiece& piece = partition.pieces[i];
+            if (piece.source != s) continue;
             if (g_batch) {
-              dsts.push_back(gpus[r].out + digit_at[d] + from[d][s]);
-              srcs.push_back(gpus[s].msd + gpus[s].msd_start[d]);
-              sizes.push_back(count * sizeof(Bits));
-              continue;
+              dsts.push_back(receiver_keys(piece));
+              srcs.push_back(source_keys(piece));
+              sizes.push_back(piece.count * sizeof(Bits));
+            } else if (s == r) {
+              CHECK(cudaMemcpyAsync(receiver_keys(piece), source_keys(piece), piece.count * sizeof(Bits),
+                                    cudaMemcpyDeviceToDevice, stream));
+            } else {
+              CHECK(cudaMemcpyPeerAsync(receiver_keys(piece), r, source_keys(piece), s, piece.count * sizeof(Bits),
+                                        stream));
             }
-            CHECK(cudaMemcpyPeerAsync(gpus[r].out + digit_at[d] + from[d][s], r, gpus[s].msd + gpus[s].msd_start[d], s,
-                                      count * sizeof(Bits), stream));
           }
           if (!dsts.empty()) {
             cudaMemcpyAttributes attributes{};
@@ -352,43 +330,30 @@ Timing sort_once(std::vector<Gpu>& gpus, uint64_t n) {
       CHECK(cudaEventRecord(g.exchanged, g.link));
     }
   }
-  // 3. The exchange, a round per MM_ROUND_WAVES wave indices (1 by default): every receiver's waves
-  //    k, from every other GPU.
+  // 4. The moves by NCCL, a round per MM_ROUND_WAVES wave indices (1 by default): every receiver's
+  //    waves k, from every other GPU (a GPU's own part of a shared digit copied on its link stream).
   static const size_t waves_a_round =
       std::max(1, std::getenv("MM_ROUND_WAVES") ? std::atoi(std::getenv("MM_ROUND_WAVES")) : 1);
   for (size_t round_first = 0; !g_copy && round_first < rounds; round_first += waves_a_round) {
     const size_t round_end = std::min(rounds, round_first + waves_a_round);
     NCCL_CHECK(nccl->GroupStart());
-    for (size_t k = round_first; k < round_end; ++k) {
+    for (size_t k = round_first; k < round_end; ++k)
       for (int r = 0; r < G; ++r) {
         if (k >= gpus[r].waves.size()) continue;
-        const hr::Wave& w = gpus[r].waves[k];
-        if (g_contiguous) {
-          for (int s = 0; s < G; ++s) {
-            uint64_t first = 0, count = 0;
-            for (uint32_t d = w.first_bucket; d < w.first_bucket + w.buckets; ++d)
-              if (owner[d] == r && gpus[s].counts[d]) {
-                if (count == 0) first = gpus[s].msd_start[d];
-                count += gpus[s].counts[d];
-              }
-            if (s == r || count == 0) continue;
-            NCCL_CHECK(nccl->Send(gpus[s].msd + first, count * sizeof(Bits), ncclUint8, r, gpus[s].comm, gpus[s].link));
-            NCCL_CHECK(nccl->Recv(gpus[r].out + w.begin, count * sizeof(Bits), ncclUint8, s, gpus[r].comm, gpus[r].link));
-          }
-          continue;
-        }
-        // A wave's first buckets may be digits of another GPU's (empty here): their keys stay away.
-        for (uint32_t d = w.first_bucket; d < w.first_bucket + w.buckets; ++d)
-          for (int s = 0; s < G; ++s) {
-            const uint64_t count = gpus[s].counts[d];
-            if (owner[d] != r || s == r || count == 0) continue;
-            NCCL_CHECK(nccl->Send(gpus[s].msd + gpus[s].msd_start[d], count * sizeof(Bits), ncclUint8, r, gpus[s].comm,
-                                  gpus[s].link));
-            NCCL_CHECK(nccl->Recv(gpus[r].out + digit_at[d] + from[d][s], count * sizeof(Bits), ncclUint8, s, gpus[r].comm,
+        for (size_t i : moves[r][k]) {
+          const multi_gpu::DigitPiece& piece = partition.pieces[i];
+          const size_t bytes = piece.count * sizeof(Bits);
+          const int s = piece.source;
+          if (s == r) {
+            CHECK(cudaSetDevice(gpus[r].device));
+            CHECK(cudaMemcpyAsync(receiver_keys(piece), source_keys(piece), bytes, cudaMemcpyDeviceToDevice,
                                   gpus[r].link));
+            continue;
           }
+          NCCL_CHECK(nccl->Send(source_keys(piece), bytes, ncclUint8, r, gpus[s].comm, gpus[s].link));
+          NCCL_CHECK(nccl->Recv(receiver_keys(piece), bytes, ncclUint8, s, gpus[r].comm, gpus[r].link));
+        }
       }
-    }
     NCCL_CHECK(nccl->GroupEnd());
     for (Gpu& g : gpus) {
       CHECK(cudaSetDevice(g.device));
@@ -661,9 +626,9 @@ int main(int argc, char** argv) {
   std::printf("%d GPUs, n = %llu %s keys, waves of %llu keys (%.2f of L2 for two scratch copies)\n", G,
               (unsigned long long)n, kKeyName, (unsigned long long)gpus[0].capacity, share);
   if (std::getenv("MM_LINK") && std::atoi(std::getenv("MM_LINK")) == 1) link_probe(gpus);
-  for (int i = 0; i < 2; ++i) sort_once(gpus, n);
+  for (int i = 0; i < 2; ++i) sort_once(gpus);
   std::vector<Timing> times;
-  for (int i = 0; i < runs; ++i) times.push_back(sort_once(gpus, n));
+  for (int i = 0; i < runs; ++i) times.push_back(sort_once(gpus));
   std::sort(times.begin(), times.end(), [](const Timing& a, const Timing& b) { return a.total_ms < b.total_ms; });
   const Timing median = times[times.size() / 2];
   std::vector<uint64_t> sizes;
