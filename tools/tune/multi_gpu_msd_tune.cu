@@ -12,11 +12,11 @@
 //   4. in rounds, one per wave of the receiver's digits: each staged piece moved to its place, by
 //      ncclSend/ncclRecv or, with MM_COPY, by the copy engines;
 //   5. as each round lands, its wave is sorted by the remaining bits in L2 (sort_wave).
-// The runs end sorted on their GPUs and in global order. Keys are uniform: a top digit holds
-// about n / 256 keys and every wave fits the scratch regions. A real sort would sort a digit too
-// large for a wave (skewed keys) by one-sweep, as the hybrid probe's sort_hybrid does.
+// The runs end sorted on their GPUs and in global order. Keys are uniform unless MM_KEY_MASK
+// skews them; a digit too large for a wave is sorted by one-sweep through DRAM, as the hybrid
+// probe's sort_hybrid does.
 //
-// Usage: [MM_SERIAL=1] [MM_ROUND_WAVES=R] [MM_PEER=0] [MM_LINK=1] [MM_COPY=1|2] [MM_BATCH=1|2]
+// Usage: [MM_SERIAL=1] [MM_ROUND_WAVES=R] [MM_PEER=0] [MM_LINK=1] [MM_COPY=1|2] [MM_BATCH=1|2] [MM_KEY_MASK=HEX]
 //        multi_gpu_msd_tune [GPUS] [log2 n] [L2 share of a wave] [timed runs]
 // MM_SERIAL starts no wave before the whole exchange has landed (each part's time alone);
 // MM_ROUND_WAVES puts R waves in each NCCL group; MM_PEER=0 leaves peer access off; MM_LINK=1 first
@@ -73,6 +73,11 @@ struct Gpu {
   uint64_t total = 0;    // keys it ends with
   uint64_t capacity = 0; // keys a wave may hold
   uint64_t out_capacity = 0;
+  // A digit too large for a wave (skewed keys) is sorted by one-sweep between its place in the run
+  // and the same range of `alt`.
+  Bits* alt = nullptr;
+  void* large_temp = nullptr;
+  size_t large_temp_bytes = 0;
   Bits *in = nullptr, *msd = nullptr, *out = nullptr;
   // The MSD pass's regions (bins, counter, look-back zeroed before each sort) and its tables.
   hr::MsdRegions msd_regions{};
@@ -97,7 +102,33 @@ struct Gpu {
   std::vector<hr::Wave> waves;
 };
 
+// MM_KEY_MASK=HEX: every key ANDed with the mask, for skewed inputs: 0 gives one key (all in one
+// digit), a mask of low bits alone puts every key in top digit 0, and a few bits spread over the
+// word give a few distinct keys in a few digits.
+const Bits g_key_mask = std::getenv("MM_KEY_MASK") ? Bits(std::strtoull(std::getenv("MM_KEY_MASK"), nullptr, 16))
+                                                   : ~Bits(0);
+
+__global__ void mask_keys(Bits* keys, uint64_t n, Bits mask) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
+    keys[i] &= mask;
+}
+
 uint64_t max_tiles(uint64_t keys) { return (keys + kTile - 1) / kTile + hr::kBuckets; }
+
+// One-sweep by the bits below the top digit, over `items` keys from g.out to g.alt and back (the
+// DoubleBuffer form: *selector says where they end).
+detail::SortCall large_digit_call(const Gpu& g, uint64_t items, int* selector) {
+  detail::SortCall call;
+  call.args.key_type = sizeof(Bits) == 8 ? KeyType::u64 : KeyType::u32;
+  call.args.keys_in = g.out;
+  call.args.keys_out = g.alt;
+  call.args.n = items;
+  call.args.end_bit = kMsdBegin;
+  call.key_selector = selector;
+  call.d_temp_storage = g.large_temp;
+  call.stream = g.compute;
+  return call;
+}
 
 void allocate(Gpu& g, int gpus, uint64_t n, uint64_t out_capacity, double l2_share, uint64_t seed) {
   CHECK(cudaSetDevice(g.device));
@@ -121,6 +152,7 @@ void allocate(Gpu& g, int gpus, uint64_t n, uint64_t out_capacity, double l2_sha
   g.msd = g.out + out_capacity;
   g.out_capacity = out_capacity;
   tune::fill_random_words<<<4096, 256, 0, g.compute>>>(reinterpret_cast<uint32_t*>(g.in), n * sizeof(Bits) / 4, seed);
+  if (g_key_mask != ~Bits(0)) mask_keys<<<4096, 256, 0, g.compute>>>(g.in, n, g_key_mask);
   const uint64_t msd_tiles = (n + kTile - 1) / kTile;
   // [bins][counter][look-back] cleared, each on its own 1 KiB; then the plan and the MSD pass's own
   // tables.
@@ -151,6 +183,13 @@ void allocate(Gpu& g, int gpus, uint64_t n, uint64_t out_capacity, double l2_sha
   CHECK(cudaMallocHost(&g.host_tables, 2 * (hr::kBuckets + 1) * sizeof(uint32_t)));
   CHECK(cudaMallocHost(&g.host_counts, hr::kBuckets * sizeof(uint32_t)));
   CHECK(cudaMallocHost(&g.host_starts, hr::kBuckets * sizeof(uint32_t)));
+  CHECK(cudaMalloc(&g.alt, out_capacity * sizeof(Bits)));
+  int selector = 0;
+  detail::SortCall large = large_digit_call(g, out_capacity, &selector);
+  large.d_temp_storage = nullptr;
+  large.temp_storage_bytes = &g.large_temp_bytes;
+  CHECK((onesweep::instances::sort_instance<Bits, Value, kFold, false>(large)));
+  CHECK(cudaMalloc(&g.large_temp, g.large_temp_bytes));
   CHECK(cudaEventCreateWithFlags(&g.counted, cudaEventDisableTiming));
   CHECK(cudaEventCreate(&g.msd_done));
   CHECK(cudaEventCreate(&g.start));
@@ -227,12 +266,6 @@ Timing sort_once(std::vector<Gpu>& gpus) {
       std::exit(1);
     }
     g.waves = hr::plan_waves(owned, kTile, g.capacity);
-    for (const hr::Wave& w : g.waves)
-      if (w.items > g.capacity) {
-        std::fprintf(stderr, "a digit of %llu keys is larger than a wave (%llu): skewed keys are not this probe's\n",
-                     (unsigned long long)w.items, (unsigned long long)g.capacity);
-        std::exit(1);
-      }
     rounds = std::max(rounds, g.waves.size());
     std::vector<size_t> wave_of(hr::kBuckets, 0);
     for (size_t k = 0; k < g.waves.size(); ++k)
@@ -376,6 +409,19 @@ Timing sort_once(std::vector<Gpu>& gpus) {
       if (!g_copy) CHECK(cudaStreamWaitEvent(g.compute, g.landed[k]));
       for (int p = 0; g_copy && p < G; ++p)
         CHECK(cudaStreamWaitEvent(g.compute, g_copy == 2 ? gpus[p].copied[k * G + r] : g.copied[k * G + p]));
+      if (w.items > g.capacity) {
+        int selector = 0;
+        detail::SortCall large = large_digit_call(g, w.items, &selector);
+        size_t bytes = g.large_temp_bytes;
+        large.temp_storage_bytes = &bytes;
+        large.args.keys_in = g.out + w.begin;
+        large.args.keys_out = g.alt + w.begin;
+        CHECK((onesweep::instances::sort_instance<Bits, Value, kFold, false>(large)));
+        if (selector == 1)
+          CHECK(cudaMemcpyAsync(g.out + w.begin, g.alt + w.begin, w.items * sizeof(Bits), cudaMemcpyDeviceToDevice,
+                                g.compute));
+        continue;
+      }
       CHECK((hr::sort_wave<Bits, Value, kFold>(g.wave_regions, tables, w, uint32_t(k), g.out, nullptr, g.total,
                                                twiddle, 0, kMsdBegin, g.compute)));
     }
