@@ -4,6 +4,7 @@
 // program goes on; a file saved again is run again.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -106,7 +107,7 @@ TEST(LabMistakes, AnOutOfBoundsWriteEndsTheWorkerAndIsNamed) {
 // Two windows, or a window and a grader, may compile the same file at once into one cache: each
 // writes its own partial files, and each runs the lab.
 TEST(LabCache, ThreeProgramsCompilingOneLabAtOnceEachRunIt) {
-  const fs::path cache = fs::path(testing::TempDir()) / "sortscope_lab_cache_race";
+  const fs::path cache = fs::path(testing::TempDir()) / ("sortscope_lab_cache_race_" + std::to_string(getpid()));
   fs::remove_all(cache);
   const char* before = std::getenv("XDG_CACHE_HOME");
   const std::string saved = before ? before : "";
