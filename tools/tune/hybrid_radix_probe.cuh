@@ -512,6 +512,32 @@ cudaError_t sort_wave(const WaveRegions<Bits, Value>& r, const BucketTables& tab
   return cudaSuccess;
 }
 
+// A wave of one bucket too large for L2: one-sweep over its place in `keys` (and `values`) and the
+// same range of the alternate buffers, by the remaining digits, and back where it ends in the
+// alternate. `large` carries the bit range, the temp storage and the stream.
+template <typename Bits, typename Value, int KC>
+cudaError_t sort_oversized_wave(detail::SortCall large, const Wave& wave, Bits* keys, Value* values, Bits* alt_keys,
+                                Value* alt_values) {
+  constexpr bool kValues = onesweep::device::kHasValues<Value>;
+  int key_selector = 0, value_selector = 0;
+  large.args.n = wave.items;
+  large.args.keys_in = keys + wave.begin;
+  large.args.keys_out = alt_keys + wave.begin;
+  large.args.values_in = kValues ? values + wave.begin : nullptr;
+  large.args.values_out = kValues ? alt_values + wave.begin : nullptr;
+  large.key_selector = &key_selector;
+  large.value_selector = kValues ? &value_selector : nullptr;
+  SORTSCOPE_CUDA_TRY((onesweep::instances::sort_instance<Bits, Value, KC, false>(large)));
+  if (key_selector == 1) {
+    SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(keys + wave.begin, alt_keys + wave.begin, wave.items * sizeof(Bits),
+                                       cudaMemcpyDeviceToDevice, large.stream));
+    if constexpr (kValues)
+      SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(values + wave.begin, alt_values + wave.begin, wave.items * sizeof(Value),
+                                         cudaMemcpyDeviceToDevice, large.stream));
+  }
+  return cudaSuccess;
+}
+
 template <typename Bits, typename Value, int KC>
 cudaError_t sort_hybrid(const detail::SortCall& c, const Tuning& tuning = {}) {
   using namespace onesweep;
@@ -609,26 +635,9 @@ cudaError_t sort_hybrid(const detail::SortCall& c, const Tuning& tuning = {}) {
   for (size_t w = 0; w < waves.size(); ++w) {
     const Wave& wave = waves[w];
     if (wave.items > capacity) {
-      // One bucket too large for L2: one-sweep over its place and the same range of the alternate
-      // buffers, by the remaining digits, and back where it ends in the alternate.
-      int key_selector = 0, value_selector = 0;
-      large.args.n = wave.items;
-      large.args.keys_in = out + wave.begin;
-      large.args.keys_out = alt_keys + wave.begin;
-      large.args.values_in = kValueBytes ? values_out + wave.begin : nullptr;
-      large.args.values_out = kValueBytes ? alt_values + wave.begin : nullptr;
-      large.key_selector = &key_selector;
-      large.value_selector = kValueBytes ? &value_selector : nullptr;
       large.d_temp_storage = large_temp;
       large.temp_storage_bytes = &large_temp_bytes;
-      SORTSCOPE_CUDA_TRY((onesweep::instances::sort_instance<Bits, Value, KC, false>(large)));
-      if (key_selector == 1) {
-        SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(out + wave.begin, alt_keys + wave.begin, wave.items * sizeof(Bits),
-                                           cudaMemcpyDeviceToDevice, c.stream));
-        if constexpr (kValueBytes > 0)
-          SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(values_out + wave.begin, alt_values + wave.begin,
-                                             wave.items * sizeof(Value), cudaMemcpyDeviceToDevice, c.stream));
-      }
+      SORTSCOPE_CUDA_TRY((sort_oversized_wave<Bits, Value, KC>(large, wave, out, values_out, alt_keys, alt_values)));
       continue;
     }
     SORTSCOPE_CUDA_TRY((sort_wave<Bits, Value, KC>(regions, tables, wave, uint32_t(w), out, values_out, n, twiddle,

@@ -46,6 +46,7 @@ namespace hr = tune::hybrid_radix;
 #define MULTI_GPU_MSD_KEY_BYTES 4
 #endif
 using Bits = std::conditional_t<MULTI_GPU_MSD_KEY_BYTES == 8, uint64_t, uint32_t>;
+constexpr KeyType kKeyType = sizeof(Bits) == 8 ? KeyType::u64 : KeyType::u32;
 constexpr const char* kKeyName = sizeof(Bits) == 8 ? "u64" : "u32";
 using Value = onesweep::device::KeysOnly;
 constexpr int kFold = onesweep::device::kOrderedAlready;
@@ -115,17 +116,16 @@ __global__ void mask_keys(Bits* keys, uint64_t n, Bits mask) {
 
 uint64_t max_tiles(uint64_t keys) { return (keys + kTile - 1) / kTile + hr::kBuckets; }
 
-// One-sweep by the bits below the top digit, over `items` keys from g.out to g.alt and back (the
-// DoubleBuffer form: *selector says where they end).
-detail::SortCall large_digit_call(const Gpu& g, uint64_t items, int* selector) {
+// One-sweep by the bits below the top digit over `items` keys, between g.out and g.alt (the
+// DoubleBuffer form), on the GPU's compute stream.
+detail::SortCall large_digit_call(const Gpu& g, uint64_t items, int* selector = nullptr) {
   detail::SortCall call;
-  call.args.key_type = sizeof(Bits) == 8 ? KeyType::u64 : KeyType::u32;
+  call.args.key_type = kKeyType;
   call.args.keys_in = g.out;
   call.args.keys_out = g.alt;
   call.args.n = items;
   call.args.end_bit = kMsdBegin;
   call.key_selector = selector;
-  call.d_temp_storage = g.large_temp;
   call.stream = g.compute;
   return call;
 }
@@ -184,9 +184,8 @@ void allocate(Gpu& g, int gpus, uint64_t n, uint64_t out_capacity, double l2_sha
   CHECK(cudaMallocHost(&g.host_counts, hr::kBuckets * sizeof(uint32_t)));
   CHECK(cudaMallocHost(&g.host_starts, hr::kBuckets * sizeof(uint32_t)));
   CHECK(cudaMalloc(&g.alt, out_capacity * sizeof(Bits)));
-  int selector = 0;
+  int selector = 0;  // the temp storage of the DoubleBuffer form, which sort_oversized_wave takes
   detail::SortCall large = large_digit_call(g, out_capacity, &selector);
-  large.d_temp_storage = nullptr;
   large.temp_storage_bytes = &g.large_temp_bytes;
   CHECK((onesweep::instances::sort_instance<Bits, Value, kFold, false>(large)));
   CHECK(cudaMalloc(&g.large_temp, g.large_temp_bytes));
@@ -410,16 +409,11 @@ Timing sort_once(std::vector<Gpu>& gpus) {
       for (int p = 0; g_copy && p < G; ++p)
         CHECK(cudaStreamWaitEvent(g.compute, g_copy == 2 ? gpus[p].copied[k * G + r] : g.copied[k * G + p]));
       if (w.items > g.capacity) {
-        int selector = 0;
-        detail::SortCall large = large_digit_call(g, w.items, &selector);
         size_t bytes = g.large_temp_bytes;
+        detail::SortCall large = large_digit_call(g, w.items);
+        large.d_temp_storage = g.large_temp;
         large.temp_storage_bytes = &bytes;
-        large.args.keys_in = g.out + w.begin;
-        large.args.keys_out = g.alt + w.begin;
-        CHECK((onesweep::instances::sort_instance<Bits, Value, kFold, false>(large)));
-        if (selector == 1)
-          CHECK(cudaMemcpyAsync(g.out + w.begin, g.alt + w.begin, w.items * sizeof(Bits), cudaMemcpyDeviceToDevice,
-                                g.compute));
+        CHECK((hr::sort_oversized_wave<Bits, Value, kFold>(large, w, g.out, nullptr, g.alt, nullptr)));
         continue;
       }
       CHECK((hr::sort_wave<Bits, Value, kFold>(g.wave_regions, tables, w, uint32_t(k), g.out, nullptr, g.total,
@@ -605,7 +599,7 @@ double one_gpu_ms(std::vector<Gpu>& gpus, uint64_t n, int runs) {
     at += g.n;
   }
   detail::SortCall call;
-  call.args.key_type = sizeof(Bits) == 8 ? KeyType::u64 : KeyType::u32;
+  call.args.key_type = kKeyType;
   call.args.keys_in = in;
   call.args.keys_out = out;
   call.args.n = n;
