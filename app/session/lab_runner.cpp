@@ -62,6 +62,17 @@ fs::path work_dir() {
   return base / "sortscope" / "labs";
 }
 
+// A compiled lab, written whole under this process's own name, renamed to the name every program
+// looks for: the rename replaces what another program kept there, never a file half written.
+Status keep_compiled(const fs::path& partial, const fs::path& kept) {
+  std::error_code renamed;
+  fs::rename(partial, kept, renamed);
+  if (renamed)
+    return {StatusCode::io_error,
+            "cannot keep the compiled lab in " + kept.parent_path().string() + ": " + renamed.message()};
+  return Status::Ok();
+}
+
 std::string hex(uint64_t v) {
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
@@ -293,10 +304,8 @@ LabOutcome run_lab(const LabRequest& request, const std::atomic<bool>* cancel) {
         outcome.compile_seconds = seconds_since(compile_start);
         return outcome;
       }
-      std::error_code renamed;
-      fs::rename(partial, library, renamed);
-      if (renamed && !fs::exists(library)) {
-        outcome.headline = "cannot keep the compiled lab in " + dir.string() + ": " + renamed.message();
+      if (Status kept = keep_compiled(partial, library); !kept) {
+        outcome.headline = kept.message();
         return outcome;
       }
     }
@@ -308,9 +317,7 @@ LabOutcome run_lab(const LabRequest& request, const std::atomic<bool>* cancel) {
     Status s = labs::compile_for_gpu(source, lab.include.string(), kernels, &module, &log);
     if (s) {
       const fs::path cubin = dir / (stem + ".cubin");
-      std::error_code renamed;
-      fs::rename(module.cubin_path, cubin, renamed);
-      if (renamed) s = {StatusCode::io_error, "cannot keep the compiled lab in " + dir.string() + ": " + renamed.message()};
+      s = keep_compiled(module.cubin_path, cubin);
       module.cubin_path = cubin.string();
     }
     if (!s) {
