@@ -1,7 +1,8 @@
 // The multi-GPU sort as a registered algorithm: on the CPU backend, G devices simulated by threads
 // (the correctness matrix, the balance bound on duplicates, the trace of its four steps and its
-// file form, and the radix partition that spreads keys before they are sorted); on the CUDA backend, with G GPUs, the same trace and keys as the simulation. With
-// fewer GPUs the CUDA tests skip, saying why, and a run says it in one line.
+// file form, and the radix partition that spreads keys before they are sorted); on the CUDA
+// backend, with G GPUs, the same trace and keys as the simulation. With fewer GPUs the CUDA tests
+// skip, saying why, and a run says it in one line.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -84,6 +85,35 @@ TEST(MultiGpuCpu, NoDeviceEndsAboveTheBalanceBound) {
     }
 }
 
+// Random top-digit counts for the partition tests: 1 to max_digits digits on every device, each
+// count 0 one time in zero_one_in, else below `below`.
+std::vector<std::vector<uint64_t>> random_digit_counts(std::mt19937_64& random, int devices, size_t max_digits,
+                                                       uint64_t zero_one_in, uint64_t below) {
+  const size_t digits = 1 + random() % max_digits;
+  std::vector<std::vector<uint64_t>> counts(static_cast<size_t>(devices), std::vector<uint64_t>(digits));
+  for (auto& c : counts)
+    for (uint64_t& k : c) k = random() % zero_one_in == 0 ? 0 : random() % below;
+  return counts;
+}
+
+// A key by where it starts: the k-th key of digit `digit` on device `source`.
+struct KeyLabel {
+  int source = -1;
+  uint32_t digit = 0;
+  uint64_t k = 0;
+  bool operator==(const KeyLabel& o) const { return source == o.source && digit == o.digit && k == o.k; }
+};
+
+// The global order the partition cuts, written out key by key: digit by digit, within a digit
+// device by device, within a device in order.
+std::vector<KeyLabel> global_order(const std::vector<std::vector<uint64_t>>& counts) {
+  std::vector<KeyLabel> order;
+  for (size_t d = 0; d < counts[0].size(); ++d)
+    for (size_t s = 0; s < counts.size(); ++s)
+      for (uint64_t k = 0; k < counts[s][d]; ++k) order.push_back({int(s), uint32_t(d), k});
+  return order;
+}
+
 // The radix partition against the global order written out key by key: every key of digit d on
 // device s, the k-th of them, is item (d, s, k), the items in that order fill the runs, and the
 // pieces are the items grouped by source, receiver and digit. Random counts, many of them zero,
@@ -92,20 +122,9 @@ TEST(MultiGpuPartition, PiecesAreTheGlobalOrderCutIntoFairShares) {
   std::mt19937_64 random(5);
   for (int devices = 1; devices <= 8; ++devices)
     for (int trial = 0; trial < 40; ++trial) {
-      const size_t digits = 1 + random() % 16;
-      std::vector<std::vector<uint64_t>> counts(static_cast<size_t>(devices), std::vector<uint64_t>(digits));
-      for (auto& c : counts)
-        for (uint64_t& k : c) k = random() % 3 == 0 ? 0 : random() % 6;
+      const std::vector<std::vector<uint64_t>> counts = random_digit_counts(random, devices, 16, 3, 6);
       const multi_gpu::DigitPartition p = multi_gpu::partition_by_digits(counts);
-      struct Item {
-        int source;
-        uint32_t digit;
-        uint64_t k;
-      };
-      std::vector<Item> order;
-      for (size_t d = 0; d < digits; ++d)
-        for (int s = 0; s < devices; ++s)
-          for (uint64_t k = 0; k < counts[size_t(s)][d]; ++k) order.push_back({s, uint32_t(d), k});
+      const std::vector<KeyLabel> order = global_order(counts);
       const uint64_t n = order.size();
       ASSERT_EQ(p.run_begin.size(), size_t(devices) + 1);
       for (int r = 0; r < devices; ++r) {
@@ -117,7 +136,7 @@ TEST(MultiGpuPartition, PiecesAreTheGlobalOrderCutIntoFairShares) {
       int receiver = 0;
       for (uint64_t i = 0; i < n; ++i) {
         while (i >= p.run_begin[size_t(receiver) + 1]) ++receiver;
-        const Item& item = order[i];
+        const KeyLabel& item = order[i];
         multi_gpu::DigitPiece* last = expected.empty() ? nullptr : &expected.back();
         if (last && last->source == item.source && last->receiver == receiver && last->digit == item.digit)
           ++last->count;
@@ -169,26 +188,18 @@ TEST(MultiGpuPartition, OneDigitForEveryKeyIsCutByDeviceAndPosition) {
 // by starts, the moves copy their pieces, and then every device's run is its slice of the global
 // order, whatever was kept in place and whatever moved.
 TEST(MultiGpuPartition, ScatterThenMovesLeaveEveryRunItsSliceOfTheGlobalOrder) {
-  struct Label {
-    int source = -1;
-    uint32_t digit = 0;
-    uint64_t k = 0;
-    bool operator==(const Label& o) const { return source == o.source && digit == o.digit && k == o.k; }
-  };
   std::mt19937_64 random(11);
   for (int devices = 1; devices <= 8; ++devices)
     for (int trial = 0; trial < 30; ++trial) {
-      const size_t digits = 1 + random() % 12;
-      std::vector<std::vector<uint64_t>> counts(static_cast<size_t>(devices), std::vector<uint64_t>(digits));
-      for (auto& c : counts)
-        for (uint64_t& k : c) k = random() % 4 == 0 ? 0 : random() % 9;
+      const std::vector<std::vector<uint64_t>> counts = random_digit_counts(random, devices, 12, 4, 9);
+      const size_t digits = counts[0].size();
       const multi_gpu::DigitPartition p = multi_gpu::partition_by_digits(counts);
       const uint64_t n = p.run_begin.back();
       // Room for any run at the front (a run is at most n / G + 1), then the staging.
       const uint64_t staging_at = n / uint64_t(devices) + 1;
       const multi_gpu::ScatterLayout layout =
           multi_gpu::scatter_layout(p, counts, std::vector<uint64_t>(size_t(devices), staging_at));
-      std::vector<std::vector<Label>> memory(static_cast<size_t>(devices));
+      std::vector<std::vector<KeyLabel>> memory(static_cast<size_t>(devices));
       for (int s = 0; s < devices; ++s) {
         memory[size_t(s)].resize(staging_at + n);
         for (size_t d = 0; d < digits; ++d)
@@ -201,16 +212,13 @@ TEST(MultiGpuPartition, ScatterThenMovesLeaveEveryRunItsSliceOfTheGlobalOrder) {
         for (uint64_t k = 0; k < piece.count; ++k)
           memory[size_t(piece.receiver)][piece.to + k] = memory[size_t(piece.source)][from + k];
       }
-      uint64_t at = 0;
-      for (size_t d = 0; d < digits; ++d)
-        for (int s = 0; s < devices; ++s)
-          for (uint64_t k = 0; k < counts[size_t(s)][d]; ++k, ++at) {
-            int r = 0;
-            while (at >= p.run_begin[size_t(r) + 1]) ++r;
-            const Label want{s, uint32_t(d), k};
-            ASSERT_TRUE(memory[size_t(r)][at - p.run_begin[size_t(r)]] == want)
-                << "global position " << at << ", " << devices << " devices, trial " << trial;
-          }
+      const std::vector<KeyLabel> order = global_order(counts);
+      int r = 0;
+      for (uint64_t at = 0; at < n; ++at) {
+        while (at >= p.run_begin[size_t(r) + 1]) ++r;
+        ASSERT_TRUE(memory[size_t(r)][at - p.run_begin[size_t(r)]] == order[at])
+            << "global position " << at << ", " << devices << " devices, trial " << trial;
+      }
       for (int r = 0; r < devices; ++r) {
         const std::vector<uint64_t> held = multi_gpu::held_by(p, r, digits);
         EXPECT_EQ(std::accumulate(held.begin(), held.end(), uint64_t(0)), p.run_size(r));
