@@ -79,7 +79,8 @@ struct Gpu {
   Bits* alt = nullptr;
   void* large_temp = nullptr;
   size_t large_temp_bytes = 0;
-  Bits *in = nullptr, *msd = nullptr, *out = nullptr;
+  Bits *in = nullptr, *out = nullptr;
+  Bits* staging = nullptr;  // out + out_capacity: the MSD pass's keys to be moved
   // The MSD pass's regions (bins, counter, look-back zeroed before each sort) and its tables.
   hr::MsdRegions msd_regions{};
   void* msd_cleared = nullptr;
@@ -142,14 +143,14 @@ void allocate(Gpu& g, int gpus, uint64_t n, uint64_t out_capacity, double l2_sha
   g.n = n;
   g.capacity = uint64_t(l2_share * double(hr::l2_bytes())) / (2 * sizeof(Bits)) / kTile * kTile;
   CHECK(cudaMalloc(&g.in, n * sizeof(Bits)));
-  // One allocation, the output then the MSD pass's other digits, so that one 32-bit digit start
-  // reaches either: the pass lays this GPU's own digits straight into the output.
+  // One allocation, the run then the staging, so that one 32-bit digit start reaches either: the
+  // MSD pass lays the digits a GPU keeps whole straight into its run.
   if (out_capacity + n > UINT32_MAX) {
     std::fprintf(stderr, "%llu keys a GPU is more than 32-bit digit starts reach\n", (unsigned long long)n);
     std::exit(2);
   }
   CHECK(cudaMalloc(&g.out, (out_capacity + n) * sizeof(Bits)));
-  g.msd = g.out + out_capacity;
+  g.staging = g.out + out_capacity;
   g.out_capacity = out_capacity;
   tune::fill_random_words<<<4096, 256, 0, g.compute>>>(reinterpret_cast<uint32_t*>(g.in), n * sizeof(Bits) / 4, seed);
   if (g_key_mask != ~Bits(0)) mask_keys<<<4096, 256, 0, g.compute>>>(g.in, n, g_key_mask);
@@ -446,7 +447,7 @@ Timing sort_once(std::vector<Gpu>& gpus) {
   return t;
 }
 
-// MM_LINK=1: before the race, the peer link alone. Each GPU sends half its keys (`msd`) to the next
+// MM_LINK=1: before the race, the peer link alone. Each GPU sends half its keys (`staging`) to the next
 // GPU's `out` in the ways the exchange could: one NCCL message, many in one group, many in one
 // group each, and cudaMemcpyPeerAsync whole or in pieces. Wall time over every GPU, median of 9.
 void link_probe(std::vector<Gpu>& gpus) {
@@ -478,7 +479,7 @@ void link_probe(std::vector<Gpu>& gpus) {
       if (group_each) NCCL_CHECK(nccl->GroupStart());
       for (int s = 0; s < G; ++s) {
         const int r = (s + 1) % G;
-        NCCL_CHECK(nccl->Send(reinterpret_cast<char*>(gpus[s].msd) + at, count, type, r, gpus[s].comm, gpus[s].link));
+        NCCL_CHECK(nccl->Send(reinterpret_cast<char*>(gpus[s].staging) + at, count, type, r, gpus[s].comm, gpus[s].link));
         NCCL_CHECK(nccl->Recv(reinterpret_cast<char*>(gpus[r].out) + at, count, type, s, gpus[r].comm, gpus[r].link));
       }
       if (group_each) NCCL_CHECK(nccl->GroupEnd());
@@ -492,7 +493,7 @@ void link_probe(std::vector<Gpu>& gpus) {
       CHECK(cudaSetDevice(gpus[s].device));
       for (uint64_t at = 0; at < bytes; at += piece)
         CHECK(cudaMemcpyPeerAsync(reinterpret_cast<char*>(gpus[r].out) + at, gpus[r].device,
-                                  reinterpret_cast<char*>(gpus[s].msd) + at, gpus[s].device, std::min(piece, bytes - at),
+                                  reinterpret_cast<char*>(gpus[s].staging) + at, gpus[s].device, std::min(piece, bytes - at),
                                   gpus[s].link));
     }
   };
@@ -523,7 +524,7 @@ void link_probe(std::vector<Gpu>& gpus) {
       for (int r = 0; r < G; ++r) {
         if (r == s) continue;
         char* to = reinterpret_cast<char*>(gpus[r].out) + s * pair;
-        const char* src = reinterpret_cast<const char*>(gpus[s].msd) + r * pair;
+        const char* src = reinterpret_cast<const char*>(gpus[s].staging) + r * pair;
         if (by_nccl) {
           NCCL_CHECK(nccl->Send(src, pair, ncclUint8, r, gpus[s].comm, gpus[s].link));
           NCCL_CHECK(nccl->Recv(to, pair, ncclUint8, s, gpus[r].comm, gpus[r].link));
