@@ -85,145 +85,132 @@ TEST(MultiGpuCpu, NoDeviceEndsAboveTheBalanceBound) {
     }
 }
 
-// Random top-digit counts for the partition tests: 1 to max_digits digits on every device, each
-// count 0 one time in zero_one_in, else below `below`.
-std::vector<std::vector<uint64_t>> random_digit_counts(std::mt19937_64& random, int devices, size_t max_digits,
-                                                       uint64_t zero_one_in, uint64_t below) {
-  const size_t digits = 1 + random() % max_digits;
-  std::vector<std::vector<uint64_t>> counts(static_cast<size_t>(devices), std::vector<uint64_t>(digits));
-  for (auto& c : counts)
-    for (uint64_t& k : c) k = random() % zero_one_in == 0 ? 0 : random() % below;
+// A key of the partition tests and where it started: its place in the input, device by device.
+struct LabelledKey {
+  uint16_t key = 0;
+  uint64_t input_at = 0;
+  uint32_t digit() const { return key >> 8; }
+  bool operator==(const LabelledKey& o) const { return key == o.key && input_at == o.input_at; }
+};
+
+// Random shards of 16-bit keys for the partition tests, on 1 to 8 devices, in shapes that stress
+// it: uniform, a few bits of the key, one key, and few keys, with empty shards now and then.
+std::vector<std::vector<LabelledKey>> random_shards(std::mt19937_64& random, int devices) {
+  const int shape = int(random() % 4);
+  const uint16_t mask = uint16_t(random());
+  std::vector<uint16_t> few(1 + random() % 3);
+  for (uint16_t& k : few) k = uint16_t(random());
+  std::vector<std::vector<LabelledKey>> shards(static_cast<size_t>(devices));
+  uint64_t at = 0;
+  for (std::vector<LabelledKey>& shard : shards) {
+    shard.resize(random() % 7 == 0 ? 0 : random() % 300);
+    for (LabelledKey& k : shard) {
+      const uint16_t drawn = uint16_t(random());
+      k.key = shape == 0 ? drawn : shape == 1 ? uint16_t(drawn & mask) : shape == 2 ? few[0] : few[drawn % few.size()];
+      k.input_at = at++;
+    }
+  }
+  return shards;
+}
+
+std::vector<std::vector<uint64_t>> top_digit_counts(const std::vector<std::vector<LabelledKey>>& shards) {
+  std::vector<std::vector<uint64_t>> counts(shards.size(), std::vector<uint64_t>(256, 0));
+  for (size_t s = 0; s < shards.size(); ++s)
+    for (const LabelledKey& k : shards[s]) ++counts[s][k.digit()];
   return counts;
 }
 
-// A key by where it starts: the k-th key of digit `digit` on device `source`.
-struct KeyLabel {
-  int source = -1;
-  uint32_t digit = 0;
-  uint64_t k = 0;
-  bool operator==(const KeyLabel& o) const { return source == o.source && digit == o.digit && k == o.k; }
-};
-
-// The global order the partition cuts, written out key by key: digit by digit, within a digit
-// device by device, within a device in order.
-std::vector<KeyLabel> global_order(const std::vector<std::vector<uint64_t>>& counts) {
-  std::vector<KeyLabel> order;
-  for (size_t d = 0; d < counts[0].size(); ++d)
-    for (size_t s = 0; s < counts.size(); ++s)
-      for (uint64_t k = 0; k < counts[s][d]; ++k) order.push_back({int(s), uint32_t(d), k});
-  return order;
+// The steps a multi-device radix sort takes with the partition, on the host: each device scatters
+// its keys by top digit (stably) to the places scatter_layout gives, the pieces move to their
+// owners, each owner sorts every digit it owns (stably, by the whole key), and the sorted keys past
+// an owner's share are handed on. Returns each device's run.
+std::vector<std::vector<LabelledKey>> sort_by_partition(const std::vector<std::vector<LabelledKey>>& shards,
+                                                        const multi_gpu::DigitPartition& p) {
+  const std::vector<std::vector<uint64_t>> counts = top_digit_counts(shards);
+  const size_t devices = shards.size();
+  const multi_gpu::ScatterLayout layout = multi_gpu::scatter_layout(p, counts, p.extent);
+  std::vector<std::vector<LabelledKey>> memory(devices);
+  for (size_t s = 0; s < devices; ++s) {
+    memory[s].resize(p.extent[s] + shards[s].size());
+    std::vector<uint64_t> next = layout.starts[s];
+    for (const LabelledKey& k : shards[s]) memory[s][next[k.digit()]++] = k;
+  }
+  for (size_t i : layout.moves) {
+    const multi_gpu::DigitPiece& piece = p.pieces[i];
+    const uint64_t from = layout.starts[size_t(piece.source)][piece.digit];
+    for (uint64_t k = 0; k < piece.count; ++k)
+      memory[size_t(piece.receiver)][piece.to + k] = memory[size_t(piece.source)][from + k];
+  }
+  const auto by_key = [](const LabelledKey& a, const LabelledKey& b) { return a.key < b.key; };
+  for (size_t r = 0; r < devices; ++r) {
+    std::vector<LabelledKey>& run = memory[r];
+    std::stable_sort(run.begin() + ptrdiff_t(p.head[r]), run.begin() + ptrdiff_t(p.extent[r]), by_key);
+  }
+  for (const multi_gpu::Handoff& h : p.handoffs)
+    for (uint64_t k = 0; k < h.count; ++k) memory[size_t(h.receiver)][k] = memory[size_t(h.owner)][h.from + k];
+  for (size_t r = 0; r < devices; ++r) memory[r].resize(p.run_size(int(r)));
+  return memory;
 }
 
-// The radix partition against the global order written out key by key: every key of digit d on
-// device s, the k-th of them, is item (d, s, k), the items in that order fill the runs, and the
-// pieces are the items grouped by source, receiver and digit. Random counts, many of them zero,
-// on 1 to 8 devices.
-TEST(MultiGpuPartition, PiecesAreTheGlobalOrderCutIntoFairShares) {
+// The partition end to end on labelled keys: every device's run is its fair share of the stable
+// sort of all the keys (by key, then place in the input), whatever the keys' shape. Sorting every
+// digit first and cutting the runs by position would pass the count checks and fail this one.
+TEST(MultiGpuPartition, ScatterMovesSortsAndHandoffsLeaveEachDeviceItsShareOfTheStableSort) {
   std::mt19937_64 random(5);
   for (int devices = 1; devices <= 8; ++devices)
-    for (int trial = 0; trial < 40; ++trial) {
-      const std::vector<std::vector<uint64_t>> counts = random_digit_counts(random, devices, 16, 3, 6);
-      const multi_gpu::DigitPartition p = multi_gpu::partition_by_digits(counts);
-      const std::vector<KeyLabel> order = global_order(counts);
-      const uint64_t n = order.size();
+    for (int trial = 0; trial < 60; ++trial) {
+      const std::vector<std::vector<LabelledKey>> shards = random_shards(random, devices);
+      const multi_gpu::DigitPartition p = multi_gpu::partition_by_digits(top_digit_counts(shards));
+      std::vector<LabelledKey> want;
+      for (const auto& shard : shards) want.insert(want.end(), shard.begin(), shard.end());
+      const uint64_t n = want.size();
+      std::stable_sort(want.begin(), want.end(), [](const LabelledKey& a, const LabelledKey& b) { return a.key < b.key; });
       ASSERT_EQ(p.run_begin.size(), size_t(devices) + 1);
+      for (int r = 0; r <= devices; ++r) EXPECT_EQ(p.run_begin[size_t(r)], n * uint64_t(r) / uint64_t(devices));
+      const std::vector<std::vector<LabelledKey>> runs = sort_by_partition(shards, p);
+      std::vector<LabelledKey> got;
+      for (const auto& run : runs) got.insert(got.end(), run.begin(), run.end());
+      ASSERT_EQ(got.size(), n);
+      for (uint64_t i = 0; i < n; ++i)
+        ASSERT_TRUE(got[i] == want[i]) << "global position " << i << ", " << devices << " devices, trial " << trial;
+      // Each device sorts what it owns and no more: the digits it owns whole, and the front it is
+      // handed.
       for (int r = 0; r < devices; ++r) {
-        EXPECT_EQ(p.run_begin[size_t(r)], n * uint64_t(r) / uint64_t(devices));
-        EXPECT_LE(p.run_size(r), n / uint64_t(devices) + 1);
-      }
-      EXPECT_EQ(p.run_begin.back(), n);
-      std::vector<multi_gpu::DigitPiece> expected;
-      int receiver = 0;
-      for (uint64_t i = 0; i < n; ++i) {
-        while (i >= p.run_begin[size_t(receiver) + 1]) ++receiver;
-        const KeyLabel& item = order[i];
-        multi_gpu::DigitPiece* last = expected.empty() ? nullptr : &expected.back();
-        if (last && last->source == item.source && last->receiver == receiver && last->digit == item.digit)
-          ++last->count;
-        else
-          expected.push_back({item.source, receiver, item.digit, item.k, 1, i - p.run_begin[size_t(receiver)]});
-      }
-      ASSERT_EQ(p.pieces.size(), expected.size()) << devices << " devices, trial " << trial;
-      for (size_t i = 0; i < expected.size(); ++i) {
-        const multi_gpu::DigitPiece &got = p.pieces[i], &want = expected[i];
-        EXPECT_EQ(std::tie(got.source, got.receiver, got.digit, got.from, got.count, got.to),
-                  std::tie(want.source, want.receiver, want.digit, want.from, want.count, want.to))
-            << "piece " << i << ", " << devices << " devices, trial " << trial;
+        const std::vector<uint64_t> owned = multi_gpu::owned_by(p, r, 256);
+        EXPECT_EQ(p.head[size_t(r)] + std::accumulate(owned.begin(), owned.end(), uint64_t(0)), p.extent[size_t(r)]);
       }
     }
 }
 
-// One key value on every device (the zero distribution): one digit holds every key, and the
-// devices still end with a fair share each, the digit cut by device and position. Only the pieces
-// that are all of a device's keys of a digit, kept at home, can be scattered straight into place.
-TEST(MultiGpuPartition, OneDigitForEveryKeyIsCutByDeviceAndPosition) {
+// One key value on every device (the zero distribution): one digit holds every key, so device 0
+// owns it, sorts it whole, and hands each other device its share, sorted.
+TEST(MultiGpuPartition, OneDigitForEveryKeyIsSortedByItsOwnerAndHandedOn) {
   std::vector<std::vector<uint64_t>> counts(4, std::vector<uint64_t>(256, 0));
   for (int s = 0; s < 4; ++s) counts[size_t(s)][7] = 10;
   counts[2][7] = 14;  // 44 keys: runs of 11
   const multi_gpu::DigitPartition p = multi_gpu::partition_by_digits(counts);
   for (int r = 0; r < 4; ++r) EXPECT_EQ(p.run_size(r), 11u);
-  // Device 0's 10 keys and 1 of device 1's fill run 0; device 1's other 9 and 2 of device 2's run 1.
-  ASSERT_GE(p.pieces.size(), 4u);
-  EXPECT_EQ(std::tie(p.pieces[0].source, p.pieces[0].receiver, p.pieces[0].from, p.pieces[0].count),
-            std::make_tuple(0, 0, uint64_t(0), uint64_t(10)));
-  EXPECT_EQ(std::tie(p.pieces[1].source, p.pieces[1].receiver, p.pieces[1].from, p.pieces[1].count),
-            std::make_tuple(1, 0, uint64_t(0), uint64_t(1)));
-  EXPECT_EQ(std::tie(p.pieces[2].source, p.pieces[2].receiver, p.pieces[2].from, p.pieces[2].count, p.pieces[2].to),
-            std::make_tuple(1, 1, uint64_t(1), uint64_t(9), uint64_t(0)));
-  EXPECT_EQ(std::tie(p.pieces[3].source, p.pieces[3].receiver, p.pieces[3].from, p.pieces[3].count, p.pieces[3].to),
-            std::make_tuple(2, 1, uint64_t(0), uint64_t(2), uint64_t(9)));
-  EXPECT_TRUE(multi_gpu::stays_whole(p, 0, counts));   // all of device 0's keys, kept on device 0
-  EXPECT_FALSE(multi_gpu::stays_whole(p, 2, counts));  // device 1 keeps 9 of its 10
-  // Fewer keys than devices: the runs are 0 or 1 keys, and no piece is empty.
+  ASSERT_EQ(p.pieces.size(), 4u);
+  for (int s = 0; s < 4; ++s) EXPECT_EQ(p.pieces[size_t(s)].receiver, 0);
+  EXPECT_EQ(std::tie(p.pieces[3].count, p.pieces[3].to), std::make_tuple(uint64_t(10), uint64_t(34)));
+  EXPECT_EQ(p.head, (std::vector<uint64_t>{0, 11, 11, 11}));
+  EXPECT_EQ(p.extent, (std::vector<uint64_t>{44, 11, 11, 11}));
+  ASSERT_EQ(p.handoffs.size(), 3u);
+  for (int h = 1; h < 4; ++h)
+    EXPECT_EQ(std::tie(p.handoffs[size_t(h) - 1].owner, p.handoffs[size_t(h) - 1].receiver,
+                       p.handoffs[size_t(h) - 1].from, p.handoffs[size_t(h) - 1].count),
+              std::make_tuple(0, h, uint64_t(11) * uint64_t(h), uint64_t(11)));
+  // Fewer keys than devices: the runs are 0 or 1 keys; device 1, whose run holds the first key,
+  // owns the digit and hands its second key to device 3.
   std::vector<std::vector<uint64_t>> two_keys(4, std::vector<uint64_t>(4, 0));
   two_keys[3][1] = 2;
   const multi_gpu::DigitPartition q = multi_gpu::partition_by_digits(two_keys);
   EXPECT_EQ(q.run_begin, (std::vector<uint64_t>{0, 0, 1, 1, 2}));
-  ASSERT_EQ(q.pieces.size(), 2u);
-  EXPECT_EQ(std::tie(q.pieces[0].receiver, q.pieces[0].from), std::make_tuple(1, uint64_t(0)));
-  EXPECT_EQ(std::tie(q.pieces[1].receiver, q.pieces[1].from), std::make_tuple(3, uint64_t(1)));
-}
-
-// The scatter layout end to end on labelled keys: each device scatters its keys (digit, device, k)
-// by starts, the moves copy their pieces, and then every device's run is its slice of the global
-// order, whatever was kept in place and whatever moved.
-TEST(MultiGpuPartition, ScatterThenMovesLeaveEveryRunItsSliceOfTheGlobalOrder) {
-  std::mt19937_64 random(11);
-  for (int devices = 1; devices <= 8; ++devices)
-    for (int trial = 0; trial < 30; ++trial) {
-      const std::vector<std::vector<uint64_t>> counts = random_digit_counts(random, devices, 12, 4, 9);
-      const size_t digits = counts[0].size();
-      const multi_gpu::DigitPartition p = multi_gpu::partition_by_digits(counts);
-      const uint64_t n = p.run_begin.back();
-      // Room for any run at the front (a run is at most n / G + 1), then the staging.
-      const uint64_t staging_at = n / uint64_t(devices) + 1;
-      const multi_gpu::ScatterLayout layout =
-          multi_gpu::scatter_layout(p, counts, std::vector<uint64_t>(size_t(devices), staging_at));
-      std::vector<std::vector<KeyLabel>> memory(static_cast<size_t>(devices));
-      for (int s = 0; s < devices; ++s) {
-        memory[size_t(s)].resize(staging_at + n);
-        for (size_t d = 0; d < digits; ++d)
-          for (uint64_t k = 0; k < counts[size_t(s)][d]; ++k)
-            memory[size_t(s)][layout.starts[size_t(s)][d] + k] = {s, uint32_t(d), k};
-      }
-      for (size_t i : layout.moves) {
-        const multi_gpu::DigitPiece& piece = p.pieces[i];
-        const uint64_t from = layout.starts[size_t(piece.source)][piece.digit] + piece.from;
-        for (uint64_t k = 0; k < piece.count; ++k)
-          memory[size_t(piece.receiver)][piece.to + k] = memory[size_t(piece.source)][from + k];
-      }
-      const std::vector<KeyLabel> order = global_order(counts);
-      int r = 0;
-      for (uint64_t at = 0; at < n; ++at) {
-        while (at >= p.run_begin[size_t(r) + 1]) ++r;
-        ASSERT_TRUE(memory[size_t(r)][at - p.run_begin[size_t(r)]] == order[at])
-            << "global position " << at << ", " << devices << " devices, trial " << trial;
-      }
-      for (int r = 0; r < devices; ++r) {
-        const std::vector<uint64_t> held = multi_gpu::held_by(p, r, digits);
-        EXPECT_EQ(std::accumulate(held.begin(), held.end(), uint64_t(0)), p.run_size(r));
-      }
-    }
+  ASSERT_EQ(q.pieces.size(), 1u);
+  EXPECT_EQ(std::tie(q.pieces[0].source, q.pieces[0].receiver, q.pieces[0].count), std::make_tuple(3, 1, uint64_t(2)));
+  ASSERT_EQ(q.handoffs.size(), 1u);
+  EXPECT_EQ(std::tie(q.handoffs[0].receiver, q.handoffs[0].from, q.handoffs[0].count),
+            std::make_tuple(3, uint64_t(1), uint64_t(1)));
 }
 
 // The trace: four steps, the same exchange section on each, a matrix whose rows are the shards and

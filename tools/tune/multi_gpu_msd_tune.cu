@@ -4,17 +4,18 @@
 //
 // Each GPU holds n / G random u32 keys (u64 in multi_gpu_msd_tune_u64). Steps, every GPU at once:
 //   1. the histogram of the top 8 bits (hybrid_radix_probe.cuh's msd_count), its counts to the host;
-//   2. the host cuts the global order (digit by digit, each digit's keys from every source in source
-//      order) into G fair shares exactly, a boundary digit split by GPU and position
-//      (multi_gpu/digit_partition.hpp);
-//   3. the MSD pass's scatter (msd_scatter): the digits a GPU keeps whole straight to their place in
-//      its run, the others into staging behind it;
-//   4. in rounds, one per wave of the receiver's digits: each staged piece moved to its place, by
+//   2. the host gives each digit whole to one GPU, its owner: the one whose fair share (n / G keys
+//      exactly) holds the digit's first key in the global order (multi_gpu/digit_partition.hpp);
+//   3. the MSD pass's scatter (msd_scatter): the digits a GPU owns straight to their place in its
+//      run, the others into staging behind it;
+//   4. in rounds, one per wave of the owner's digits: each staged piece moved to its place, by
 //      ncclSend/ncclRecv or, with MM_COPY, by the copy engines;
-//   5. as each round lands, its wave is sorted by the remaining bits in L2 (sort_wave).
-// The runs end sorted on their GPUs and in global order. Keys are uniform unless MM_KEY_MASK
-// skews them; a digit too large for a wave is sorted by one-sweep through DRAM, as the hybrid
-// probe's sort_hybrid does.
+//   5. as each round lands, its wave is sorted by the remaining bits in L2 (sort_wave);
+//   6. an owner's last digit, where it runs past the owner's share, is handed on sorted: the keys
+//      past the share to the front of the next GPUs' runs.
+// The runs end sorted on their GPUs, in global order, each n / G keys. Keys are uniform unless
+// MM_KEY_MASK skews them; a digit too large for a wave is sorted by one-sweep through DRAM, as the
+// hybrid probe's sort_hybrid does.
 //
 // Usage: [MM_SERIAL=1] [MM_ROUND_WAVES=R] [MM_PEER=0] [MM_LINK=1] [MM_COPY=1|2] [MM_BATCH=1|2] [MM_KEY_MASK=HEX]
 //        multi_gpu_msd_tune [GPUS] [log2 n] [L2 share of a wave] [timed runs]
@@ -71,7 +72,9 @@ struct Gpu {
   ncclComm_t comm = nullptr;
   cudaStream_t compute = nullptr, link = nullptr;
   uint64_t n = 0;        // keys it starts with
-  uint64_t total = 0;    // keys it ends with
+  uint64_t run = 0;      // keys it ends with
+  uint64_t head = 0;     // keys handed to the front of its run; the digits it owns begin there
+  uint64_t total = 0;    // keys of the digits it owns, which it sorts
   uint64_t capacity = 0; // keys a wave may hold
   uint64_t out_capacity = 0;
   // A digit too large for a wave (skewed keys) is sorted by one-sweep between its place in the run
@@ -94,6 +97,7 @@ struct Gpu {
   uint32_t* host_counts = nullptr;                          // pinned, kBuckets
   uint32_t* host_starts = nullptr;                          // pinned, kBuckets: the MSD pass's digit starts
   cudaEvent_t counted = nullptr, msd_done = nullptr, start = nullptr, done = nullptr, exchanged = nullptr;
+  cudaEvent_t handed = nullptr;  // its waves sorted and its handoffs issued
   std::vector<cudaEvent_t> landed;
   // MM_COPY: a stream to (or from) each GPU (its own unused but for its events), and, per wave, an
   // event on each: wave k's keys between this GPU and GPU p are copied once copied[k * G + p] has
@@ -195,6 +199,7 @@ void allocate(Gpu& g, int gpus, uint64_t n, uint64_t out_capacity, double l2_sha
   CHECK(cudaEventCreate(&g.start));
   CHECK(cudaEventCreate(&g.done));
   CHECK(cudaEventCreate(&g.exchanged));
+  CHECK(cudaEventCreateWithFlags(&g.handed, cudaEventDisableTiming));
   while (g.copied.size() < size_t(gpus)) {
     g.copied.emplace_back();
     CHECK(cudaEventCreateWithFlags(&g.copied.back(), cudaEventDisableTiming));
@@ -229,8 +234,8 @@ Timing sort_once(std::vector<Gpu>& gpus) {
     CHECK((hr::msd_count<Bits, Value, kFold>(g.msd_regions, g.in, g.n, twiddle, kMsdBegin, kKeyBits, g.host_counts,
                                              g.counted, g.compute)));
   }
-  // 2. The plan, from every GPU's counts: each GPU's run a fair share exactly, a boundary digit cut
-  //    by GPU and position (multi_gpu/digit_partition.hpp).
+  // 2. The plan, from every GPU's counts: each digit whole to its owner, each GPU's run a fair share
+  //    exactly (multi_gpu/digit_partition.hpp).
   std::vector<std::vector<uint64_t>> counts(G);
   for (int r = 0; r < G; ++r) {
     CHECK(cudaEventSynchronize(gpus[r].counted));
@@ -239,13 +244,15 @@ Timing sort_once(std::vector<Gpu>& gpus) {
   const multi_gpu::DigitPartition partition = multi_gpu::partition_by_digits(counts);
   std::vector<uint64_t> staging_at;
   for (const Gpu& g : gpus) staging_at.push_back(g.out_capacity);
+  // The pieces' places and the owners' tables count from the front of each run; the tables and the
+  // waves from where the digits a GPU owns begin (g.head).
   const multi_gpu::ScatterLayout layout = multi_gpu::scatter_layout(partition, counts, staging_at);
   // The pieces each receiver's wave k waits for: moves[r][k].
   std::vector<std::vector<std::vector<size_t>>> moves(G);
   size_t rounds = 0;
   for (int r = 0; r < G; ++r) {
     Gpu& g = gpus[r];
-    const std::vector<uint64_t> held = multi_gpu::held_by(partition, r, hr::kBuckets);
+    const std::vector<uint64_t> held = multi_gpu::owned_by(partition, r, hr::kBuckets);
     uint32_t owned[hr::kBuckets];
     uint32_t* begin = g.host_tables;
     uint32_t* tile = g.host_tables + hr::kBuckets + 1;
@@ -260,9 +267,11 @@ Timing sort_once(std::vector<Gpu>& gpus) {
     begin[hr::kBuckets] = uint32_t(at);
     tile[hr::kBuckets] = uint32_t(tiles);
     g.total = at;
-    if (g.total > g.out_capacity) {
-      std::fprintf(stderr, "GPU %d would hold %llu keys, more than its output's %llu\n", r, (unsigned long long)at,
-                   (unsigned long long)g.out_capacity);
+    g.head = partition.head[r];
+    g.run = partition.run_size(r);
+    if (partition.extent[r] > g.out_capacity) {
+      std::fprintf(stderr, "GPU %d would hold %llu keys, more than its output's %llu\n", r,
+                   (unsigned long long)partition.extent[r], (unsigned long long)g.out_capacity);
       std::exit(1);
     }
     g.waves = hr::plan_waves(owned, kTile, g.capacity);
@@ -279,11 +288,11 @@ Timing sort_once(std::vector<Gpu>& gpus) {
   }
   // Where a piece's keys are on its source, and where they go.
   const auto source_keys = [&](const multi_gpu::DigitPiece& piece) {
-    return gpus[piece.source].out + layout.starts[piece.source][piece.digit] + piece.from;
+    return gpus[piece.source].out + layout.starts[piece.source][piece.digit];
   };
   const auto receiver_keys = [&](const multi_gpu::DigitPiece& piece) { return gpus[piece.receiver].out + piece.to; };
-  // 3. The MSD pass's scatter: the digits a GPU keeps whole straight to their place in its run, the
-  //    others into staging behind it, to be moved.
+  // 3. The MSD pass's scatter: the digits a GPU owns straight to their place in its run, the others
+  //    into staging behind it, to be moved.
   for (int r = 0; r < G; ++r) {
     Gpu& g = gpus[r];
     for (int d = 0; d < hr::kBuckets; ++d) g.host_starts[d] = uint32_t(layout.starts[r][d]);
@@ -414,12 +423,30 @@ Timing sort_once(std::vector<Gpu>& gpus) {
         detail::SortCall large = large_digit_call(g, w.items);
         large.d_temp_storage = g.large_temp;
         large.temp_storage_bytes = &bytes;
-        CHECK((hr::sort_oversized_wave<Bits, Value, kFold>(large, w, g.out, nullptr, g.alt, nullptr)));
+        CHECK((hr::sort_oversized_wave<Bits, Value, kFold>(large, w, g.out + g.head, nullptr, g.alt + g.head,
+                                                           nullptr)));
         continue;
       }
-      CHECK((hr::sort_wave<Bits, Value, kFold>(g.wave_regions, tables, w, uint32_t(k), g.out, nullptr, g.total,
-                                               twiddle, 0, kMsdBegin, g.compute)));
+      CHECK((hr::sort_wave<Bits, Value, kFold>(g.wave_regions, tables, w, uint32_t(k), g.out + g.head, nullptr,
+                                               g.total, twiddle, 0, kMsdBegin, g.compute)));
     }
+  }
+  // 6. The handoffs, once their owner's waves are sorted: the sorted keys past its share to the front
+  //    of the next GPUs' runs.
+  for (int r = 0; r < G; ++r) {
+    Gpu& g = gpus[r];
+    CHECK(cudaSetDevice(g.device));
+    for (const multi_gpu::Handoff& h : partition.handoffs)
+      if (h.owner == r)
+        CHECK(cudaMemcpyPeerAsync(gpus[h.receiver].out, gpus[h.receiver].device, g.out + h.from, g.device,
+                                  h.count * sizeof(Bits), g.compute));
+    CHECK(cudaEventRecord(g.handed, g.compute));
+  }
+  for (int r = 0; r < G; ++r) {
+    Gpu& g = gpus[r];
+    CHECK(cudaSetDevice(g.device));
+    for (const multi_gpu::Handoff& h : partition.handoffs)
+      if (h.receiver == r) CHECK(cudaStreamWaitEvent(g.compute, gpus[h.owner].handed));
     CHECK(cudaEventRecord(g.done, g.compute));
   }
   for (Gpu& g : gpus) {
@@ -560,13 +587,13 @@ bool verify(std::vector<Gpu>& gpus, uint64_t n, std::vector<uint64_t>* run_sizes
   for (size_t r = 0; r < gpus.size(); ++r) {
     Gpu& g = gpus[r];
     CHECK(cudaSetDevice(g.device));
-    std::vector<Bits> in(g.n), out(g.total);
+    std::vector<Bits> in(g.n), out(g.run);
     CHECK(cudaMemcpy(in.data(), g.in, g.n * sizeof(Bits), cudaMemcpyDeviceToHost));
-    CHECK(cudaMemcpy(out.data(), g.out, g.total * sizeof(Bits), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(out.data(), g.out, g.run * sizeof(Bits), cudaMemcpyDeviceToHost));
     fingerprint(in, want);
     fingerprint(out, got);
-    total += g.total;
-    run_sizes->push_back(g.total);
+    total += g.run;
+    run_sizes->push_back(g.run);
     if (!std::is_sorted(out.begin(), out.end())) {
       std::printf("GPU %zu's run is not sorted\n", r);
       ok = false;
@@ -657,8 +684,10 @@ int main(int argc, char** argv) {
   const uint64_t per = n / G;
   for (int r = 0; r < G; ++r) {
     gpus[r].comm = comms[r];
-    // A run may exceed n / G by the boundary digits: room for one digit more at each end.
-    allocate(gpus[r], G, per, per + per / 16, share, 7 + uint64_t(r) * n);
+    // An owner holds its run and the rest of its last digit: with uniform keys a digit is n / 256,
+    // with skewed ones it may be every key.
+    const uint64_t out_capacity = g_key_mask == ~Bits(0) ? per + per / 16 : n;
+    allocate(gpus[r], G, per, out_capacity, share, 7 + uint64_t(r) * n);
   }
   for (Gpu& g : gpus) {
     CHECK(cudaSetDevice(g.device));
@@ -673,13 +702,19 @@ int main(int argc, char** argv) {
   std::sort(times.begin(), times.end(), [](const Timing& a, const Timing& b) { return a.total_ms < b.total_ms; });
   const Timing median = times[times.size() / 2];
   std::vector<uint64_t> sizes;
-  const bool ok = verify(gpus, n, &sizes);
-  const uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
+  bool ok = verify(gpus, n, &sizes);
+  uint64_t most_sorted = 0;  // the keys of the digits a GPU owns, which it sorts
+  for (const Gpu& g : gpus) most_sorted = std::max(most_sorted, g.total);
+  for (int r = 0; r < G; ++r)
+    if (sizes[r] != n / G) {
+      std::printf("GPU %d's run is %llu keys, not its share\n", r, (unsigned long long)sizes[r]);
+      ok = false;
+    }
   const double one = one_gpu_ms(gpus, n, runs);
   std::printf("MSD-first on %d GPUs%s: %.2f ms; GPU 0 from its start: MSD pass done %.2f ms, exchange landed %.2f, "
-              "sorted %.2f (the slowest GPU %.2f); %llu waves on GPU 0, largest run / mean %.4f, %s\n",
+              "sorted %.2f (the slowest GPU %.2f); %llu waves on GPU 0, most keys a GPU sorts / mean %.4f, %s\n",
               G, g_serial ? " (waves after the exchange)" : "", median.total_ms, median.msd_ms, median.exchanged_ms,
-              median.sorted_ms, median.slowest_ms, (unsigned long long)gpus[0].waves.size(), double(largest) * G / double(n),
+              median.sorted_ms, median.slowest_ms, (unsigned long long)gpus[0].waves.size(), double(most_sorted) * G / double(n),
               ok ? "verified" : "WRONG");
   std::printf("one-sweep on one GPU: %.2f ms; ratio %.3fx\n", one, one / median.total_ms);
   return ok ? 0 : 1;
