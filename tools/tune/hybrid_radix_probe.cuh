@@ -71,6 +71,10 @@ __device__ __forceinline__ uint32_t bucket_of_tile(const BucketTables& t, const 
   return lo;
 }
 
+// The MSD pass's plan made a sort, whatever the keys: a pass whose keys all share one digit is
+// otherwise a copy in input order.
+__global__ void sort_even_if_trivial_kernel(PassPlan* plan) { *plan = PassPlan{onesweep::device::kSort, 0, 1, 0}; }
+
 // After the MSD pass's plan: each bucket's first key (the plan's exclusive digit starts) and first
 // tile of the segmented passes (whole tiles per bucket, scanned).
 template <int TILE>
@@ -418,8 +422,13 @@ cudaError_t msd_scatter(const MsdRegions& r, const Bits* in, Bits* out, const Va
   device::bucket_tables_kernel<kPass.tile_items()>
       <<<1, kBuckets, 0, stream>>>(r.bins, uint32_t(n), r.bucket_begin, r.bucket_tile);
   SORTSCOPE_CUDA_LAUNCH_CHECK();
-  if (starts)
+  if (starts) {
     SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(r.bins, starts, kBuckets * sizeof(uint32_t), cudaMemcpyHostToDevice, stream));
+    // Where every key shares one top digit the plan copies them to `out` as they are; keys bound
+    // for given starts must still go there, so the pass sorts.
+    device::sort_even_if_trivial_kernel<<<1, 1, 0, stream>>>(r.plan);
+    SORTSCOPE_CUDA_LAUNCH_CHECK();
+  }
   constexpr auto kernel = onesweep::device::onesweep_kernel<kPass.threads, kPass.items_per_thread, kPass.min_blocks,
                                                             Bits, Value, KC, false, kPass.value_load, kRadixBits,
                                                             kPass.lookback_window, false>;
