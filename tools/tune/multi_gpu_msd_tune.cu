@@ -3,7 +3,7 @@
 // exchange can run under the local sort, which the multi-GPU sort's sort-first steps cannot do.
 //
 // Each GPU holds n / G random u32 keys (u64 in multi_gpu_msd_tune_u64). Steps, every GPU at once:
-//   1. the histogram of the top 8 bits (hybrid_radix_probe.cuh's msd_count), its counts to the host;
+//   1. the histogram of the top 8 bits (block/msd_waves.cuh's msd_count), its counts to the host;
 //   2. the host gives each digit whole to one GPU, its owner: the one whose fair share (n / G keys
 //      exactly) holds the digit's first key in the global order (multi_gpu/digit_partition.hpp);
 //   3. the MSD pass's scatter (msd_scatter): the digits a GPU owns straight to their place in its
@@ -32,7 +32,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "hybrid_radix_probe.cuh"
+#include "block/msd_waves.cuh"
 #include "multi_gpu/digit_partition.hpp"
 #include "multi_gpu/nccl_library.hpp"
 #include "sortscope/onesweep.hpp"
@@ -41,7 +41,7 @@
 namespace {
 
 using namespace sortscope;
-namespace hr = tune::hybrid_radix;
+namespace hr = sortscope::msd_waves;
 // The key width: 4 bytes, or 8 where built with MULTI_GPU_MSD_KEY_BYTES=8 (multi_gpu_msd_tune_u64).
 #ifndef MULTI_GPU_MSD_KEY_BYTES
 #define MULTI_GPU_MSD_KEY_BYTES 4
