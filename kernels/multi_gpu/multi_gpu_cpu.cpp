@@ -4,10 +4,6 @@
 // splitters, the same exchange matrix and the same runs as on a machine with them; the timeline is
 // the threads' own.
 #include <algorithm>
-#include <chrono>
-#include <cstring>
-#include <exception>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -17,30 +13,10 @@
 #include "common/trace_header.hpp"
 #include "multi_gpu/multi_gpu_algorithm.hpp"
 #include "multi_gpu/regular_sampling.hpp"
+#include "multi_gpu/simulated_devices.hpp"
 
 namespace sortscope::multi_gpu {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// What one host thread copies into another's memory, one way, in GB/s: the simulated link.
-// Measured once per process, the best of three 64 MiB copies.
-double simulated_link_gbps() {
-  static const double gbps = [] {
-    constexpr size_t kBytes = size_t(64) << 20;
-    std::vector<char> from(kBytes, 1), to(kBytes, 0);
-    double best = 0;
-    for (int i = 0; i < 3; ++i) {
-      const auto started = Clock::now();
-      std::memcpy(to.data(), from.data(), kBytes);
-      const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
-      if (seconds > 0) best = std::max(best, double(kBytes) / seconds / 1e9);
-    }
-    // The copy is read, so it is made.
-    return to[kBytes / 2] == 1 ? best : 0.0;
-  }();
-  return gbps;
-}
 
 template <typename Bits, typename Value>
 struct Device {
@@ -61,37 +37,13 @@ struct Simulation {
   const StageObserver* observer;
   KeyOrderLess<Bits> less = key_order_less<Bits>(a);
   std::vector<Device<Bits, Value>> gpu = std::vector<Device<Bits, Value>>(size_t(devices));
-  Clock::time_point start;
-  std::vector<DeviceStep> timeline;  // [step * devices + device]
-  KernelTiming step_kernels[kSteps];  // each step from the first device's start to the last one's end
+  SimulatedDevices threads{devices, kStepNames, kSteps};
 
-  double ms_since_start(Clock::time_point t) const {
-    return std::chrono::duration<double, std::milli>(t - start).count();
-  }
-
-  // Runs work(d) on every device's thread at once; a thread's failure is rethrown here. Extends
-  // step `step`'s span on each device's timeline.
-  template <typename Work>
-  void on_every_device(int step, Work work) {
-    std::vector<std::exception_ptr> failures(static_cast<size_t>(devices));
-    std::vector<std::thread> threads;
-    for (int d = 0; d < devices; ++d)
-      threads.emplace_back([&, d] {
-        const auto began = Clock::now();
-        try {
-          work(d);
-        } catch (...) {
-          failures[size_t(d)] = std::current_exception();
-        }
-        DeviceStep& s = timeline[size_t(step) * size_t(devices) + size_t(d)];
-        if (s.name.empty()) {
-          s = {uint32_t(d), kStepNames[step], ms_since_start(began), 0};
-        }
-        s.end_ms = ms_since_start(Clock::now());
-      });
-    for (std::thread& t : threads) t.join();
-    for (std::exception_ptr& f : failures)
-      if (f) std::rethrow_exception(f);
+  // Closes step `step` (every device's bytes summed), for the trace and an untraced run's phase
+  // clock.
+  void close_step(int step, const std::vector<uint64_t>& bytes) {
+    const KernelTiming& k = threads.close_step(step, bytes);
+    if (a.kernel_times && !trace) a.kernel_times->push_back(k);
   }
 
   // After a step: the keys every device holds, one device after another, to the viewer.
@@ -104,21 +56,6 @@ struct Simulation {
       all.insert(all.end(), keys.begin(), keys.end());
     }
     (*observer)(step, all.data());
-  }
-
-  // Step `step` over every device (its bytes, each device's summed), for the trace and for an
-  // untraced run's phase clock.
-  void close_step(int step, const std::vector<uint64_t>& bytes) {
-    double first = 1e300, last = 0;
-    uint64_t total = 0;
-    for (int d = 0; d < devices; ++d) {
-      const DeviceStep& s = timeline[size_t(step) * size_t(devices) + size_t(d)];
-      first = std::min(first, s.begin_ms);
-      last = std::max(last, s.end_ms);
-      total += bytes[size_t(d)];
-    }
-    step_kernels[step] = {kStepNames[step], last - first, total};
-    if (a.kernel_times && !trace) a.kernel_times->push_back(step_kernels[step]);
   }
 
   // Merges runs [lo, mid) and [mid, hi) of keys/values into out, the first run's keys first among equals.
@@ -141,7 +78,6 @@ struct Simulation {
     const Bits* in = static_cast<const Bits*>(a.keys_in);
     const Value* values_in = nullptr;
     if constexpr (kPairs) values_in = static_cast<const Value*>(a.values_in);
-    timeline.assign(size_t(kSteps) * size_t(devices), DeviceStep{});
 
     // The keys start spread over the devices' memory: not part of the sort.
     std::vector<uint64_t> shard_sizes(static_cast<size_t>(devices));
@@ -151,10 +87,10 @@ struct Simulation {
       if constexpr (kPairs) gpu[size_t(d)].values.assign(values_in + begin, values_in + end);
       shard_sizes[size_t(d)] = end - begin;
     }
-    start = Clock::now();
+    threads.start();
 
     // 1. Local sort: each device its shard, stably.
-    on_every_device(0, [&](int d) {
+    threads.run(0, [&](int d) {
       Device<Bits, Value>& g = gpu[size_t(d)];
       if constexpr (kPairs) {
         std::vector<std::pair<Bits, Value>> items(g.keys.size());
@@ -172,7 +108,7 @@ struct Simulation {
 
     // 2. Splitters: S samples of each sorted run, every device's gathered and sorted, every G-th
     //    kept; then each device cuts its run at them.
-    on_every_device(1, [&](int d) {
+    threads.run(1, [&](int d) {
       Device<Bits, Value>& g = gpu[size_t(d)];
       const uint64_t count = g.keys.size();
       if (count == 0) return;
@@ -184,7 +120,7 @@ struct Simulation {
     std::vector<Splitter> samples;
     for (const Device<Bits, Value>& g : gpu) samples.insert(samples.end(), g.samples.begin(), g.samples.end());
     const std::vector<Splitter> splitters = pick_splitters<Bits>(std::move(samples), devices, less);
-    on_every_device(1, [&](int d) {
+    threads.run(1, [&](int d) {
       Device<Bits, Value>& g = gpu[size_t(d)];
       const uint64_t count = g.keys.size();
       g.send_counts.assign(size_t(devices), 0);
@@ -217,7 +153,7 @@ struct Simulation {
         g.scratch_values.resize(at[devices]);
       }
     }
-    on_every_device(2, [&](int d) {
+    threads.run(2, [&](int d) {
       const Device<Bits, Value>& g = gpu[size_t(d)];
       uint64_t from = 0;
       for (int to = 0; to < devices; ++to) {
@@ -235,7 +171,7 @@ struct Simulation {
     observe(2, true);
 
     // 4. The merge: each device's G received runs, pairwise in log2(G) rounds.
-    on_every_device(3, [&](int d) {
+    threads.run(3, [&](int d) {
       Device<Bits, Value>& g = gpu[size_t(d)];
       const uint64_t* at = &receive_at[size_t(d) * size_t(devices + 1)];
       for (int width = 1; width < devices; width *= 2) {
@@ -273,14 +209,14 @@ struct Simulation {
       ExchangeSection x = exchange_section(a.key_type, devices, uint32_t(item_bytes), shard_sizes, raw_splitters, sent,
                                            balance_bound(n, largest_shard, devices));
       x.simulated = true;
-      x.timeline = timeline;
+      x.timeline = threads.timeline();
       x.link_gbps = simulated_link_gbps();
       *trace = run_trace_header("multi-gpu", a, kPairs);
       trace->backend = "cpu";
       for (int k = 0; k < kSteps; ++k) {
         StageTrace stage;
         stage.name = kStepNames[k];
-        stage.kernels = {step_kernels[k]};
+        stage.kernels = {threads.step_kernel(k)};
         stage.exchange = x;
         trace->stages.push_back(std::move(stage));
       }
