@@ -67,13 +67,6 @@ cudaError_t to_cuda_error(const Status& s) {
   return s.code() == StatusCode::out_of_memory ? cudaErrorMemoryAllocation : cudaErrorUnknown;
 }
 
-// The snapshot slot of stage `stage`, or null when the recorder keeps none for it.
-char* snapshot_slot(cuda::TraceRecorder* recorder, int stage, uint64_t bytes) {
-  const int stride = recorder->snapshot_stride();
-  if (!stride || (stage + 1) % stride != 0) return nullptr;
-  return static_cast<char*>(recorder->snapshot_base()) + uint64_t((stage + 1) / stride - 1) * bytes;
-}
-
 cudaError_t run(const detail::SortCall& c) {
   const SortArgs& a = c.args;
   const int G = c.params[kDevicesParam];
@@ -117,7 +110,7 @@ cudaError_t run(const detail::SortCall& c) {
 
   // A traced run: after each step, every GPU's keys into that step's snapshot, one after another.
   const StepHook keep_keys = [&](int step, const std::vector<StepKeys>& keys) -> Status {
-    char* slot = snapshot_slot(recorder, step, n * uint64_t(kb));
+    char* slot = static_cast<char*>(recorder->stage_snapshot_slot(step));
     if (!slot) return Status::Ok();
     uint64_t at = 0;
     for (const StepKeys& k : keys) {

@@ -158,6 +158,11 @@ cudaError_t TraceRecorder::begin_stages(const SortTrace& header, int max_stages,
 
 void* TraceRecorder::snapshot_base() const { return impl_->snapshot_bytes ? impl_->snapshots.as<void>() : nullptr; }
 int TraceRecorder::snapshot_stride() const { return impl_->snapshot_bytes ? impl_->snapshot_plan.stride : 0; }
+void* TraceRecorder::stage_snapshot_slot(int stage) const {
+  const int stride = snapshot_stride();
+  if (!stride || (stage + 1) % stride != 0) return nullptr;
+  return impl_->snapshots.as<char>() + uint64_t((stage + 1) / stride - 1) * impl_->snapshot_bytes;
+}
 
 void TraceRecorder::add_stage(StageTrace stage) { impl_->host_stages.push_back(std::move(stage)); }
 

@@ -76,6 +76,9 @@ class TraceRecorder {
   cudaError_t begin_stages(const SortTrace& header, int max_stages, uint64_t snapshot_bytes);
   void* snapshot_base() const;
   int snapshot_stride() const;
+  // The snapshot slot of stage `stage`, or null when none is kept after it (the last stage's comes
+  // from end_stages).
+  void* stage_snapshot_slot(int stage) const;
   // Appends a stage the host describes; kernel timings recorded under its index attach to it.
   void add_stage(StageTrace stage);
   // Ends a run that recorded `stages_run` stages: snapshots past it are dropped, and when the last
