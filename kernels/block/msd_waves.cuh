@@ -19,6 +19,7 @@
 #include "common/cuda_launch.cuh"
 #include "common/radix_passes.hpp"
 #include "onesweep/onesweep_dispatch.cuh"
+#include "onesweep/onesweep_instances.hpp"
 
 namespace sortscope::msd_waves {
 
@@ -67,7 +68,7 @@ __device__ __forceinline__ uint32_t bucket_of_tile(const BucketTables& t, const 
 
 // The MSD pass's plan made a sort, whatever the keys: a pass whose keys all share one digit is
 // otherwise a copy in input order.
-__global__ void sort_even_if_trivial_kernel(PassPlan* plan) { *plan = PassPlan{onesweep::device::kSort, 0, 1, 0}; }
+static __global__ void sort_even_if_trivial_kernel(PassPlan* plan) { *plan = PassPlan{onesweep::device::kSort, 0, 1, 0}; }
 
 // After the MSD pass's plan: each bucket's first key (the plan's exclusive digit starts) and first
 // tile of the segmented passes (whole tiles per bucket, scanned).
@@ -349,14 +350,17 @@ cudaError_t sort_wave(const WaveRegions<Bits, Value>& r, const BucketTables& tab
   SORTSCOPE_CUDA_LAUNCH_CHECK();
   for (int p = 0; p < passes; ++p) {
     const RadixPass rp = radix_pass(begin_bit, msd_begin, kRadixBits, p);
-    // Positions are the keys' own: the scratch regions are addressed from the wave's first key.
+    // Positions are the keys' own: the scratch regions are addressed from the wave's first key. A
+    // pass never writes where it reads (another tile may not have loaded its keys yet), so a lone
+    // pass writes the scratch, copied back below.
+    const bool to_keys = p == passes - 1 && passes > 1;
     Bits* src = p == 0 ? keys : r.scratch_keys[(p - 1) % 2] - wave.begin;
-    Bits* dst = p == passes - 1 ? keys : r.scratch_keys[p % 2] - wave.begin;
+    Bits* dst = to_keys ? keys : r.scratch_keys[p % 2] - wave.begin;
     Value* vsrc = nullptr;
     Value* vdst = nullptr;
     if constexpr (kValueBytes > 0) {
       vsrc = p == 0 ? values : r.scratch_values[(p - 1) % 2] - wave.begin;
-      vdst = p == passes - 1 ? values : r.scratch_values[p % 2] - wave.begin;
+      vdst = to_keys ? values : r.scratch_values[p % 2] - wave.begin;
     }
     PassArgs<Bits, Value> args{};
     args.buffers = {{src, dst, dst}, {vsrc, vdst, vdst}};
@@ -370,12 +374,20 @@ cudaError_t sort_wave(const WaveRegions<Bits, Value>& r, const BucketTables& tab
     wave_pass<<<wave.tiles, kPass.threads, Agent::kExchangeBytes, stream>>>(args, tables, wave, r.histograms, passes);
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
+  if (passes == 1) {
+    SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(keys + wave.begin, r.scratch_keys[0], wave.items * sizeof(Bits),
+                                       cudaMemcpyDeviceToDevice, stream));
+    if constexpr (kValueBytes > 0)
+      SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(values + wave.begin, r.scratch_values[0], wave.items * sizeof(Value),
+                                         cudaMemcpyDeviceToDevice, stream));
+  }
   return cudaSuccess;
 }
 
 // A wave of one bucket too large for L2: one-sweep over its place in `keys` (and `values`) and the
 // same range of the alternate buffers, by the remaining digits, and back where it ends in the
-// alternate. `large` carries the bit range, the temp storage and the stream.
+// alternate. `large` carries the key type, bit range, temp storage and stream: one-sweep's precompiled
+// instance for them sorts it.
 template <typename Bits, typename Value, int KC>
 cudaError_t sort_oversized_wave(detail::SortCall large, const Wave& wave, Bits* keys, Value* values, Bits* alt_keys,
                                 Value* alt_values) {
@@ -388,7 +400,7 @@ cudaError_t sort_oversized_wave(detail::SortCall large, const Wave& wave, Bits* 
   large.args.values_out = kValues ? alt_values + wave.begin : nullptr;
   large.key_selector = &key_selector;
   large.value_selector = kValues ? &value_selector : nullptr;
-  SORTSCOPE_CUDA_TRY((onesweep::instances::sort_instance<Bits, Value, KC, false>(large)));
+  SORTSCOPE_CUDA_TRY(onesweep::instances::sort_class<Bits>(large));
   if (key_selector == 1) {
     SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(keys + wave.begin, alt_keys + wave.begin, wave.items * sizeof(Bits),
                                        cudaMemcpyDeviceToDevice, large.stream));
