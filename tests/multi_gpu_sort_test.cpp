@@ -1,18 +1,13 @@
 // The multi-GPU sort as a registered algorithm: on the CPU backend, G devices simulated by threads
 // (the correctness matrix, the balance bound on duplicates, the trace of its four steps and its
-// file form, and the radix partition that spreads keys before they are sorted); on the CUDA
-// backend, with G GPUs, the same trace and keys as the simulation. With fewer GPUs the CUDA tests
-// skip, saying why, and a run says it in one line.
+// file form); on the CUDA backend, with G GPUs, the same trace and keys as the simulation. With
+// fewer GPUs the CUDA tests skip, saying why, and a run says it in one line.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <numeric>
-#include <random>
 #include <string>
-#include <tuple>
 #include <vector>
 
-#include "multi_gpu/digit_partition.hpp"
 #include "multi_gpu/multi_gpu_algorithm.hpp"
 #include "radix_matrix.hpp"
 #include "sortscope/trace_json.hpp"
@@ -83,134 +78,6 @@ TEST(MultiGpuCpu, NoDeviceEndsAboveTheBalanceBound) {
       EXPECT_LE(x.balance_bound, mean + 1 + n / 1024 + 1 + uint64_t(devices)) << dist;
       if (!test::kUnderSanitizers) EXPECT_LE(double(x.largest_run()), double(mean) * 1.01) << dist << " on " << devices;
     }
-}
-
-// A key of the partition tests and where it started: its place in the input, device by device.
-struct LabelledKey {
-  uint16_t key = 0;
-  uint64_t input_at = 0;
-  uint32_t digit() const { return key >> 8; }
-  bool operator==(const LabelledKey& o) const { return key == o.key && input_at == o.input_at; }
-};
-
-// Random shards of 16-bit keys for the partition tests, on 1 to 8 devices, in shapes that stress
-// it: uniform, a few bits of the key, one key, and few keys, with empty shards now and then.
-std::vector<std::vector<LabelledKey>> random_shards(std::mt19937_64& random, int devices) {
-  const int shape = int(random() % 4);
-  const uint16_t mask = uint16_t(random());
-  std::vector<uint16_t> few(1 + random() % 3);
-  for (uint16_t& k : few) k = uint16_t(random());
-  std::vector<std::vector<LabelledKey>> shards(static_cast<size_t>(devices));
-  uint64_t at = 0;
-  for (std::vector<LabelledKey>& shard : shards) {
-    shard.resize(random() % 7 == 0 ? 0 : random() % 300);
-    for (LabelledKey& k : shard) {
-      const uint16_t drawn = uint16_t(random());
-      k.key = shape == 0 ? drawn : shape == 1 ? uint16_t(drawn & mask) : shape == 2 ? few[0] : few[drawn % few.size()];
-      k.input_at = at++;
-    }
-  }
-  return shards;
-}
-
-std::vector<std::vector<uint64_t>> top_digit_counts(const std::vector<std::vector<LabelledKey>>& shards) {
-  std::vector<std::vector<uint64_t>> counts(shards.size(), std::vector<uint64_t>(256, 0));
-  for (size_t s = 0; s < shards.size(); ++s)
-    for (const LabelledKey& k : shards[s]) ++counts[s][k.digit()];
-  return counts;
-}
-
-// The steps a multi-device radix sort takes with the partition, on the host: each device scatters
-// its keys by top digit (stably) to the places scatter_layout gives, the pieces move to their
-// owners, each owner sorts every digit it owns (stably, by the whole key), and the sorted keys past
-// an owner's share are handed on. Returns each device's run.
-std::vector<std::vector<LabelledKey>> sort_by_partition(const std::vector<std::vector<LabelledKey>>& shards,
-                                                        const multi_gpu::DigitPartition& p) {
-  const std::vector<std::vector<uint64_t>> counts = top_digit_counts(shards);
-  const size_t devices = shards.size();
-  const multi_gpu::ScatterLayout layout = multi_gpu::scatter_layout(p, counts, p.extent);
-  std::vector<std::vector<LabelledKey>> memory(devices);
-  for (size_t s = 0; s < devices; ++s) {
-    memory[s].resize(p.extent[s] + shards[s].size());
-    std::vector<uint64_t> next = layout.starts[s];
-    for (const LabelledKey& k : shards[s]) memory[s][next[k.digit()]++] = k;
-  }
-  for (size_t i : layout.moves) {
-    const multi_gpu::DigitPiece& piece = p.pieces[i];
-    const uint64_t from = layout.starts[size_t(piece.source)][piece.digit];
-    for (uint64_t k = 0; k < piece.count; ++k)
-      memory[size_t(piece.receiver)][piece.to + k] = memory[size_t(piece.source)][from + k];
-  }
-  const auto by_key = [](const LabelledKey& a, const LabelledKey& b) { return a.key < b.key; };
-  for (size_t r = 0; r < devices; ++r) {
-    std::vector<LabelledKey>& run = memory[r];
-    std::stable_sort(run.begin() + ptrdiff_t(p.head[r]), run.begin() + ptrdiff_t(p.extent[r]), by_key);
-  }
-  for (const multi_gpu::Handoff& h : p.handoffs)
-    for (uint64_t k = 0; k < h.count; ++k) memory[size_t(h.receiver)][k] = memory[size_t(h.owner)][h.from + k];
-  for (size_t r = 0; r < devices; ++r) memory[r].resize(p.run_size(int(r)));
-  return memory;
-}
-
-// The partition end to end on labelled keys: every device's run is its fair share of the stable
-// sort of all the keys (by key, then place in the input), whatever the keys' shape. Sorting every
-// digit first and cutting the runs by position would pass the count checks and fail this one.
-TEST(MultiGpuPartition, ScatterMovesSortsAndHandoffsLeaveEachDeviceItsShareOfTheStableSort) {
-  std::mt19937_64 random(5);
-  for (int devices = 1; devices <= 8; ++devices)
-    for (int trial = 0; trial < 60; ++trial) {
-      const std::vector<std::vector<LabelledKey>> shards = random_shards(random, devices);
-      const multi_gpu::DigitPartition p = multi_gpu::partition_by_digits(top_digit_counts(shards));
-      std::vector<LabelledKey> want;
-      for (const auto& shard : shards) want.insert(want.end(), shard.begin(), shard.end());
-      const uint64_t n = want.size();
-      std::stable_sort(want.begin(), want.end(), [](const LabelledKey& a, const LabelledKey& b) { return a.key < b.key; });
-      ASSERT_EQ(p.run_begin.size(), size_t(devices) + 1);
-      for (int r = 0; r <= devices; ++r) EXPECT_EQ(p.run_begin[size_t(r)], n * uint64_t(r) / uint64_t(devices));
-      const std::vector<std::vector<LabelledKey>> runs = sort_by_partition(shards, p);
-      std::vector<LabelledKey> got;
-      for (const auto& run : runs) got.insert(got.end(), run.begin(), run.end());
-      ASSERT_EQ(got.size(), n);
-      for (uint64_t i = 0; i < n; ++i)
-        ASSERT_TRUE(got[i] == want[i]) << "global position " << i << ", " << devices << " devices, trial " << trial;
-      // Each device sorts what it owns and no more: the digits it owns whole, and the front it is
-      // handed.
-      for (int r = 0; r < devices; ++r) {
-        const std::vector<uint64_t> owned = multi_gpu::owned_by(p, r, 256);
-        EXPECT_EQ(p.head[size_t(r)] + std::accumulate(owned.begin(), owned.end(), uint64_t(0)), p.extent[size_t(r)]);
-      }
-    }
-}
-
-// One key value on every device (the zero distribution): one digit holds every key, so device 0
-// owns it, sorts it whole, and hands each other device its share, sorted.
-TEST(MultiGpuPartition, OneDigitForEveryKeyIsSortedByItsOwnerAndHandedOn) {
-  std::vector<std::vector<uint64_t>> counts(4, std::vector<uint64_t>(256, 0));
-  for (int s = 0; s < 4; ++s) counts[size_t(s)][7] = 10;
-  counts[2][7] = 14;  // 44 keys: runs of 11
-  const multi_gpu::DigitPartition p = multi_gpu::partition_by_digits(counts);
-  for (int r = 0; r < 4; ++r) EXPECT_EQ(p.run_size(r), 11u);
-  ASSERT_EQ(p.pieces.size(), 4u);
-  for (int s = 0; s < 4; ++s) EXPECT_EQ(p.pieces[size_t(s)].receiver, 0);
-  EXPECT_EQ(std::tie(p.pieces[3].count, p.pieces[3].to), std::make_tuple(uint64_t(10), uint64_t(34)));
-  EXPECT_EQ(p.head, (std::vector<uint64_t>{0, 11, 11, 11}));
-  EXPECT_EQ(p.extent, (std::vector<uint64_t>{44, 11, 11, 11}));
-  ASSERT_EQ(p.handoffs.size(), 3u);
-  for (int h = 1; h < 4; ++h)
-    EXPECT_EQ(std::tie(p.handoffs[size_t(h) - 1].owner, p.handoffs[size_t(h) - 1].receiver,
-                       p.handoffs[size_t(h) - 1].from, p.handoffs[size_t(h) - 1].count),
-              std::make_tuple(0, h, uint64_t(11) * uint64_t(h), uint64_t(11)));
-  // Fewer keys than devices: the runs are 0 or 1 keys; device 1, whose run holds the first key,
-  // owns the digit and hands its second key to device 3.
-  std::vector<std::vector<uint64_t>> two_keys(4, std::vector<uint64_t>(4, 0));
-  two_keys[3][1] = 2;
-  const multi_gpu::DigitPartition q = multi_gpu::partition_by_digits(two_keys);
-  EXPECT_EQ(q.run_begin, (std::vector<uint64_t>{0, 0, 1, 1, 2}));
-  ASSERT_EQ(q.pieces.size(), 1u);
-  EXPECT_EQ(std::tie(q.pieces[0].source, q.pieces[0].receiver, q.pieces[0].count), std::make_tuple(3, 1, uint64_t(2)));
-  ASSERT_EQ(q.handoffs.size(), 1u);
-  EXPECT_EQ(std::tie(q.handoffs[0].receiver, q.handoffs[0].from, q.handoffs[0].count),
-            std::make_tuple(3, uint64_t(1), uint64_t(1)));
 }
 
 // The trace: four steps, the same exchange section on each, a matrix whose rows are the shards and

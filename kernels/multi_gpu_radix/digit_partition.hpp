@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace sortscope::multi_gpu {
+namespace sortscope::multi_gpu_radix {
 
 // All of one source's keys of one digit, sent to the digit's owner: `count` keys to `to` keys into
 // the owner's run.
@@ -136,4 +136,4 @@ inline std::vector<uint64_t> owned_by(const DigitPartition& p, int r, size_t dig
   return owned;
 }
 
-}  // namespace sortscope::multi_gpu
+}  // namespace sortscope::multi_gpu_radix

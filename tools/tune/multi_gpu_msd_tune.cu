@@ -5,7 +5,7 @@
 // Each GPU holds n / G random u32 keys (u64 in multi_gpu_msd_tune_u64). Steps, every GPU at once:
 //   1. the histogram of the top 8 bits (block/msd_waves.cuh's msd_count), its counts to the host;
 //   2. the host gives each digit whole to one GPU, its owner: the one whose fair share (n / G keys
-//      exactly) holds the digit's first key in the global order (multi_gpu/digit_partition.hpp);
+//      exactly) holds the digit's first key in the global order (multi_gpu_radix/digit_partition.hpp);
 //   3. the MSD pass's scatter (msd_scatter): the digits a GPU owns straight to their place in its
 //      run, the others into staging behind it;
 //   4. in rounds, one per wave of the owner's digits: each staged piece moved to its place, by
@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "block/msd_waves.cuh"
-#include "multi_gpu/digit_partition.hpp"
+#include "multi_gpu_radix/digit_partition.hpp"
 #include "multi_gpu/nccl_library.hpp"
 #include "sortscope/onesweep.hpp"
 #include "tune_common.cuh"
@@ -235,24 +235,24 @@ Timing sort_once(std::vector<Gpu>& gpus) {
                                              g.counted, g.compute)));
   }
   // 2. The plan, from every GPU's counts: each digit whole to its owner, each GPU's run a fair share
-  //    exactly (multi_gpu/digit_partition.hpp).
+  //    exactly (multi_gpu_radix/digit_partition.hpp).
   std::vector<std::vector<uint64_t>> counts(G);
   for (int r = 0; r < G; ++r) {
     CHECK(cudaEventSynchronize(gpus[r].counted));
     counts[r].assign(gpus[r].host_counts, gpus[r].host_counts + hr::kBuckets);
   }
-  const multi_gpu::DigitPartition partition = multi_gpu::partition_by_digits(counts);
+  const multi_gpu_radix::DigitPartition partition = multi_gpu_radix::partition_by_digits(counts);
   std::vector<uint64_t> staging_at;
   for (const Gpu& g : gpus) staging_at.push_back(g.out_capacity);
   // The pieces' places and the owners' tables count from the front of each run; the tables and the
   // waves from where the digits a GPU owns begin (g.head).
-  const multi_gpu::ScatterLayout layout = multi_gpu::scatter_layout(partition, counts, staging_at);
+  const multi_gpu_radix::ScatterLayout layout = multi_gpu_radix::scatter_layout(partition, counts, staging_at);
   // The pieces each receiver's wave k waits for: moves[r][k].
   std::vector<std::vector<std::vector<size_t>>> moves(G);
   size_t rounds = 0;
   for (int r = 0; r < G; ++r) {
     Gpu& g = gpus[r];
-    const std::vector<uint64_t> held = multi_gpu::owned_by(partition, r, hr::kBuckets);
+    const std::vector<uint64_t> held = multi_gpu_radix::owned_by(partition, r, hr::kBuckets);
     uint32_t owned[hr::kBuckets];
     uint32_t* begin = g.host_tables;
     uint32_t* tile = g.host_tables + hr::kBuckets + 1;
@@ -287,10 +287,10 @@ Timing sort_once(std::vector<Gpu>& gpus) {
     CHECK(cudaMemcpyAsync(g.table_tile, tile, (hr::kBuckets + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice, g.compute));
   }
   // Where a piece's keys are on its source, and where they go.
-  const auto source_keys = [&](const multi_gpu::DigitPiece& piece) {
+  const auto source_keys = [&](const multi_gpu_radix::DigitPiece& piece) {
     return gpus[piece.source].out + layout.starts[piece.source][piece.digit];
   };
-  const auto receiver_keys = [&](const multi_gpu::DigitPiece& piece) { return gpus[piece.receiver].out + piece.to; };
+  const auto receiver_keys = [&](const multi_gpu_radix::DigitPiece& piece) { return gpus[piece.receiver].out + piece.to; };
   // 3. The MSD pass's scatter: the digits a GPU owns straight to their place in its run, the others
   //    into staging behind it, to be moved.
   for (int r = 0; r < G; ++r) {
@@ -337,7 +337,7 @@ Timing sort_once(std::vector<Gpu>& gpus) {
           std::vector<const void*> srcs;
           std::vector<size_t> sizes;
           for (size_t i : moves[r][k]) {
-            const multi_gpu::DigitPiece& piece = partition.pieces[i];
+            const multi_gpu_radix::DigitPiece& piece = partition.pieces[i];
             if (piece.source != s) continue;
             if (g_batch) {
               dsts.push_back(receiver_keys(piece));
@@ -383,7 +383,7 @@ Timing sort_once(std::vector<Gpu>& gpus) {
       for (int r = 0; r < G; ++r) {
         if (k >= gpus[r].waves.size()) continue;
         for (size_t i : moves[r][k]) {
-          const multi_gpu::DigitPiece& piece = partition.pieces[i];
+          const multi_gpu_radix::DigitPiece& piece = partition.pieces[i];
           const size_t bytes = piece.count * sizeof(Bits);
           const int s = piece.source;
           if (s == r) {
@@ -436,7 +436,7 @@ Timing sort_once(std::vector<Gpu>& gpus) {
   for (int r = 0; r < G; ++r) {
     Gpu& g = gpus[r];
     CHECK(cudaSetDevice(g.device));
-    for (const multi_gpu::Handoff& h : partition.handoffs)
+    for (const multi_gpu_radix::Handoff& h : partition.handoffs)
       if (h.owner == r)
         CHECK(cudaMemcpyPeerAsync(gpus[h.receiver].out, gpus[h.receiver].device, g.out + h.from, g.device,
                                   h.count * sizeof(Bits), g.compute));
@@ -445,7 +445,7 @@ Timing sort_once(std::vector<Gpu>& gpus) {
   for (int r = 0; r < G; ++r) {
     Gpu& g = gpus[r];
     CHECK(cudaSetDevice(g.device));
-    for (const multi_gpu::Handoff& h : partition.handoffs)
+    for (const multi_gpu_radix::Handoff& h : partition.handoffs)
       if (h.receiver == r) CHECK(cudaStreamWaitEvent(g.compute, gpus[h.owner].handed));
     CHECK(cudaEventRecord(g.done, g.compute));
   }
