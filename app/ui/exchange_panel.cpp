@@ -1,8 +1,8 @@
 // A multi-device sort's exchange: on the left the G x G matrix of what each device sent each other
 // device (a row per sender, a column per receiver, the diagonal the part that stayed home), known
-// once the splitters are; on the right every device's timeline of its four steps with the viewed
-// step lit, what the exchange moved over the links against the link's measured bandwidth, and each
-// device's run against the bound regular sampling keeps.
+// once the step before the exchange has decided where every item goes; on the right every device's
+// timeline of its steps with the viewed step lit, what the exchange moved over the links against
+// the link's measured bandwidth, and what each device received against the sort's bound.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,7 +15,7 @@
 namespace sortscope::app::ui {
 namespace {
 
-// The steps' colours on the timeline, in step order (local sort, splitters, exchange, merge).
+// The steps' colours on the timeline, in step order.
 const ImU32 kStepColors[4] = {IM_COL32(90, 150, 230, 255), IM_COL32(200, 170, 70, 255), IM_COL32(230, 110, 80, 255),
                               IM_COL32(110, 190, 120, 255)};
 
@@ -216,12 +216,12 @@ void link_meter(const ExchangeSection& x, float width) {
     disabled_text_wrapped("every device: %s to %s", format_bytes_rate(slowest).c_str(), format_bytes_rate(fastest).c_str());
 }
 
-// Each device's run: a bar, the mean and the bound.
+// What each device received: a bar, the mean and the bound.
 void balance(const ExchangeSection& x, uint64_t n, float width, float height) {
   const uint32_t g = x.devices;
   const uint64_t largest = x.largest_run();
   const double mean = double(n) / double(std::max(g, 1u));
-  ImGui::TextWrapped("Largest run %s items = %.4f x the mean; the bound is %s", format_count(largest).c_str(),
+  ImGui::TextWrapped("Most items a device receives: %s = %.4f x the mean; the bound is %s", format_count(largest).c_str(),
                      mean > 0 ? double(largest) / mean : 0.0, format_count(x.balance_bound).c_str());
   disabled_text_wrapped("A bar a device; grey line: the mean, red: the bound.");
   if (height < ImGui::GetTextLineHeight() * 2) return;
@@ -235,7 +235,7 @@ void balance(const ExchangeSection& x, uint64_t n, float width, float height) {
     dl->AddRectFilled(b0, b1, kStepColors[3]);
     if (ImGui::IsMouseHoveringRect(ImVec2(b0.x, p0.y), b1)) {
       ImGui::BeginTooltip();
-      ImGui::Text("device %u ends with %s items (%.4f x the mean)", d, format_count(x.items_to(d)).c_str(),
+      ImGui::Text("device %u receives %s items (%.4f x the mean)", d, format_count(x.items_to(d)).c_str(),
                   mean > 0 ? double(x.items_to(d)) / mean : 0.0);
       ImGui::EndTooltip();
     }
@@ -272,13 +272,16 @@ void draw_exchange_panel(UiFrame& f, bool* open) {
   // The matrix takes a square on the left where the panel is wide, else the top.
   const bool wide = avail.x > avail.y * 1.4f;
   const float side = wide ? std::min(avail.x * 0.42f, avail.y - line * 2) : std::min(avail.x, avail.y * 0.45f);
-  const bool known = viewed >= 1;
+  // The exchange's step is named so by every multi-device sort; the step before it decides where
+  // every item goes.
+  const int exchange_step = step_index(t, "exchange");
+  const bool known = exchange_step < 0 || viewed >= exchange_step - 1;
   ImGui::BeginGroup();
   // The matrix's words wrap at its own width, not the panel's: the timeline goes beside it.
   if (wide) ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(side, line * 4));
   ImGui::TextWrapped("Sent: a row per sender, a column per receiver");
   exchange_matrix(x, t.pairs, known, std::max(side, line * 4));
-  if (!known) disabled_text_wrapped("Known once the splitters are chosen: step on.");
+  if (!known) disabled_text_wrapped("Known once step %d decides where every item goes: step on.", exchange_step);
   if (wide) ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   if (wide) ImGui::SameLine(0, line);
@@ -287,9 +290,9 @@ void draw_exchange_panel(UiFrame& f, bool* open) {
   const float rest = wide ? avail.y - line : ImGui::GetContentRegionAvail().y;
   ImGui::TextUnformatted("Each device's steps");
   timeline(t, x, viewed, right, std::max(rest * 0.36f, line * 2));
-  // What the links moved is known once the exchange ran, the runs' sizes once the splitters cut.
-  if (viewed >= 2) link_meter(x, right);
-  else disabled_text_wrapped("The exchange is step 3: step on to see what it moved over the links.");
+  // What the links moved is known once the exchange ran, what each device receives once it is decided.
+  if (viewed >= exchange_step) link_meter(x, right);
+  else disabled_text_wrapped("The exchange is step %d: step on to see what it moved over the links.", exchange_step + 1);
   if (known) balance(x, t.n, right, std::max(ImGui::GetContentRegionAvail().y - line * 3.5f, 0.0f));
   ImGui::EndGroup();
   ImGui::End();
