@@ -265,7 +265,17 @@ void print_ladder(const LadderResult& ladder, const std::string& format) {
   if (left_out) std::fputs(kLeftOutNote, stdout);
 }
 
-// --gpus G: the data set spread evenly over G GPUs and sorted there, against one GPU, in one process.
+void print_bytes_sent(const std::vector<std::vector<uint64_t>>& bytes) {
+  std::printf("  bytes sent [from][to]\n");
+  for (const auto& row : bytes) {
+    std::printf("   ");
+    for (uint64_t b : row) std::printf(" %12llu", static_cast<unsigned long long>(b));
+    std::printf("\n");
+  }
+}
+
+// --gpus G: the data set spread evenly over G GPUs and sorted there by both multi-GPU sorts,
+// against one GPU, in one process.
 int run_multi_gpu_bench(const RunRequest& request, const BenchOptions& bench) {
   HostKeys keys;
   if (Status s = generate_host(request.data, &keys); !s.ok()) {
@@ -298,13 +308,18 @@ int run_multi_gpu_bench(const RunRequest& request, const BenchOptions& bench) {
   std::printf("  largest run            %llu keys (%.4fx the mean; regular sampling's bound %llu)\n",
               static_cast<unsigned long long>(c.largest_run), double(c.largest_run) / mean_run,
               static_cast<unsigned long long>(c.balance_bound));
-  std::printf("  host to GPUs           %.1f ms, once, not in the times above\n", c.upload_ms);
-  std::printf("  bytes sent [from][to]\n");
-  for (const auto& row : c.sent_bytes) {
-    std::printf("   ");
-    for (uint64_t b : row) std::printf(" %12llu", static_cast<unsigned long long>(b));
-    std::printf("\n");
-  }
+  print_bytes_sent(c.sent_bytes);
+  std::printf("%d GPUs (multi-gpu-radix) %9.3f ms   %.2fx\n", c.gpus, c.radix_ms, c.one_gpu_ms / c.radix_ms);
+  std::printf("  GPU 0's steps         ");
+  for (const multi_gpu::Comparison::TimedStep& s : c.radix_steps)
+    std::printf(" %s %.3f-%.3f%s", s.name.c_str(), s.begin_ms, s.end_ms, &s == &c.radix_steps.back() ? " ms\n" : ",");
+  std::printf("  exchange               %.0f GB/s sent by GPU 0 (%.0f%% of the peer copy), under the sort\n",
+              c.radix_exchange_gbps, 100 * c.radix_exchange_gbps / c.peer_gbps);
+  std::printf("  most keys received     %llu (%.4fx the mean; the bound, a share and a digit: %llu); every run n/G\n",
+              static_cast<unsigned long long>(c.radix_most_received), double(c.radix_most_received) / mean_run,
+              static_cast<unsigned long long>(c.radix_bound));
+  print_bytes_sent(c.radix_sent_bytes);
+  std::printf("host to GPUs             %.1f ms, once, not in the times above\n", c.upload_ms);
   return 0;
 }
 

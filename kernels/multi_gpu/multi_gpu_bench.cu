@@ -1,5 +1,5 @@
-// One data set on one GPU and on G, in one process (compare_with_one_gpu, sortscope/multi_gpu.hpp):
-// what `sortscope bench --gpus G` prints.
+// One data set on one GPU and on G, in one process (compare_with_one_gpu, sortscope/multi_gpu.hpp),
+// by both multi-GPU sorts (multi-gpu and multi-gpu-radix): what `sortscope bench --gpus G` prints.
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -11,6 +11,7 @@
 #include "multi_gpu/cuda_status.hpp"
 #include "multi_gpu/device_memory.hpp"
 #include "multi_gpu/peer_link.hpp"
+#include "multi_gpu_radix/multi_gpu_radix_gpus.hpp"
 #include "sortscope/key_traits.hpp"
 #include "sortscope/multi_gpu.hpp"
 #include "sortscope/onesweep.hpp"
@@ -141,9 +142,69 @@ Status compare(const Bits* host, uint64_t n, const SortArgs& shape, int G, int r
     }
     if (Status s = verify(host, n, shape, got, got_values, "the multi-GPU sort"); !s) return s;
   }
-  // Room on GPU 0 for the whole input twice.
   sorter.reset();
-  for (std::vector<DeviceMemory>* v : {&keys, &values, &pristine_keys, &pristine_values}) v->clear();
+  for (std::vector<DeviceMemory>* v : {&keys, &values}) v->clear();
+
+  // The radix sort on the same keys: its machine keeps shards of its own, which its sort only reads.
+  {
+    namespace mr = multi_gpu_radix;
+    mr::Machine* m = nullptr;
+    SORTSCOPE_RETURN_IF_ERROR(mr::machine_for(devices, &m));
+    for (int g = 0; g < G; ++g) {
+      mr::Gpu& gpu = m->gpus[size_t(g)];
+      gpu.shard_n = shards[size_t(g)].n;
+      SORTSCOPE_CUDA_STATUS(gpu.shard_keys.ensure_on(g, gpu.shard_n * sizeof(Bits)), "the radix sort's shards");
+      SORTSCOPE_CUDA_STATUS(cudaMemcpy(gpu.shard_keys.get(), pristine_keys[size_t(g)].get(), gpu.shard_n * sizeof(Bits),
+                                       cudaMemcpyDeviceToDevice),
+                            "the radix sort's shards");
+      if (pairs) {
+        SORTSCOPE_CUDA_STATUS(gpu.shard_values.ensure_on(g, gpu.shard_n * 4), "the radix sort's shards");
+        SORTSCOPE_CUDA_STATUS(cudaMemcpy(gpu.shard_values.get(), pristine_values[size_t(g)].get(), gpu.shard_n * 4,
+                                         cudaMemcpyDeviceToDevice),
+                              "the radix sort's shards");
+      }
+    }
+    mr::Outcome outcome;
+    std::vector<double> radix;
+    for (int i = 0; i < warmup + repeat; ++i) {
+      const auto started = std::chrono::steady_clock::now();
+      SORTSCOPE_RETURN_IF_ERROR(mr::sort_on_gpus(*m, shape, nullptr, &outcome));
+      if (i >= warmup)
+        radix.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+    }
+    c.radix_ms = median(radix);
+    for (const DeviceStep& s : outcome.steps[0]) c.radix_steps.push_back({s.name, s.begin_ms, s.end_ms});
+    const mr::DigitPartition& p = outcome.partition;
+    const uint64_t item = sizeof(Bits) + (pairs ? 4 : 0);
+    c.radix_sent_bytes.assign(size_t(G), std::vector<uint64_t>(size_t(G), 0));
+    for (const mr::DigitPiece& piece : p.pieces) c.radix_sent_bytes[size_t(piece.source)][size_t(piece.receiver)] += piece.count * item;
+    const ExchangeSection x = mr::exchange_section(shape.key_type, uint32_t(item), outcome.shard_sizes, p,
+                                                   std::vector<uint64_t>(size_t(G) - 1, 0));
+    c.radix_most_received = x.largest_run();
+    c.radix_bound = x.balance_bound;
+    const DeviceStep& exchange = outcome.steps[0][1];
+    c.radix_exchange_gbps = exchange.end_ms > exchange.begin_ms
+                                ? double(x.items_sent_by(0) * item) / ((exchange.end_ms - exchange.begin_ms) * 1e6)
+                                : 0;
+    std::vector<Bits> got;
+    std::vector<uint32_t> got_values;
+    for (int g = 0; g < G; ++g) {
+      const mr::Gpu& gpu = m->gpus[size_t(g)];
+      const uint64_t at = got.size(), count = p.run_size(g);
+      got.resize(at + count);
+      SORTSCOPE_CUDA_STATUS(cudaMemcpy(got.data() + at, gpu.keys.get(), count * sizeof(Bits), cudaMemcpyDeviceToHost),
+                            "the download");
+      if (pairs) {
+        got_values.resize(at + count);
+        SORTSCOPE_CUDA_STATUS(cudaMemcpy(got_values.data() + at, gpu.values.get(), count * 4, cudaMemcpyDeviceToHost),
+                              "the download");
+      }
+    }
+    if (Status s = verify(host, n, shape, got, got_values, "the multi-GPU radix sort"); !s) return s;
+    mr::forget_machines();
+  }
+  // Room on GPU 0 for the whole input twice.
+  for (std::vector<DeviceMemory>* v : {&pristine_keys, &pristine_values}) v->clear();
 
   // One GPU: one-sweep on GPU 0, from the whole input to a second buffer.
   {

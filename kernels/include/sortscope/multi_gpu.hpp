@@ -105,6 +105,17 @@ struct Comparison {
   int exchange_rounds = 0;                  // the rounds it went in
   uint64_t largest_run = 0, balance_bound = 0;
   std::vector<std::vector<uint64_t>> sent_bytes;  // [from][to]
+
+  // The multi-GPU radix sort (multi-gpu-radix) on the same keys, resident the same way.
+  struct TimedStep {
+    std::string name;
+    double begin_ms = 0, end_ms = 0;  // from GPU 0's start
+  };
+  double radix_ms = 0;                         // median, on the host clock, from the call to every GPU's end
+  std::vector<TimedStep> radix_steps;          // GPU 0's, in the last timed run
+  double radix_exchange_gbps = 0;              // what GPU 0 sent over its exchange step
+  uint64_t radix_most_received = 0, radix_bound = 0;  // keys a GPU received to sort, and the partition's bound
+  std::vector<std::vector<uint64_t>> radix_sent_bytes;  // [from][to]
 };
 // `keys` in host memory: `args` gives their type and order, and value_bytes 4 for pairs (values:
 // the keys' input positions).
