@@ -184,7 +184,7 @@ void timeline(const SortTrace& t, const ExchangeSection& x, int viewed, float wi
 }
 
 // What each device's exchange moved, against the link.
-void link_meter(const ExchangeSection& x, float width) {
+void link_meter(const ExchangeSection& x, ImU32 colour, float width) {
   const double link = x.link_gbps;
   double slowest = 1e300, fastest = 0;
   for (uint32_t d = 0; d < x.devices; ++d) {
@@ -206,7 +206,7 @@ void link_meter(const ExchangeSection& x, float width) {
     const float h = ImGui::GetTextLineHeight() * 0.7f;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRect(p, ImVec2(p.x + width, p.y + h), ImGui::GetColorU32(ImGuiCol_Border));
-    dl->AddRectFilled(p, ImVec2(p.x + width * float(std::min(1.0, device0 / link)), p.y + h), kStepColors[2]);
+    dl->AddRectFilled(p, ImVec2(p.x + width * float(std::min(1.0, device0 / link)), p.y + h), colour);
     ImGui::Dummy(ImVec2(width, h));
   } else {
     ImGui::TextWrapped("Exchange: device 0 sent %s at %s", format_size(double(x.items_sent_by(0)) * x.item_bytes).c_str(),
@@ -291,7 +291,7 @@ void draw_exchange_panel(UiFrame& f, bool* open) {
   ImGui::TextUnformatted("Each device's steps");
   timeline(t, x, viewed, right, std::max(rest * 0.36f, line * 2));
   // What the links moved is known once the exchange ran, what each device receives once it is decided.
-  if (viewed >= exchange_step) link_meter(x, right);
+  if (viewed >= exchange_step) link_meter(x, kStepColors[std::clamp(exchange_step, 0, 3)], right);
   else disabled_text_wrapped("The exchange is step %d: step on to see what it moved over the links.", exchange_step + 1);
   if (known) balance(x, t.n, right, std::max(ImGui::GetContentRegionAvail().y - line * 3.5f, 0.0f));
   ImGui::EndGroup();
