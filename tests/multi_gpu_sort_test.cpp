@@ -11,6 +11,7 @@
 #include "multi_gpu/multi_gpu_algorithm.hpp"
 #include "radix_matrix.hpp"
 #include "sortscope/trace_json.hpp"
+#include "multi_device_checks.hpp"
 #include "test_support.hpp"
 
 namespace sortscope {
@@ -244,36 +245,7 @@ TEST(MultiGpuGpu, TraceEqualsTheCpuSimulation) {
       std::printf("multi-GPU trace on %d GPUs not checked: %s\n", devices, why.c_str());
       continue;
     }
-    for (const char* dist : {"uniform", "det-dup", "zero"})
-      for (uint64_t n : {uint64_t(1), uint64_t(1000), uint64_t(100003)})
-        for (KeyType k : {KeyType::u32, KeyType::f32, KeyType::i64})
-          for (bool pairs : {false, true}) {
-            const DataSpec data{*parse_distribution(dist), n, 11, k};
-            ASSERT_OK(gpu->set_data(data));
-            ASSERT_OK(cpu->set_data(data));
-            SortConfig config = on_devices(devices);
-            config.pairs = pairs;
-            config.descending = k == KeyType::f32;
-            RunOptions options;
-            options.trace = true;
-            options.snapshot_budget = kSnapshotBudgetBytes;
-            RunResult g, c;
-            ASSERT_OK(gpu->run(config, options, &g));
-            ASSERT_OK(cpu->run(config, options, &c));
-            EXPECT_TRUE(g.verified) << g.verify_detail;
-            EXPECT_EQ(first_difference(*g.trace, *c.trace), "") << dist << " n=" << n << " " << info(k).name;
-            EXPECT_EQ(check_invariants(*g.trace), "");
-            EXPECT_FALSE(g.trace->stages[2].exchange->simulated);
-            EXPECT_GT(g.trace->stages[2].exchange->link_gbps, 0);
-            ASSERT_TRUE(g.snapshots && c.snapshots);
-            ASSERT_EQ(g.snapshots->count(), c.snapshots->count());
-            std::vector<unsigned char> on_gpu(n * info(k).bytes), on_cpu(n * info(k).bytes);
-            for (int i = 0; i < c.snapshots->count(); ++i) {
-              ASSERT_OK(g.snapshots->copy_keys(i, 1, n, on_gpu.data()));
-              ASSERT_OK(c.snapshots->copy_keys(i, 1, n, on_cpu.data()));
-              EXPECT_EQ(on_gpu, on_cpu) << "snapshot " << i << ", " << dist << " n=" << n << " " << info(k).name;
-            }
-          }
+    test::expect_gpu_trace_equals_simulation(*gpu, *cpu, on_devices(devices));
   }
 }
 

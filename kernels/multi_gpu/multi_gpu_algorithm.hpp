@@ -39,4 +39,7 @@ ExchangeSection exchange_section(KeyType key_type, int devices, uint32_t item_by
                                  const std::vector<uint64_t>& shard_sizes, const std::vector<uint64_t>& raw_splitters,
                                  const std::vector<uint64_t>& sent_items, uint64_t bound);
 
+// Explain's line on device 0's exchange against the link, or empty where either is unknown.
+std::string exchange_rate_line(const ExchangeSection& x);
+
 }  // namespace sortscope::multi_gpu

@@ -206,20 +206,10 @@ struct Simulation {
       for (uint64_t s : shard_sizes) largest_shard = std::max(largest_shard, s);
       std::vector<uint64_t> raw_splitters;
       for (int i = 0; i + 1 < devices; ++i) raw_splitters.push_back(splitters[size_t(i)].key_bits);
-      ExchangeSection x = exchange_section(a.key_type, devices, uint32_t(item_bytes), shard_sizes, raw_splitters, sent,
-                                           balance_bound(n, largest_shard, devices));
-      x.simulated = true;
-      x.timeline = threads.timeline();
-      x.link_gbps = simulated_link_gbps();
-      *trace = run_trace_header("multi-gpu", a, kPairs);
-      trace->backend = "cpu";
-      for (int k = 0; k < kSteps; ++k) {
-        StageTrace stage;
-        stage.name = kStepNames[k];
-        stage.kernels = {threads.step_kernel(k)};
-        stage.exchange = x;
-        trace->stages.push_back(std::move(stage));
-      }
+      threads.fill_trace("multi-gpu", a, kPairs,
+                         exchange_section(a.key_type, devices, uint32_t(item_bytes), shard_sizes, raw_splitters, sent,
+                                          balance_bound(n, largest_shard, devices)),
+                         trace);
     }
     return Status::Ok();
   }

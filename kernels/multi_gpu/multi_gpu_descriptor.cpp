@@ -28,6 +28,14 @@ ExchangeSection exchange_section(KeyType key_type, int devices, uint32_t item_by
   return x;
 }
 
+std::string exchange_rate_line(const ExchangeSection& x) {
+  if (x.devices == 0 || x.link_gbps <= 0) return {};
+  char text[160];
+  std::snprintf(text, sizeof text, "device 0: %.1f GB/s against the link's %.1f GB/s, %.0f%%", x.exchange_gbps(0),
+                x.link_gbps, 100.0 * x.exchange_gbps(0) / x.link_gbps);
+  return text;
+}
+
 std::string why_not_on_cuda(int devices) {
   const std::string why = why_unavailable(devices);
   return why.empty() ? why : "multi-gpu on " + std::to_string(devices) + " GPUs cannot run here: " + why +
@@ -68,12 +76,6 @@ Status check_shape(const SortShape& s) {
   return Status::Ok();
 }
 
-std::string percent(double part, double whole) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.0f%%", whole > 0 ? 100.0 * part / whole : 0.0);
-  return text;
-}
-
 std::vector<ExplainPhase> explain(const ExplainContext& c) {
   const ExchangeSection* x = c.stage && c.stage->exchange ? &*c.stage->exchange : nullptr;
   const std::string devices = x ? std::to_string(x->devices) : "G";
@@ -83,12 +85,7 @@ std::vector<ExplainPhase> explain(const ExplainContext& c) {
     const uint64_t largest = x->largest_run(), mean = (c.trace->n + x->devices - 1) / std::max(x->devices, 1u);
     balance = "largest run " + std::to_string(largest) + " of at most " + std::to_string(x->balance_bound) +
               " (the mean is " + std::to_string(mean) + ")";
-    if (x->devices > 0 && x->link_gbps > 0) {
-      char text[160];
-      std::snprintf(text, sizeof text, "device 0: %.1f GB/s against the link's %.1f GB/s, ", x->exchange_gbps(0),
-                    x->link_gbps);
-      exchange = text + percent(x->exchange_gbps(0), x->link_gbps);
-    }
+    if (std::string rate = exchange_rate_line(*x); !rate.empty()) exchange = rate;
   }
   std::vector<ExplainPhase> phases = {
       {"Local sort",

@@ -8,9 +8,11 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <string_view>
 #include <thread>
 #include <vector>
 
+#include "common/trace_header.hpp"
 #include "sortscope/trace.hpp"
 
 namespace sortscope::multi_gpu {
@@ -87,6 +89,23 @@ class SimulatedDevices {
 
   const std::vector<DeviceStep>& timeline() const { return timeline_; }
   const KernelTiming& step_kernel(int step) const { return step_kernels_[size_t(step)]; }
+
+  // The trace of a sort on these devices: its header, then a stage a step, each with the exchange
+  // section `x` completed by the simulation's timeline and link.
+  void fill_trace(std::string_view algorithm, const SortArgs& a, bool pairs, ExchangeSection x, SortTrace* trace) const {
+    x.simulated = true;
+    x.timeline = timeline_;
+    x.link_gbps = simulated_link_gbps();
+    *trace = run_trace_header(algorithm, a, pairs);
+    trace->backend = "cpu";
+    for (int k = 0; k < steps_; ++k) {
+      StageTrace stage;
+      stage.name = names_[k];
+      stage.kernels = {step_kernels_[size_t(k)]};
+      stage.exchange = x;
+      trace->stages.push_back(std::move(stage));
+    }
+  }
 
  private:
   double ms_since_start(Clock::time_point t) const {

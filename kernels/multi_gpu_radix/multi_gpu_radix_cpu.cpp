@@ -10,7 +10,6 @@
 
 #include "common/cpu_twin.hpp"
 #include "common/key_less.hpp"
-#include "common/trace_header.hpp"
 #include "multi_gpu/multi_gpu_algorithm.hpp"
 #include "multi_gpu/simulated_devices.hpp"
 #include "multi_gpu_radix/multi_gpu_radix_algorithm.hpp"
@@ -186,21 +185,9 @@ struct Simulation {
     }
     for (int d = 1; d < devices; ++d) run_first_keys.push_back(n ? uint64_t(out[std::min(p.run_begin[size_t(d)], n - 1)]) : 0);
 
-    if (trace) {
-      ExchangeSection x = exchange_section(a.key_type, uint32_t(item_bytes), shard_sizes, p, run_first_keys);
-      x.simulated = true;
-      x.timeline = threads.timeline();
-      x.link_gbps = multi_gpu::simulated_link_gbps();
-      *trace = run_trace_header("multi-gpu-radix", a, kPairs);
-      trace->backend = "cpu";
-      for (int k = 0; k < kSteps; ++k) {
-        StageTrace stage;
-        stage.name = kStepNames[k];
-        stage.kernels = {threads.step_kernel(k)};
-        stage.exchange = x;
-        trace->stages.push_back(std::move(stage));
-      }
-    }
+    if (trace)
+      threads.fill_trace("multi-gpu-radix", a, kPairs,
+                         exchange_section(a.key_type, uint32_t(item_bytes), shard_sizes, p, run_first_keys), trace);
     return Status::Ok();
   }
 };

@@ -1,7 +1,6 @@
 // The multi-GPU radix sort as the rest of the program sees it: its one parameter (the devices), its
 // entry points, byte model, stage count and Explain.
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
 #include "multi_gpu/multi_gpu_algorithm.hpp"
@@ -60,12 +59,6 @@ Status check_shape(const SortShape& s) {
   return Status::Ok();
 }
 
-std::string percent(double part, double whole) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.0f%%", whole > 0 ? 100.0 * part / whole : 0.0);
-  return text;
-}
-
 std::vector<ExplainPhase> explain(const ExplainContext& c) {
   const ExchangeSection* x = c.stage && c.stage->exchange ? &*c.stage->exchange : nullptr;
   const std::string devices = x ? std::to_string(x->devices) : "G";
@@ -75,12 +68,7 @@ std::vector<ExplainPhase> explain(const ExplainContext& c) {
     const uint64_t largest = x->largest_run(), mean = (c.trace->n + x->devices - 1) / std::max(x->devices, 1u);
     received = "most keys a device receives " + std::to_string(largest) + " of at most " +
                std::to_string(x->balance_bound) + " (the share is " + std::to_string(mean) + ")";
-    if (x->devices > 0 && x->link_gbps > 0) {
-      char text[160];
-      std::snprintf(text, sizeof text, "device 0: %.1f GB/s against the link's %.1f GB/s, ", x->exchange_gbps(0),
-                    x->link_gbps);
-      exchange = text + percent(x->exchange_gbps(0), x->link_gbps);
-    }
+    if (std::string rate = multi_gpu::exchange_rate_line(*x); !rate.empty()) exchange = rate;
   }
   std::vector<ExplainPhase> phases = {
       {"MSD pass: count, own, scatter",
