@@ -212,6 +212,8 @@ Status run(const detail::SortCall& c) {
         at += end - begin;
       }
     }
+    // The next step writes over what was copied: it waits for the copies.
+    SORTSCOPE_CUDA_STATUS(cudaStreamSynchronize(c.stream), "keeping the keys after a step");
     return Status::Ok();
   };
   Outcome outcome;
