@@ -27,7 +27,8 @@ namespace sortscope::multi_gpu_radix {
 Machine::~Machine() {
   for (Gpu& g : gpus) {
     cudaSetDevice(g.device);
-    for (cudaEvent_t e : {g.start, g.counted, g.msd_done, g.exchanged, g.sort_begin, g.sorted, g.handed, g.done})
+    for (cudaEvent_t e : {g.start, g.counted, g.msd_done, g.exchange_begin, g.exchanged, g.sort_begin, g.sorted,
+                          g.hand_begin, g.handed, g.done})
       if (e) cudaEventDestroy(e);
     for (cudaEvent_t e : g.copied)
       if (e) cudaEventDestroy(e);
@@ -53,7 +54,8 @@ Status Machine::open(const std::vector<int>& devices) {
     g.peers.assign(devices.size(), nullptr);
     for (cudaStream_t& s : g.peers)
       SORTSCOPE_CUDA_STATUS(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
-    for (cudaEvent_t* e : {&g.start, &g.msd_done, &g.exchanged, &g.sort_begin, &g.sorted, &g.done})
+    for (cudaEvent_t* e : {&g.start, &g.msd_done, &g.exchange_begin, &g.exchanged, &g.sort_begin, &g.sorted,
+                           &g.hand_begin, &g.done})
       SORTSCOPE_CUDA_STATUS(cudaEventCreate(e), "cudaEventCreate");
     for (cudaEvent_t* e : {&g.counted, &g.handed})
       SORTSCOPE_CUDA_STATUS(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");

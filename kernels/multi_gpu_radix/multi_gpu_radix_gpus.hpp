@@ -24,8 +24,11 @@ struct Gpu {
   cudaStream_t compute = nullptr;     // the MSD pass, the waves, the handoff
   cudaStream_t link = nullptr;        // marks when every copy in or out of this GPU has landed
   std::vector<cudaStream_t> peers;    // [other GPU]: the copies this GPU issues to or from it
-  cudaEvent_t start = nullptr, counted = nullptr, msd_done = nullptr, exchanged = nullptr, sort_begin = nullptr,
-              sorted = nullptr, handed = nullptr, done = nullptr;
+  // Each step's bounds on this GPU's clock. A step begins when it is issued or when the step
+  // before it ends, whichever is later, so that a traced run's pauses between steps (the keys
+  // copied out) fall in no step.
+  cudaEvent_t start = nullptr, counted = nullptr, msd_done = nullptr, exchange_begin = nullptr, exchanged = nullptr,
+              sort_begin = nullptr, sorted = nullptr, hand_begin = nullptr, handed = nullptr, done = nullptr;
   std::vector<cudaEvent_t> copied;    // [wave * GPUs + other GPU]: that wave's copies issued here landed
   DeviceMemory shard_keys, shard_values;  // the keys it starts with
   // Its run (from the front: the keys handed to it, then the digits it owns, whose last may reach

@@ -266,6 +266,8 @@ struct Sort {
     }
     for (Gpu& g : m.gpus) {
       SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
+      SORTSCOPE_CUDA_STATUS(cudaStreamWaitEvent(g.link, g.msd_done), "cudaStreamWaitEvent");
+      SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.exchange_begin, g.link), "cudaEventRecord");
       while (g.copied.size() < rounds * size_t(G)) {
         g.copied.emplace_back();
         SORTSCOPE_CUDA_STATUS(cudaEventCreateWithFlags(&g.copied.back(), cudaEventDisableTiming), "cudaEventCreate");
@@ -304,7 +306,6 @@ struct Sort {
     for (int r = 0; r < G; ++r) {
       Gpu& g = m.gpus[size_t(r)];
       SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
-      SORTSCOPE_CUDA_STATUS(cudaStreamWaitEvent(g.link, g.msd_done), "cudaStreamWaitEvent");
       for (int o = 0; o < G; ++o) {
         const size_t last = (rounds - 1) * size_t(G);
         SORTSCOPE_CUDA_STATUS(cudaStreamWaitEvent(g.link, g.copied[last + size_t(o)]), "cudaStreamWaitEvent");
@@ -373,6 +374,7 @@ struct Sort {
     for (int r = 0; r < G; ++r) {
       Gpu& g = m.gpus[size_t(r)];
       SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
+      SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.hand_begin, g.compute), "cudaEventRecord");
       for (const Handoff& h : p.handoffs) {
         if (h.owner != r) continue;
         const int to = m.gpus[size_t(h.receiver)].device;
@@ -405,7 +407,7 @@ struct Sort {
       SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
       SORTSCOPE_CUDA_STATUS(cudaEventSynchronize(g.done), "the multi-GPU radix sort");
       const cudaEvent_t bounds[kSteps][2] = {
-          {g.start, g.msd_done}, {g.msd_done, g.exchanged}, {g.sort_begin, g.sorted}, {g.sorted, g.done}};
+          {g.start, g.msd_done}, {g.exchange_begin, g.exchanged}, {g.sort_begin, g.sorted}, {g.hand_begin, g.done}};
       for (int k = 0; k < kSteps; ++k) {
         float begin = 0, end = 0;
         SORTSCOPE_CUDA_STATUS(cudaEventElapsedTime(&begin, g.start, bounds[k][0]), "cudaEventElapsedTime");
