@@ -15,9 +15,8 @@
 
 #include "multi_gpu/multi_gpu_algorithm.hpp"
 #include "multi_gpu_radix/multi_gpu_radix_algorithm.hpp"
-#include "radix_matrix.hpp"
-#include "sortscope/trace_json.hpp"
 #include "multi_device_checks.hpp"
+#include "sortscope/trace_json.hpp"
 #include "test_support.hpp"
 
 namespace sortscope {
@@ -25,15 +24,9 @@ namespace {
 
 const AlgorithmDescriptor* radix_sort() { return test::algo("multi-gpu-radix"); }
 
-SortConfig on_devices(int devices) {
-  SortConfig config;
-  config.algorithm = radix_sort();
-  set_param(&config, "gpus", devices);
-  return config;
-}
+SortConfig on_devices(int devices) { return test::on_devices(radix_sort(), devices); }
 
-// n below G, n not a multiple of G, one key past a power of two.
-const std::vector<uint64_t> kSizes = {0, 1, 2, 3, 7, 1000, 2 * 1024 + 3, 100003};
+const std::vector<uint64_t>& kSizes = test::kMultiDeviceSizes;
 
 // A key of the partition tests and where it started: its place in the input, device by device.
 struct LabelledKey {
@@ -164,35 +157,7 @@ TEST(MultiGpuPartition, OneDigitForEveryKeyIsSortedByItsOwnerAndHandedOn) {
 }
 
 TEST(MultiGpuRadixCpu, SortsEveryKeyTypeOrderAndSizeOnTwoFourAndEightDevices) {
-  auto cpu = make_cpu_backend();
-  for (int devices : {2, 4, 8}) {
-    SCOPED_TRACE(std::to_string(devices) + " devices");
-    const std::vector<KeyType> key_types =
-        devices == 2 ? std::vector<KeyType>{KeyType::u8, KeyType::i8, KeyType::u16, KeyType::f16, KeyType::bf16,
-                                            KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64,
-                                            KeyType::f64}
-                     : std::vector<KeyType>{KeyType::u8, KeyType::f32, KeyType::i64};
-    for (KeyType k : key_types)
-      for (bool pairs : {false, true})
-        for (bool descending : {false, true})
-          for (const char* dist : {"uniform", "zero", "det-dup", "sorted"})
-            for (uint64_t n : kSizes) {
-              if (test::kUnderSanitizers && pairs != descending) continue;  // as the radix matrix does
-              SortConfig config = on_devices(devices);
-              config.pairs = pairs;
-              config.descending = descending;
-              test::expect_sorted_like_reference(*cpu, DataSpec{*parse_distribution(dist), n, 17 + n, k}, config);
-              if (testing::Test::HasFatalFailure()) return;
-            }
-  }
-  for (int devices : {2, 8}) {
-    SortConfig config = on_devices(devices);
-    for (const HostKeys& keys : {test::special_floats<float>(3001), test::special_floats<double>(3001)}) {
-      ASSERT_OK(cpu->set_data(keys));
-      config.pairs = true;
-      test::expect_run_matches_reference(*cpu, config);
-    }
-  }
+  test::expect_cpu_sorts_like_reference_on_two_four_and_eight(radix_sort());
 }
 
 // Every device ends with its share exactly, whatever the duplicates, and receives at most its share
@@ -290,30 +255,11 @@ TEST(MultiGpuRadixCpu, KeepsTheKeysAfterEachStep) {
   EXPECT_TRUE(std::is_sorted(out.begin(), out.end()));
 }
 
-TEST(MultiGpuRadixCpu, ABitRangeIsOneClearMessage) {
-  auto cpu = make_cpu_backend();
-  ASSERT_OK(cpu->set_data(DataSpec{*parse_distribution("uniform"), 1000, 1, KeyType::u32}));
-  SortConfig config = on_devices(2);
-  config.begin_bit = 8;
-  RunResult r;
-  const Status s = cpu->run(config, RunOptions{}, &r);
-  EXPECT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("whole keys"), std::string::npos) << s.message();
-}
+TEST(MultiGpuRadixCpu, ABitRangeIsOneClearMessage) { test::expect_a_bit_range_is_refused(radix_sort()); }
 
-// Explain names the four steps, and the viewed step's numbers.
+// Explain names the four steps, and the numbers of the MSD pass, which decides where every key goes.
 TEST(MultiGpuRadixCpu, ExplainWorksOutTheViewedStepsNumbers) {
-  const SortTrace t = test::cpu_trace("uniform", 100003, 3, on_devices(4));
-  ExplainContext c;
-  c.trace = &t;
-  c.stage = &t.stages[0];
-  const std::vector<ExplainPhase> phases = radix_sort()->explain(c);
-  ASSERT_EQ(phases.size(), 4u);
-  EXPECT_TRUE(phases[0].is_viewed_stage);
-  const ExchangeSection& x = *t.stages[0].exchange;
-  EXPECT_NE(phases[0].formula.find(std::to_string(x.largest_run())), std::string::npos) << phases[0].formula;
-  EXPECT_NE(phases[0].formula.find(std::to_string(x.balance_bound)), std::string::npos) << phases[0].formula;
-  for (const ExplainPhase& p : phases) EXPECT_EQ(test::internal_jargon(p.what), "") << p.name;
+  test::expect_explain_names_what_a_device_receives(radix_sort(), 0);
 }
 
 // --- The CUDA backend: G GPUs, or a skip that says why ---

@@ -9,9 +9,8 @@
 #include <vector>
 
 #include "multi_gpu/multi_gpu_algorithm.hpp"
-#include "radix_matrix.hpp"
-#include "sortscope/trace_json.hpp"
 #include "multi_device_checks.hpp"
+#include "sortscope/trace_json.hpp"
 #include "test_support.hpp"
 
 namespace sortscope {
@@ -19,47 +18,12 @@ namespace {
 
 const AlgorithmDescriptor* multi_gpu_sort() { return test::algo("multi-gpu"); }
 
-SortConfig on_devices(int devices) {
-  SortConfig config;
-  config.algorithm = multi_gpu_sort();
-  set_param(&config, "gpus", devices);
-  return config;
-}
+SortConfig on_devices(int devices) { return test::on_devices(multi_gpu_sort(), devices); }
 
-// n below G, around the 1024 samples a device takes, odd n.
-const std::vector<uint64_t> kSizes = {0, 1, 2, 3, 7, 1000, 2 * 1024 + 3, 100003};
+const std::vector<uint64_t>& kSizes = test::kMultiDeviceSizes;
 
 TEST(MultiGpuCpu, SortsEveryKeyTypeOrderAndSizeOnTwoFourAndEightDevices) {
-  auto cpu = make_cpu_backend();
-  for (int devices : {2, 4, 8}) {
-    SCOPED_TRACE(std::to_string(devices) + " devices");
-    test::MatrixOptions m{multi_gpu_sort()};
-    m.sizes = kSizes;
-    m.key_types = {KeyType::u8, KeyType::i8, KeyType::u16, KeyType::f16, KeyType::bf16, KeyType::u32,
-                   KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64};
-    m.distributions = {"uniform", "zero", "det-dup", "sorted"};
-    if (devices != 2) m.key_types = {KeyType::u8, KeyType::f32, KeyType::i64};
-    for (KeyType k : m.key_types)
-      for (bool pairs : {false, true})
-        for (bool descending : {false, true})
-          for (const char* dist : m.distributions)
-            for (uint64_t n : m.sizes) {
-              if (test::kUnderSanitizers && pairs != descending) continue;  // as the radix matrix does
-              SortConfig config = on_devices(devices);
-              config.pairs = pairs;
-              config.descending = descending;
-              test::expect_sorted_like_reference(*cpu, DataSpec{*parse_distribution(dist), n, 17 + n, k}, config);
-              if (testing::Test::HasFatalFailure()) return;
-            }
-  }
-  for (int devices : {2, 8}) {
-    SortConfig config = on_devices(devices);
-    for (const HostKeys& keys : {test::special_floats<float>(3001), test::special_floats<double>(3001)}) {
-      ASSERT_OK(cpu->set_data(keys));
-      config.pairs = true;
-      test::expect_run_matches_reference(*cpu, config);
-    }
-  }
+  test::expect_cpu_sorts_like_reference_on_two_four_and_eight(multi_gpu_sort());
 }
 
 // Regular sampling keeps its bound whatever the duplicates: keys are told apart by their device
@@ -158,30 +122,11 @@ TEST(MultiGpuCpu, KeepsTheKeysAfterEachStep) {
   EXPECT_TRUE(std::is_sorted(sorted.begin(), sorted.end()));
 }
 
-TEST(MultiGpuCpu, ABitRangeIsOneClearMessage) {
-  auto cpu = make_cpu_backend();
-  ASSERT_OK(cpu->set_data(DataSpec{*parse_distribution("uniform"), 1000, 1, KeyType::u32}));
-  SortConfig config = on_devices(2);
-  config.begin_bit = 8;
-  RunResult r;
-  const Status s = cpu->run(config, RunOptions{}, &r);
-  EXPECT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("whole keys"), std::string::npos) << s.message();
-}
+TEST(MultiGpuCpu, ABitRangeIsOneClearMessage) { test::expect_a_bit_range_is_refused(multi_gpu_sort()); }
 
-// Explain names the four steps, and the viewed step's numbers.
+// Explain names the four steps, and the numbers of the splitters' step.
 TEST(MultiGpuCpu, ExplainWorksOutTheViewedStepsNumbers) {
-  const SortTrace t = test::cpu_trace("uniform", 100003, 3, on_devices(4));
-  ExplainContext c;
-  c.trace = &t;
-  c.stage = &t.stages[1];
-  const std::vector<ExplainPhase> phases = multi_gpu_sort()->explain(c);
-  ASSERT_EQ(phases.size(), 4u);
-  EXPECT_TRUE(phases[1].is_viewed_stage);
-  const ExchangeSection& x = *t.stages[1].exchange;
-  EXPECT_NE(phases[1].formula.find(std::to_string(x.largest_run())), std::string::npos) << phases[1].formula;
-  EXPECT_NE(phases[1].formula.find(std::to_string(x.balance_bound)), std::string::npos) << phases[1].formula;
-  for (const ExplainPhase& p : phases) EXPECT_EQ(test::internal_jargon(p.what), "") << p.name;
+  test::expect_explain_names_what_a_device_receives(multi_gpu_sort(), 1);
 }
 
 // --- The CUDA backend: G GPUs, or a skip that says why ---
