@@ -19,6 +19,13 @@ constexpr int kDevicesParam = 0;
 constexpr int kDefaultDevices = 2;
 constexpr int kMaxDevices = 8;
 
+// The parameter both multi-device sorts take (multi-gpu and multi-gpu-radix): how many devices.
+inline constexpr int kDeviceChoices[] = {2, 4, 8};
+inline constexpr ParamSpec kDevicesParamSpec{
+    .name = "gpus", .min = 2, .max = kMaxDevices, .default_value = kDefaultDevices,
+    .help = "G: the devices the keys are spread over (GPUs on CUDA; host threads simulating them on the CPU)",
+    .powers_of_two = true, .choices = kDeviceChoices};
+
 // Where device d's shard begins: the keys start spread evenly, device d holding [n d / G, n (d + 1) / G).
 inline uint64_t shard_begin(uint64_t n, int devices, int d) { return n * uint64_t(d) / uint64_t(devices); }
 

@@ -44,12 +44,7 @@ std::string why_not_on_cuda(int devices) {
 
 namespace {
 
-constexpr int kDeviceChoices[] = {2, 4, 8};
-constexpr ParamSpec kParams[] = {
-    {.name = "gpus", .min = 2, .max = kMaxDevices, .default_value = kDefaultDevices,
-     .help = "G: the devices the keys are spread over (GPUs on CUDA; host threads simulating them on the CPU)",
-     .powers_of_two = true, .choices = kDeviceChoices},
-};
+constexpr ParamSpec kParams[] = {kDevicesParamSpec};
 
 Status cpu_entry(const SortArgs& args, const ParamValues& params, SortTrace* trace, const StageObserver* observer) {
   return sort_cpu(args, params[kDevicesParam], trace, observer);

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "multi_gpu/multi_gpu_algorithm.hpp"
 #include "multi_gpu_radix/digit_partition.hpp"
 #include "sortscope/algorithm.hpp"
 
@@ -29,7 +30,8 @@ constexpr int kSteps = 4;
 // The steps as the trace and its timeline name them, in order.
 constexpr const char* kStepNames[kSteps] = {"MSD pass", "exchange", "sort digits", "handoff"};
 
-constexpr int kDevicesParam = 0;
+// Its one parameter is multi-gpu's: the devices (multi_gpu::kDevicesParamSpec).
+using multi_gpu::kDevicesParam;
 constexpr int kMsdBits = 8;
 constexpr int kDigits = 1 << kMsdBits;
 

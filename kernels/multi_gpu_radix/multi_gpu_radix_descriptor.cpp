@@ -26,12 +26,7 @@ ExchangeSection exchange_section(KeyType key_type, uint32_t item_bytes, const st
 
 namespace {
 
-constexpr int kDeviceChoices[] = {2, 4, 8};
-constexpr ParamSpec kParams[] = {
-    {.name = "gpus", .min = 2, .max = multi_gpu::kMaxDevices, .default_value = multi_gpu::kDefaultDevices,
-     .help = "G: the devices the keys are spread over (GPUs on CUDA; host threads simulating them on the CPU)",
-     .powers_of_two = true, .choices = kDeviceChoices},
-};
+constexpr ParamSpec kParams[] = {multi_gpu::kDevicesParamSpec};
 
 Status cpu_entry(const SortArgs& args, const ParamValues& params, SortTrace* trace, const StageObserver* observer) {
   return sort_cpu(args, params[kDevicesParam], trace, observer);
