@@ -64,9 +64,7 @@ Status Machine::open(const std::vector<int>& devices) {
     SORTSCOPE_CUDA_STATUS(cudaMallocHost(&words, (2 * kDigits + 2 * (kDigits + 1)) * sizeof(uint32_t)),
                           "pinned host memory");
     g.host_words = static_cast<uint32_t*>(words);
-    // Already on, or no peer path: the copies still run, through the host if they must.
-    for (int other : devices)
-      if (other != g.device && cudaDeviceEnablePeerAccess(other, 0) != cudaSuccess) cudaGetLastError();
+    for (int other : devices) multi_gpu::enable_peer_access(g.device, other);
   }
   // The link the trace's exchange is read against; a machine whose copy fails shows none.
   if (!multi_gpu::measure_peer_gbps(devices[0], devices[1], size_t(256) << 20, &link_gbps).ok()) link_gbps = 0;
