@@ -299,15 +299,24 @@ TEST(MultiGpuRadixGpu, SortsEveryKeyTypeAndSizeOnTwoGpus) {
 
 // Many waves, and a digit larger than a wave: 2^25 pairs of one key go to one owner, which sorts
 // them by one-sweep (its values show the order stayed stable) and hands half on.
+// A wave's two scratch copies take 8 times the L2 cache: on an H200 (60 MiB of L2) about 63 M keys
+// a wave, 31 M pairs. 2^27 keys or 2^26 pairs on two GPUs give each owner two waves or more, and
+// the zero distribution one digit larger than a wave. A traced run keeps what each wave received
+// before sorting it: its keys after the exchange are checked key for key against the simulation.
 TEST(MultiGpuRadixGpu, ManyWavesAndADigitLargerThanAWave) {
   MULTI_GPU_RADIX_REQUIRE(gpu, 2);
   for (const char* dist : {"uniform", "zero", "entropy-1"})
     for (bool pairs : {false, true}) {
       SortConfig config = on_devices(2);
       config.pairs = pairs;
-      test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution(dist), uint64_t(1) << 25, 7, KeyType::u32},
-                                         config);
+      const uint64_t n = (uint64_t(1) << (pairs ? 26 : 27)) + 4097;
+      test::expect_sorted_like_reference(*gpu, DataSpec{*parse_distribution(dist), n, 7, KeyType::u32}, config);
     }
+  auto cpu = make_cpu_backend();
+  SortConfig config = on_devices(2);
+  config.pairs = true;
+  test::expect_gpu_case_equals_simulation(*gpu, *cpu, config,
+                                          DataSpec{*parse_distribution("uniform"), (uint64_t(1) << 26) + 4097, 7, KeyType::u32});
 }
 
 // The GPUs and the simulation cut alike: the same partition, matrix and runs, key for key after

@@ -2,8 +2,8 @@
 // are spread over G GPUs (that GPU first, then the next ones), sorted there
 // (multi_gpu_radix_sort.cuh), and the runs gathered back into the output, in order. Spreading and
 // gathering are part of the run's time; the trace's timeline holds the sort alone. A traced run
-// that keeps the keys after each step runs the steps one after another, the keys copied from every
-// GPU in between; an untraced one overlaps the exchange with the sort.
+// that keeps the keys after each step pauses after the MSD pass and before the handoff while they
+// are copied from every GPU; its exchange still runs under the sort, as an untraced run's does.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -203,6 +203,13 @@ Status run(const detail::SortCall& c) {
           ranges.push_back({from, from + counts[size_t(d)]});
           staging += counts[size_t(d)];
         }
+      } else if (step == 1) {
+        // The keys of the digits it owns as they landed, kept aside before the waves sorted them.
+        const uint64_t owned = p.extent[size_t(r)] - p.head[size_t(r)];
+        if (owned)
+          SORTSCOPE_CUDA_STATUS(cudaMemcpyPeerAsync(slot + at * kb, current, g.landed.get(), g.device, owned * kb, c.stream),
+                                "keeping the keys after a step");
+        at += owned;
       } else {
         ranges.push_back(step == 3 ? std::make_pair(uint64_t(0), p.run_size(r))
                                    : std::make_pair(p.head[size_t(r)], p.extent[size_t(r)]));

@@ -37,6 +37,7 @@ struct Gpu {
   DeviceMemory alt_keys, alt_values, large_temp;  // a digit too large for a wave, sorted by one-sweep
   DeviceMemory msd_words, msd_plan, bucket_begin, bucket_tile;  // the MSD pass
   DeviceMemory scratch_keys, scratch_values, lookback, wave_words, table_begin, table_tile;  // the waves
+  DeviceMemory landed;  // a traced run: the keys of the digits it owns as they landed, before their sort
   uint32_t* host_words = nullptr;  // pinned: the counts, the digit starts, the waves' tables
   uint64_t shard_n = 0;
 };
@@ -61,8 +62,11 @@ struct Outcome {
   std::vector<std::vector<DeviceStep>> steps;  // [gpu][step]
 };
 
-// Called once every GPU has finished step `step`, with nothing in flight. A sort given one runs its
-// steps one after another, where without it the waves start as their keys land.
+// Called with nothing in flight once every GPU has finished step `step`. A sort given one pauses
+// after its MSD pass and before its handoff, but not between the exchange and the sort: each wave's
+// keys are copied into its GPU's `landed` as they land, before the wave is sorted, so the waves
+// still start as their keys land. The hook of the exchange runs once the sort is done too, and
+// finds the keys each GPU received in `landed`.
 using AfterStep = std::function<Status(int step, const Outcome& so_far)>;
 
 // Sorts the keys (and values) in each GPU's shard_keys (shard_n of them; the sort only reads them):

@@ -178,6 +178,9 @@ struct Sort {
       if (items > UINT32_MAX)
         return Unsupported("the multi-GPU radix sort holds at most 2^32 - 1 keys a GPU, its share and what it sends");
       SORTSCOPE_CUDA_STATUS(g.keys.ensure(items * sizeof(Bits)), "the run");
+      if (after_step)
+        SORTSCOPE_CUDA_STATUS(g.landed.ensure((p.extent[size_t(r)] - p.head[size_t(r)]) * sizeof(Bits)),
+                              "the keys kept as they landed");
       if constexpr (kValues) SORTSCOPE_CUDA_STATUS(g.values.ensure(items * sizeof(Value)), "the run's values");
       const std::vector<uint64_t> owned = owned_by(p, r, mw::kBuckets);
       uint32_t owned32[mw::kBuckets];
@@ -317,14 +320,22 @@ struct Sort {
     return Status::Ok();
   }
 
-  // 3. Each owner's waves, each once its copies have landed (with a hook, once the whole exchange has).
+  // A traced run's copy of keys that landed, before their sort overwrites them.
+  Status keep_landed(Gpu& g, const Bits* base, uint64_t begin, uint64_t items) {
+    if (!after_step || items == 0) return Status::Ok();
+    SORTSCOPE_CUDA_STATUS(cudaMemcpyAsync(static_cast<Bits*>(g.landed.get()) + begin, base + begin,
+                                          items * sizeof(Bits), cudaMemcpyDeviceToDevice, g.compute),
+                          "keeping the keys as they landed");
+    return Status::Ok();
+  }
+
+  // 3. Each owner's waves, each once its copies have landed.
   Status sort_digits() {
     const bool push = pushes(G);
     const DigitPartition& p = out->partition;
     for (int r = 0; r < G; ++r) {
       Gpu& g = m.gpus[size_t(r)];
       SORTSCOPE_CUDA_STATUS(cudaSetDevice(g.device), "cudaSetDevice");
-      if (after_step) SORTSCOPE_CUDA_STATUS(cudaStreamWaitEvent(g.compute, g.exchanged), "cudaStreamWaitEvent");
       SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.sort_begin, g.compute), "cudaEventRecord");
       Bits* base = keys(r) + p.head[size_t(r)];
       Value* value_base = kValues ? values(r) + p.head[size_t(r)] : nullptr;
@@ -346,6 +357,7 @@ struct Sort {
           SORTSCOPE_CUDA_STATUS(cudaStreamWaitEvent(g.compute, push ? m.gpus[size_t(o)].copied[k * size_t(G) + size_t(r)]
                                                                     : g.copied[k * size_t(G) + size_t(o)]),
                                 "cudaStreamWaitEvent");
+        SORTSCOPE_RETURN_IF_ERROR(keep_landed(g, base, w.begin, w.items));
         if (w.items > capacity) {
           ::sortscope::detail::SortCall large = large_digit_call(r, w.items);
           size_t bytes = g.large_temp.bytes();
@@ -363,6 +375,8 @@ struct Sort {
       }
       // Every copy into this GPU has landed before its sort is done (an owner of nothing waits too).
       SORTSCOPE_CUDA_STATUS(cudaStreamWaitEvent(g.compute, g.exchanged), "cudaStreamWaitEvent");
+      // 8-bit keys have no waves: the MSD pass sorted them, and the exchange leaves them in place.
+      if (waves[size_t(r)].empty()) SORTSCOPE_RETURN_IF_ERROR(keep_landed(g, base, 0, owned_total));
       SORTSCOPE_CUDA_STATUS(cudaEventRecord(g.sorted, g.compute), "cudaEventRecord");
     }
     return Status::Ok();
@@ -428,8 +442,8 @@ struct Sort {
     SORTSCOPE_RETURN_IF_ERROR(scatter());
     SORTSCOPE_RETURN_IF_ERROR(finish_step(0));
     SORTSCOPE_RETURN_IF_ERROR(exchange());
-    SORTSCOPE_RETURN_IF_ERROR(finish_step(1));
     SORTSCOPE_RETURN_IF_ERROR(sort_digits());
+    SORTSCOPE_RETURN_IF_ERROR(finish_step(1));
     SORTSCOPE_RETURN_IF_ERROR(finish_step(2));
     SORTSCOPE_RETURN_IF_ERROR(hand_on());
     SORTSCOPE_RETURN_IF_ERROR(time_steps());
