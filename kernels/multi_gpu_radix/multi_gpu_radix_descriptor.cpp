@@ -80,10 +80,11 @@ std::vector<ExplainPhase> explain(const ExplainContext& c) {
        "the SMs to the sort.",
        exchange, "GPU copy engines, peer to peer over NVLink", PhaseView::exchange},
       {"Sort the digits",
-       "Each owner sorts the digits it owns by their remaining bits. On a GPU they go in waves of whole digits, each "
-       "small enough that the L2 cache holds it twice, so the passes between the first read and the last write stay "
-       "in the cache. A digit too large for a wave is sorted alone by one-sweep.",
-       "remaining passes = (key bits - 8) / 8; DRAM sees each item read once and written once",
+       "Each owner sorts the digits it owns by their remaining bits. On a GPU they go in waves of whole digits, "
+       "each sorted as soon as its digits have landed, so the sort runs under the rest of the exchange. A wave "
+       "holds a few times what the L2 cache does: smaller waves leave the GPU half idle. A digit too large for a "
+       "wave is sorted alone by one-sweep.",
+       "remaining passes = (key bits - 8) / 8, each over one wave at a time",
        "Merrill & Grimshaw 2011 (the passes); one-sweep's pass, a look-back chain per digit", PhaseView::keys},
       {"Hand on",
        "A digit cannot be cut before it is sorted: its keys are in no order yet. So the digit that runs past its "
