@@ -6,6 +6,7 @@
 
 #include "platform/key_latch.hpp"
 #include "session/lesson.hpp"
+#include "session/lesson_captions.hpp"
 #include "ui/view_state.hpp"
 
 namespace sortscope::app {
@@ -113,6 +114,15 @@ TEST(Lesson, CaptionFieldsAreKnownByName) {
   EXPECT_TRUE(unknown.empty());
   caption_field_names("{nope}", &unknown);
   EXPECT_EQ(unknown, "nope");
+}
+
+// A field the run cannot give reads "..." on the screen, and is named, so that a lesson checked
+// offscreen (--check-layout) reports it.
+TEST(Lesson, ACaptionNamesTheFieldsItCouldNotFill) {
+  std::vector<std::string> unfilled;
+  EXPECT_EQ(fill_caption("{n} keys in {ms}, MSD pass {msd_pass_ms}", {{"n", "1,024"}, {"ms", "2.0 ms"}}, &unfilled),
+            "1,024 keys in 2.0 ms, MSD pass ...");
+  EXPECT_EQ(unfilled, std::vector<std::string>{"msd_pass_ms"});
 }
 
 // A presenter's clicker taps PageDown for about 5 ms: press and release both land between two

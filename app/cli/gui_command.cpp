@@ -332,6 +332,12 @@ int give_lesson_offscreen(Platform& platform, ui::Ui& ui, Session& session, cons
       settle_lesson_step(platform, ui, session, options.live);
       const std::string what = "step " + std::to_string(step + 1) + " (" + s.title + (revealed ? "" : ", before the answer") + ")";
       if (options.check_layout && !check_layout_now(what)) status = 1;
+      // A number the caption quotes that the run cannot give would read "..." on the screen.
+      if (options.check_layout)
+        for (const std::string& field : ui.lesson_caption_unfilled()) {
+          std::cerr << "sortscope: " << what << ": the caption's {" << field << "} has no value for this run\n";
+          status = 1;
+        }
       if (!options.export_dir.empty()) {
         Image image;
         if (Status r = platform.read_frame(&image); !r.ok()) {

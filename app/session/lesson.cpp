@@ -37,9 +37,9 @@ constexpr std::array kFields = {
     CaptionField{"verified", "whether the run's output was checked sorted (and stable, where the sort promises it)"},
     CaptionField{"ladder_fastest", "the fastest rung of the ladder"},
     CaptionField{"devices", "the devices a sort over several ran on"},
-    CaptionField{"largest_run", "the most items a device ended with"},
+    CaptionField{"largest_run", "the most items a device ended with (a radix partition: received to sort)"},
     CaptionField{"largest_run_ratio", "the largest run over the mean, n/G"},
-    CaptionField{"run_bound", "the most items regular sampling lets a device end with"},
+    CaptionField{"run_bound", "the most items the partition lets a device have there"},
     CaptionField{"sent_bytes", "the bytes that crossed from one device to another"},
     CaptionField{"exchange_gbps", "what device 0's exchange moved over the links, per second"},
     CaptionField{"link_gbps", "one device's copy to another, measured beside the sort"},
@@ -48,6 +48,9 @@ constexpr std::array kFields = {
     CaptionField{"splitters_ms", "device 0's step from its samples to the counts"},
     CaptionField{"exchange_ms", "device 0's exchange"},
     CaptionField{"merge_ms", "device 0's merge of the runs it received"},
+    CaptionField{"msd_pass_ms", "device 0's MSD pass: its keys counted and scattered by their top digit"},
+    CaptionField{"sort_digits_ms", "device 0's sort of the digits it owns, from its first wave to its last"},
+    CaptionField{"handoff_ms", "device 0's handoff of the keys past its share"},
 };
 
 std::string trim(std::string_view s) {

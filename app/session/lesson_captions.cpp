@@ -3,6 +3,7 @@
 #include "session/lesson_captions.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 #include "session/number_text.hpp"
@@ -121,26 +122,29 @@ std::map<std::string, std::string> caption_values(const CaptionInputs& in) {
       v["link_gbps"] = format_bytes_rate(x->link_gbps);
       v["exchange_pct"] = printed("%.0f%%", 100.0 * x->exchange_gbps(0) / x->link_gbps);
     }
-    // Each step is a stage: "local sort" gives {local_sort_ms}.
+    // Each step is a stage: "local sort" gives {local_sort_ms}, "MSD pass" {msd_pass_ms}.
     for (const StageTrace& st : trace.stages)
       if (const DeviceStep* s = x->step(0, st.name)) {
         std::string key = st.name + "_ms";
-        std::replace(key.begin(), key.end(), ' ', '_');
+        for (char& c : key) c = c == ' ' ? '_' : char(std::tolower(static_cast<unsigned char>(c)));
         v[key] = duration_text(s->end_ms - s->begin_ms);
       }
   }
   return v;
 }
 
-std::string fill_caption(const std::string& caption, const std::map<std::string, std::string>& values) {
+std::string fill_caption(const std::string& caption, const std::map<std::string, std::string>& values,
+                         std::vector<std::string>* unfilled) {
   std::string out;
   size_t at = 0;
   for (size_t open = caption.find('{'); open != std::string::npos; open = caption.find('{', at)) {
     const size_t close = caption.find('}', open);
     if (close == std::string::npos) break;
     out += caption.substr(at, open - at);
-    const auto it = values.find(caption.substr(open + 1, close - open - 1));
+    const std::string field = caption.substr(open + 1, close - open - 1);
+    const auto it = values.find(field);
     out += it != values.end() ? it->second : "...";
+    if (it == values.end() && unfilled) unfilled->push_back(field);
     at = close + 1;
   }
   return out + caption.substr(at);

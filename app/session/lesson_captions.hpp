@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "session/session.hpp"
 
@@ -19,7 +20,9 @@ struct CaptionInputs {
 // Every field (session/lesson.hpp's caption_fields) this run can give, as the screen writes it.
 std::map<std::string, std::string> caption_values(const CaptionInputs& in);
 
-// The caption with each {field} replaced; a field the run cannot give (yet) reads "...".
-std::string fill_caption(const std::string& caption, const std::map<std::string, std::string>& values);
+// The caption with each {field} replaced; a field the run cannot give (yet) reads "...", and is
+// added to `unfilled` when given.
+std::string fill_caption(const std::string& caption, const std::map<std::string, std::string>& values,
+                         std::vector<std::string>* unfilled = nullptr);
 
 }  // namespace sortscope::app

@@ -471,7 +471,9 @@ void Ui::draw(Session& session) {
   if (lesson) {
     CaptionInputs inputs{&state, view_.stage, challenger ? &*challenger : nullptr};
     if (lesson->current().experiment) inputs.measure = lesson->current().experiment->measure;
-    resources_->lesson_caption = fill_caption(lesson->current().caption, caption_values(inputs));
+    resources_->lesson_caption_unfilled.clear();
+    resources_->lesson_caption = fill_caption(lesson->current().caption, caption_values(inputs),
+                                              &resources_->lesson_caption_unfilled);
     lesson_strip = lesson_panel_height(frame, display.x);
   } else if (lab_) {
     lesson_strip = lab_panel_height(frame, display.x);

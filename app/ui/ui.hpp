@@ -45,6 +45,7 @@ struct PanelResources {
   std::optional<PanelId> png_panel_asked;  // a panel's own "Save PNG" was pressed this frame
   std::string plot_note;         // where the Experiment panel's CSV went
   std::string lesson_caption;    // the lesson step's caption, its fields filled for this frame
+  std::vector<std::string> lesson_caption_unfilled;  // its fields this frame's run could not give
   std::string lesson_note;       // what the lesson shows instead of sorting here, and why
   // Explain's phases for one run, trace stage and pointed-at key: the per-key numbers read every
   // key of the stage, so they are worked out once, not every frame.
@@ -149,6 +150,8 @@ class Ui {
   Session* challenger() { return challenger_.get(); }
   // The layout of the last frame drawn.
   const Layout& layout() const { return layout_; }
+  // The fields of the lesson caption drawn last that its run could not give (they read "...").
+  const std::vector<std::string>& lesson_caption_unfilled() const { return resources_->lesson_caption_unfilled; }
   // The lessons the picker offers.
   void set_lesson_library(std::shared_ptr<const LessonLibrary> library) { lessons_ = std::move(library); }
   // Gives a lesson from its first step (null: leaves the lesson).
