@@ -5,7 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <limits>
+#include <random>
+#include <vector>
 
+#include "common/key_less.hpp"
 #include "merge/merge.hpp"
 #include "radix_matrix.hpp"
 #include "test_support.hpp"
@@ -34,6 +38,48 @@ void run_matrix(Backend& backend) {
   test::run_bit_ranges(backend, merge_sort(), 2 * kShape.tile() + 1);
   test::run_special_floats(backend, merge_sort(), 2500);
   test::run_special_floats(backend, merge_sort(), kShape.tile() * 3 - 1);
+}
+
+// The comparison the GPU's comparison sorts take for keys over every bit (with_key_less: one
+// unsigned compare after a XOR, or a float's fold and flip) orders every pair of keys as the
+// general key order does: special floats (both zeros, infinities, NaNs, subnormals), the
+// integers' extremes and random bits.
+template <typename Bits>
+void expect_cheap_less_is_the_key_order(KeyType key_type, bool descending) {
+  SortArgs a;
+  a.key_type = key_type;
+  a.descending = descending;
+  const KeyOrderLess<Bits> general = key_order_less<Bits>(a);
+  constexpr Bits kSign = Bits(1) << (sizeof(Bits) * 8 - 1);
+  std::vector<Bits> keys = {0, 1, kSign, Bits(kSign | 1), Bits(~Bits(0)), Bits(kSign - 1), Bits(kSign + 1)};
+  if (sizeof(Bits) == 4) {
+    for (float f : {1.0f, -1.0f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                    std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
+                    std::numeric_limits<float>::denorm_min(), -std::numeric_limits<float>::denorm_min()})
+      keys.push_back(Bits(std::bit_cast<uint32_t>(f)));
+  } else {
+    for (double d : {1.0, -1.0, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                     std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::quiet_NaN(),
+                     std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::denorm_min()})
+      keys.push_back(Bits(std::bit_cast<uint64_t>(d)));
+  }
+  std::mt19937_64 random(5);
+  for (int i = 0; i < 200; ++i) keys.push_back(Bits(random()));
+  const int wrong = with_key_less<Bits>(a, [&](auto less) {
+    int pairs = 0;
+    for (Bits x : keys)
+      for (Bits y : keys)
+        if (less(x, y) != general(x, y) || less.field(x) != general.field(x)) ++pairs;
+    return pairs;
+  });
+  EXPECT_EQ(wrong, 0) << info(key_type).name << (descending ? " descending" : " ascending");
+}
+
+TEST(MergeCpu, TheGpusCheapComparisonIsTheKeyOrder) {
+  for (bool descending : {false, true}) {
+    for (KeyType k : {KeyType::u32, KeyType::i32, KeyType::f32}) expect_cheap_less_is_the_key_order<uint32_t>(k, descending);
+    for (KeyType k : {KeyType::u64, KeyType::i64, KeyType::f64}) expect_cheap_less_is_the_key_order<uint64_t>(k, descending);
+  }
 }
 
 TEST(MergeCpu, SortsEveryKeyTypeAndSize) {

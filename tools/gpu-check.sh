@@ -3,7 +3,7 @@
 # binaries that tools/pack-gpu.sh packed into .gpu/ (built on any machine with the CUDA toolkit).
 # Tables and pictures go to $OUT (or ./gpu-out).
 #   tools/gpu-check.sh [tests] [sanitize] [bench] [targets] [all-targets] [sweeps] [shots] [views] [frames]
-#   [nvtx] [ladder] [ladder-counters] [profile] [tune] [tune-mg] [samples] [bytes]
+#   [nvtx] [ladder] [ladder-counters] [profile] [tune] [tune-mg] [samples] [bytes] [matrix]
 #   (default: tests sanitize bench targets sweeps shots; TESTS=gtest filter, SANITIZE="args;args",
 #   VIEWS="names" of the views step)
 # all-targets re-measures every row of docs/performance.md's checklist with its table's command, one line a row
@@ -269,6 +269,32 @@ for step in $steps; do
       done
       python3 tools/dram_bytes.py "$raw" | tee "$out/bytes.md"
       tar -C "$raw" -czf "$out/bytes-raw.tar.gz" . ;;
+    matrix)
+      # Every key type x keys and pairs x both orders at 2^26 and 2^27 + 1,000,003: one-sweep against
+      # cub-radix and, on the key types the comparison sorts take, sample-det and merge against
+      # cub-merge, each row one process. MATRIX=radix or MATRIX=merge runs one half; the bench runs'
+      # JSON goes to $out/matrix-raw.tar.gz and tools/cub_matrix.py makes the table.
+      raw=$(mktemp -d)
+      for n in 67108864 135217731; do
+        for k in u8 i8 u16 i16 f16 bf16 u32 i32 f32 u64 i64 f64; do
+          for pairs in "" --pairs; do
+            for order in "" --descending; do
+              name="$k-$n${pairs:+-pairs}${order:+-descending}"
+              if [ "${MATRIX:-all}" != merge ]; then
+                b --repeat ${MATRIX_REPEAT:-10} --warmup 2 --format json --algorithm onesweep,cub-radix --n $n \
+                  --keys $k $pairs $order > "$raw/radix-$name.json" 2> /dev/null
+              fi
+              case $k in u32 | i32 | f32 | u64 | i64 | f64) ;; *) continue ;; esac
+              if [ "${MATRIX:-all}" != radix ]; then
+                b --repeat ${MATRIX_REPEAT:-10} --warmup 2 --format json --algorithm sample-det,merge,cub-merge \
+                  --n $n --keys $k $pairs $order > "$raw/merge-$name.json" 2> /dev/null
+              fi
+            done
+          done
+        done
+      done
+      python3 tools/cub_matrix.py "$raw" | tee "$out/matrix.md"
+      tar -C "$raw" -czf "$out/matrix-raw.tar.gz" . ;;
     nvtx)
       # The NVTX ranges as Nsight Systems records them.
       if command -v nsys > /dev/null; then

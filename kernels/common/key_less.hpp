@@ -1,7 +1,9 @@
-// The comparisons the comparison sorts (merge, cub-merge) sort with: the key order of every sort
-// here (key_traits.hpp) on raw key bits, and its cheapest form, one unsigned compare, where that
-// order is the bits' own. Both sorts choose alike, so their times compare like for like.
+// The comparisons the comparison sorts (merge, the sample sorts, cub-merge) sort with: the key
+// order of every sort here (key_traits.hpp) on raw key bits, in its cheapest form for the keys at
+// hand. Every sort chooses alike, so their times compare like for like.
 #pragma once
+
+#include <type_traits>
 
 #include "sortscope/host_device.hpp"
 #include "sortscope/key_traits.hpp"
@@ -25,6 +27,30 @@ struct UnsignedLess {
   SORTSCOPE_HD Bits field(Bits a) const { return a; }
 };
 
+// Integer keys, either order, every bit: one XOR makes the order the bits' own (the sign bit for
+// signed keys, every bit for descending keys). The flip is a constant, so the comparison holds
+// nothing, as the merge sort's launch bounds want (merge_agents.cuh).
+template <typename Bits, Bits kFlip>
+struct XorLess {
+  SORTSCOPE_HD bool operator()(Bits a, Bits b) const { return field(a) < field(b); }
+  SORTSCOPE_HD Bits field(Bits a) const { return a ^ kFlip; }
+};
+
+// Float keys, every bit: -0.0 read as +0.0, then negative keys' bits all flipped and positive
+// keys' sign bit, as the radix sorts' twiddle orders them (NaNs by their bits, outside the
+// infinities); descending, every bit of that flipped.
+template <typename Bits, bool kDescending>
+struct FloatLess {
+  static constexpr Bits kSign = Bits(1) << (sizeof(Bits) * 8 - 1);
+  SORTSCOPE_HD bool operator()(Bits a, Bits b) const { return field(a) < field(b); }
+  SORTSCOPE_HD Bits field(Bits a) const {
+    using Signed = std::make_signed_t<Bits>;
+    const Bits folded = a == kSign ? Bits(0) : a;
+    const Bits ordered = folded ^ (Bits(Signed(folded) >> (sizeof(Bits) * 8 - 1)) | kSign);
+    return kDescending ? Bits(~ordered) : ordered;
+  }
+};
+
 template <typename Bits>
 KeyOrderLess<Bits> key_order_less(const SortArgs& a) {
   const KeyTypeInfo& k = info(a.key_type);
@@ -38,13 +64,17 @@ inline bool distinct_keys_may_tie(const SortArgs& a) {
   return info(a.key_type).is_float || a.resolved_end_bit() - a.begin_bit < key_bits(a.key_type);
 }
 
-// Calls sort(less) with UnsignedLess where it gives the order of `a`, else with KeyOrderLess.
+// Calls sort(less) with the cheapest comparison that gives the order of `a`: over every bit of the
+// key UnsignedLess, XorLess or FloatLess, on a bit range KeyOrderLess (whose compare twiddles,
+// folds, shifts and masks both keys at run time).
 template <typename Bits, typename Sort>
 auto with_key_less(const SortArgs& a, Sort&& sort) {
   const KeyTypeInfo& k = info(a.key_type);
-  if (!k.is_signed && !k.is_float && !a.descending && a.begin_bit == 0 && a.resolved_end_bit() == k.bytes * 8)
-    return sort(UnsignedLess<Bits>{});
-  return sort(key_order_less<Bits>(a));
+  constexpr Bits kSign = Bits(1) << (sizeof(Bits) * 8 - 1);
+  if (a.begin_bit != 0 || a.resolved_end_bit() != k.bytes * 8) return sort(key_order_less<Bits>(a));
+  if (k.is_float) return a.descending ? sort(FloatLess<Bits, true>{}) : sort(FloatLess<Bits, false>{});
+  if (!k.is_signed) return a.descending ? sort(XorLess<Bits, Bits(~Bits(0))>{}) : sort(UnsignedLess<Bits>{});
+  return a.descending ? sort(XorLess<Bits, Bits(~kSign)>{}) : sort(XorLess<Bits, kSign>{});
 }
 
 }  // namespace sortscope
