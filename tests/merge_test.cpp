@@ -41,8 +41,8 @@ void run_matrix(Backend& backend) {
 }
 
 // The comparison the GPU's comparison sorts take for keys over every bit (with_key_less: one
-// unsigned compare after a XOR, or a float's fold and flip) orders every pair of keys as the
-// general key order does: special floats (both zeros, infinities, NaNs, subnormals), the
+// unsigned compare after a XOR, or a float's fold and flip), and the codes the merge sort holds
+// the keys in, order every pair of keys as the general key order does: special floats (both zeros, infinities, NaNs, subnormals), the
 // integers' extremes and random bits.
 template <typename Bits>
 void expect_cheap_less_is_the_key_order(KeyType key_type, bool descending) {
@@ -66,10 +66,19 @@ void expect_cheap_less_is_the_key_order(KeyType key_type, bool descending) {
   std::mt19937_64 random(5);
   for (int i = 0; i < 200; ++i) keys.push_back(Bits(random()));
   const int wrong = with_key_less<Bits>(a, [&](auto less) {
+    // The merge sort holds the keys encoded and compares the codes (EncodedOrder): decoding gives
+    // back every key's bits, and the codes compare as the keys do.
+    using Encoded = EncodedOrder<decltype(less)>;
+    const typename Encoded::Codec codec;
+    const typename Encoded::Compare codes_less = Encoded::compare(less);
     int pairs = 0;
-    for (Bits x : keys)
+    for (Bits x : keys) {
+      if (codec.decode(codec.encode(x)) != x) ++pairs;
       for (Bits y : keys)
-        if (less(x, y) != general(x, y) || less.field(x) != general.field(x)) ++pairs;
+        if (less(x, y) != general(x, y) || less.field(x) != general.field(x) ||
+            codes_less(codec.encode(x), codec.encode(y)) != general(x, y))
+          ++pairs;
+    }
     return pairs;
   });
   EXPECT_EQ(wrong, 0) << info(key_type).name << (descending ? " descending" : " ascending");

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "block/merge_tile_policy.hpp"
+#include "common/key_less.hpp"
 
 namespace sortscope::merge::device {
 
@@ -260,10 +261,13 @@ __device__ __forceinline__ void let_next_kernel_start() {
 // and so do the segmented sorts that sort many arrays in one launch (the sample sorts), which may
 // give a tile shape P of their own (kThreads, kItems, kTile as Policy has them). WHOLE: the caller
 // knows the tile is full, and no slot needs a bound.
-template <typename Key, typename Value, typename Less, bool TRACE, typename P = Policy<Key, Value>, bool WHOLE = false>
+// Codec (common/key_less.hpp): the keys are encoded as loaded, and decoded as stored when `decode`
+// (the sort's last step).
+template <typename Key, typename Value, typename Less, bool TRACE, typename P = Policy<Key, Value>, bool WHOLE = false,
+          typename Codec = SameKeys>
 __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, const Value* values_in, Key* keys_out,
                                           Value* values_out, uint32_t n, int stages, Less less, TraceOut<Key> trace,
-                                          TileEnds<Key> ends = {}) {
+                                          TileEnds<Key> ends = {}, Codec codec = {}, bool decode = false) {
   using V = ValueSlot<Value>;
   constexpr int ITEMS = P::kItems;
   constexpr bool kPairs = kHasValues<Value>;
@@ -281,6 +285,8 @@ __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, con
   load_through_warp<ITEMS, Key, Value, WHOLE>(keys_in, values_in, tile_base, valid, s_keys, s_values, first, mine, key,
                                               value);
   let_next_kernel_start();
+#pragma unroll
+  for (int e = 0; e < ITEMS; ++e) key[e] = codec.encode(key[e]);
 
   // Stage 0: odd-even transposition over the thread's keys; it swaps only a strictly smaller later
   // key, so equal keys keep their order.
@@ -348,24 +354,29 @@ __device__ __forceinline__ void sort_tile(uint32_t tile, const Key* keys_in, con
   }
 
   if (stages > 1) __syncthreads();  // the last merge's reads of shared memory are done
+  if (decode)
+#pragma unroll
+    for (int e = 0; e < ITEMS; ++e) key[e] = codec.decode(key[e]);
   to_warp_share<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value, valid, tile_base, ends);
   store_share<ITEMS, Key, Value, WHOLE>(s_keys, s_values, valid, keys_out, values_out, tile_base);
 }
 
 // sort_tile for any tile of keys [0, n): every tile but the last is full, and with WHOLE_PATH (a
 // second copy of the sort in the kernel) a full one sorts without bounds checks.
-template <typename Key, typename Value, typename Less, bool TRACE, typename P, bool WHOLE_PATH>
+template <typename Key, typename Value, typename Less, bool TRACE, typename P, bool WHOLE_PATH, typename Codec = SameKeys>
 __device__ __forceinline__ void sort_any_tile(uint32_t tile, const Key* keys_in, const Value* values_in, Key* keys_out,
                                               Value* values_out, uint32_t n, int stages, Less less,
-                                              TraceOut<Key> trace, TileEnds<Key> ends = {}) {
+                                              TraceOut<Key> trace, TileEnds<Key> ends = {}, Codec codec = {},
+                                              bool decode = false) {
   if constexpr (WHOLE_PATH) {
     if ((tile + 1) * uint64_t(P::kTile) <= n) {
-      sort_tile<Key, Value, Less, TRACE, P, true>(tile, keys_in, values_in, keys_out, values_out, n, stages, less,
-                                                  trace, ends);
+      sort_tile<Key, Value, Less, TRACE, P, true, Codec>(tile, keys_in, values_in, keys_out, values_out, n, stages,
+                                                         less, trace, ends, codec, decode);
       return;
     }
   }
-  sort_tile<Key, Value, Less, TRACE, P>(tile, keys_in, values_in, keys_out, values_out, n, stages, less, trace, ends);
+  sort_tile<Key, Value, Less, TRACE, P, false, Codec>(tile, keys_in, values_in, keys_out, values_out, n, stages, less,
+                                                      trace, ends, codec, decode);
 }
 
 // A global round over runs of `run` keys: the co-rank of every block's first output within its
@@ -446,10 +457,12 @@ __device__ __forceinline__ MergeTile<Offset> merge_tile(uint32_t tile, uint32_t 
 // One block's share of a global round, merge tile `tile` of keys [0, n) (a_offsets: the co-ranks
 // of those tiles). The sample sorts' segmented rounds run it too. (A bounds-free path for whole
 // tiles, as the tile sort has, took more registers here and fewer blocks per SM.)
-template <typename Key, typename Value, typename Less, typename P = Policy<Key, Value>, typename Offset = uint64_t>
+// Codec: the keys come encoded; with `decode` (the sort's last round) they are stored decoded.
+template <typename Key, typename Value, typename Less, typename P = Policy<Key, Value>, typename Offset = uint64_t,
+          typename Codec = SameKeys>
 __device__ __forceinline__ void merge_block(uint32_t tile, const Key* keys_in, const Value* values_in, Key* keys_out,
                                             Value* values_out, uint32_t n, uint64_t run, const uint32_t* a_offsets,
-                                            Less less, TileEnds<Key> ends = {}) {
+                                            Less less, TileEnds<Key> ends = {}, Codec codec = {}, bool decode = false) {
   using V = ValueSlot<Value>;
   constexpr int ITEMS = P::kItems;
   constexpr bool kPairs = kHasValues<Value>;
@@ -495,6 +508,9 @@ __device__ __forceinline__ void merge_block(uint32_t tile, const Key* keys_in, c
     }
   }
   __syncthreads();  // every thread's merge has read its keys
+  if (decode)
+#pragma unroll
+    for (int e = 0; e < ITEMS; ++e) key[e] = codec.decode(key[e]);
   to_warp_share<ITEMS, Key, Value>(s_keys, s_values, first, mine, key, value, t.count, t.out_begin, ends);
   // 8-byte keys store the block's slots striped, after a second barrier: a round of them took 0.274
   // ms against 0.297 through the warps' shares (2^26 u64 keys, H200), where 4-byte keys, alone or

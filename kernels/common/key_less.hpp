@@ -51,6 +51,72 @@ struct FloatLess {
   }
 };
 
+// How a comparison sort may hold the keys between its first load and its last store: in bits whose
+// order is cheaper to compare, mapped once on load (encode) and back once on the last store
+// (decode). SameKeys keeps them as given.
+struct SameKeys {
+  template <typename Bits>
+  SORTSCOPE_HD Bits encode(Bits k) const { return k; }
+  template <typename Bits>
+  SORTSCOPE_HD Bits decode(Bits k) const { return k; }
+};
+
+// XorLess's keys, XORed once: then one unsigned compare orders them.
+template <typename Bits, Bits kFlip>
+struct XorKeys {
+  SORTSCOPE_HD Bits encode(Bits k) const { return k ^ kFlip; }
+  SORTSCOPE_HD Bits decode(Bits k) const { return k ^ kFlip; }
+};
+
+// FloatLess's keys, flipped once as it flips them (without its fold of -0.0, which would lose the
+// sign of a zero): then OrderedFloatLess orders them.
+template <typename Bits, bool kDescending>
+struct FloatKeys {
+  static constexpr Bits kSign = Bits(1) << (sizeof(Bits) * 8 - 1);
+  SORTSCOPE_HD Bits encode(Bits k) const {
+    using Signed = std::make_signed_t<Bits>;
+    const Bits ordered = k ^ (Bits(Signed(k) >> (sizeof(Bits) * 8 - 1)) | kSign);
+    return kDescending ? Bits(~ordered) : ordered;
+  }
+  SORTSCOPE_HD Bits decode(Bits o) const {
+    const Bits ordered = kDescending ? Bits(~o) : o;
+    // A positive float's ordered bits have the sign bit set; a negative float's are all flipped.
+    return (ordered & kSign) ? Bits(ordered ^ kSign) : Bits(~ordered);
+  }
+};
+
+// FloatKeys's bits compared: -0.0 and +0.0, neighbours there, read as one key; one unsigned
+// compare otherwise.
+template <typename Bits, bool kDescending>
+struct OrderedFloatLess {
+  static constexpr Bits kSign = Bits(1) << (sizeof(Bits) * 8 - 1);
+  static constexpr Bits kMinusZero = kDescending ? kSign : Bits(kSign - 1);
+  static constexpr Bits kPlusZero = kDescending ? Bits(kSign - 1) : kSign;
+  SORTSCOPE_HD bool operator()(Bits a, Bits b) const { return field(a) < field(b); }
+  SORTSCOPE_HD Bits field(Bits a) const { return a == kMinusZero ? kPlusZero : a; }
+};
+
+// The bits a comparison sort holds for keys `Less` orders, and the comparison over them: XorLess's
+// and FloatLess's keys are mapped once on load; every other comparison compares the keys as given.
+template <typename Less>
+struct EncodedOrder {
+  using Codec = SameKeys;
+  using Compare = Less;
+  static Compare compare(Less less) { return less; }
+};
+template <typename Bits, Bits kFlip>
+struct EncodedOrder<XorLess<Bits, kFlip>> {
+  using Codec = XorKeys<Bits, kFlip>;
+  using Compare = UnsignedLess<Bits>;
+  static Compare compare(XorLess<Bits, kFlip>) { return {}; }
+};
+template <typename Bits, bool kDescending>
+struct EncodedOrder<FloatLess<Bits, kDescending>> {
+  using Codec = FloatKeys<Bits, kDescending>;
+  using Compare = OrderedFloatLess<Bits, kDescending>;
+  static Compare compare(FloatLess<Bits, kDescending>) { return {}; }
+};
+
 template <typename Bits>
 KeyOrderLess<Bits> key_order_less(const SortArgs& a) {
   const KeyTypeInfo& k = info(a.key_type);

@@ -22,12 +22,14 @@ constexpr int merge_sort_min_blocks(int threads) {
 
 // The tile sort, a block a tile. (Traced instances, which are not what is timed, keep one path and
 // build faster, and take the registers their trace writes need.)
-template <typename Key, typename Value, typename Less, bool TRACE, typename P = Policy<Key, Value>>
+// Codec: the keys held encoded from this load to the last store (`decode`: this sort writes the output).
+template <typename Key, typename Value, typename Less, bool TRACE, typename P = Policy<Key, Value>,
+          typename Codec = SameKeys>
 __global__ void __launch_bounds__(P::kThreads, (TRACE ? 0 : merge_sort_min_blocks<Key, Value, Less>(P::kThreads)))
     tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n,
-                     int stages, Less less, TraceOut<Key> trace, TileEnds<Key> ends) {
-  sort_any_tile<Key, Value, Less, TRACE, P, !TRACE>(blockIdx.x, keys_in, values_in, keys_out, values_out, n, stages,
-                                                    less, trace, ends);
+                     int stages, Less less, TraceOut<Key> trace, TileEnds<Key> ends, Codec codec, bool decode) {
+  sort_any_tile<Key, Value, Less, TRACE, P, !TRACE, Codec>(blockIdx.x, keys_in, values_in, keys_out, values_out, n,
+                                                           stages, less, trace, ends, codec, decode);
 }
 
 // The round's partition: the tile ends of the sort's previous step (ends.tile, the merge tile,
@@ -53,11 +55,13 @@ __global__ void path_kernel(const Key* keys, uint32_t n, uint64_t run, uint32_t*
 }
 
 // A global round's merge, a block a merge tile.
-template <typename Key, typename Value, typename Less, typename P = Policy<Key, Value>>
+// `decode`: the last round, which writes the output.
+template <typename Key, typename Value, typename Less, typename P = Policy<Key, Value>, typename Codec = SameKeys>
 __global__ void __launch_bounds__(P::kMergeThreads, (merge_sort_min_blocks<Key, Value, Less>(P::kMergeThreads)))
     merge_kernel(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, uint32_t n, uint64_t run,
-                 const uint32_t* a_offsets, Less less, TileEnds<Key> ends) {
-  merge_block<Key, Value, Less, P>(blockIdx.x, keys_in, values_in, keys_out, values_out, n, run, a_offsets, less, ends);
+                 const uint32_t* a_offsets, Less less, TileEnds<Key> ends, Codec codec, bool decode) {
+  merge_block<Key, Value, Less, P, uint64_t, Codec>(blockIdx.x, keys_in, values_in, keys_out, values_out, n, run,
+                                                    a_offsets, less, ends, codec, decode);
 }
 
 }  // namespace sortscope::merge::device

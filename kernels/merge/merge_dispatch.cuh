@@ -12,6 +12,7 @@
 
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
+#include "common/key_less.hpp"
 #include "common/temp_storage.hpp"
 #include "merge/merge_agents.cuh"
 #include "merge/merge_policy.hpp"
@@ -31,8 +32,10 @@ struct StageRecorder {
   StageTrace (*describe)(void* context, int stage, const uint32_t* a_offsets, const uint32_t* path) = nullptr;
 };
 
-// P: the tile shapes (device::Policy's members); tuning tools race others.
-template <typename Key, typename Value, typename Less, bool TRACE, typename P = device::Policy<Key, Value>>
+// P: the tile shapes (device::Policy's members); tuning tools race others. Codec: how the keys are
+// held between the tile sort's load and the last store, which `less` compares (common/key_less.hpp).
+template <typename Key, typename Value, typename Less, bool TRACE, typename P = device::Policy<Key, Value>,
+          typename Codec = SameKeys>
 cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* keys_in, Key* keys_out,
                  const Value* values_in, Value* values_out, uint64_t num_items, Less less, cudaStream_t stream,
                  const StageRecorder& traced) {
@@ -93,11 +96,11 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
   const int shared = int(device::shared_bytes<Key, Value, P::kItems>(P::kTile));
   const int merge_shared = int(device::shared_bytes<Key, Value, P::kItems>(P::kMergeTile));
   {
-    constexpr auto kernel = device::tile_sort_kernel<Key, Value, Less, TRACE, P>;
+    constexpr auto kernel = device::tile_sort_kernel<Key, Value, Less, TRACE, P, Codec>;
     SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<kernel>(shared));
     cuda::ScopedKernelTimer timer(recorder, "sort tiles", moved, 0, stream);
     kernel<<<tiles, P::kThreads, shared, stream>>>(keys_in, values_in, keys[at], reinterpret_cast<Value*>(values[at]),
-                                                   n, in_tiles, less, out, ends);
+                                                   n, in_tiles, less, out, ends, Codec{}, rounds == 0);
     SORTSCOPE_CUDA_TRY(cudaGetLastError());
   }
   std::vector<StageTrace> described;
@@ -112,7 +115,7 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
                                           s ? &host_paths[(s - 1) * (kPathPoints + 1)] : nullptr));
   }
 
-  constexpr auto merge = device::merge_kernel<Key, Value, Less, P>;
+  constexpr auto merge = device::merge_kernel<Key, Value, Less, P, Codec>;
   SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<merge>(merge_shared));
   for (int stage = in_tiles; stage < stages; ++stage) {
     const uint64_t run = run_length(stage, P::kShape);
@@ -139,7 +142,7 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
       SORTSCOPE_CUDA_TRY(sortscope::device::launch_after_previous(
           merge, blocks, P::kMergeThreads, size_t(merge_shared), stream, from,
           reinterpret_cast<const Value*>(values[at]), keys[1 - at], reinterpret_cast<Value*>(values[1 - at]), n, run,
-          static_cast<const uint32_t*>(a_offsets), less, ends));
+          static_cast<const uint32_t*>(a_offsets), less, ends, Codec{}, stage + 1 == stages));
     }
     at = 1 - at;
     if (out.snapshot_stride && (stage + 1) % out.snapshot_stride == 0)
@@ -154,29 +157,34 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, const Key* ke
 }
 
 // An untraced sort runs the rounds chosen for this GPU and n (wide_rounds); its temp-storage query
-// reports the larger of the two layouts, which holds either.
+// reports the larger of the two layouts, which holds either. Keys whose comparison has a cheaper
+// form over encoded bits (EncodedOrder: signed, descending and float keys) are held encoded from the
+// tile sort's load to the last round's store.
 template <typename Key, typename Value, typename Less>
 cudaError_t sort_untraced(void* d_temp_storage, size_t& temp_storage_bytes, const Key* keys_in, Key* keys_out,
                           const Value* values_in, Value* values_out, uint64_t num_items, Less less, cudaStream_t stream) {
   using Default = device::Policy<Key, Value>;
   using Wide = device::Policy<Key, Value, kWideRoundThreads>;
+  using Codec = typename EncodedOrder<Less>::Codec;
+  using Compare = typename EncodedOrder<Less>::Compare;
+  const Compare compare = EncodedOrder<Less>::compare(less);
   constexpr int kValueBytes = device::kHasValues<Value> ? int(sizeof(Value)) : 0;
   if constexpr (may_widen_rounds(int(sizeof(Key)), kValueBytes)) {
     if (d_temp_storage == nullptr) {
       size_t narrow = 0, wide = 0;
-      SORTSCOPE_CUDA_TRY((sort<Key, Value, Less, false, Default>(nullptr, narrow, keys_in, keys_out, values_in,
-                                                                 values_out, num_items, less, stream, {})));
-      SORTSCOPE_CUDA_TRY((sort<Key, Value, Less, false, Wide>(nullptr, wide, keys_in, keys_out, values_in, values_out,
-                                                              num_items, less, stream, {})));
+      SORTSCOPE_CUDA_TRY((sort<Key, Value, Compare, false, Default, Codec>(nullptr, narrow, keys_in, keys_out, values_in,
+                                                                           values_out, num_items, compare, stream, {})));
+      SORTSCOPE_CUDA_TRY((sort<Key, Value, Compare, false, Wide, Codec>(nullptr, wide, keys_in, keys_out, values_in,
+                                                                        values_out, num_items, compare, stream, {})));
       temp_storage_bytes = std::max(narrow, wide);
       return cudaSuccess;
     }
     if (wide_rounds(int(sizeof(Key)), kValueBytes, num_items, sortscope::device::memory_gbps_per_sm()))
-      return sort<Key, Value, Less, false, Wide>(d_temp_storage, temp_storage_bytes, keys_in, keys_out, values_in,
-                                                 values_out, num_items, less, stream, {});
+      return sort<Key, Value, Compare, false, Wide, Codec>(d_temp_storage, temp_storage_bytes, keys_in, keys_out,
+                                                           values_in, values_out, num_items, compare, stream, {});
   }
-  return sort<Key, Value, Less, false, Default>(d_temp_storage, temp_storage_bytes, keys_in, keys_out, values_in,
-                                                values_out, num_items, less, stream, {});
+  return sort<Key, Value, Compare, false, Default, Codec>(d_temp_storage, temp_storage_bytes, keys_in, keys_out,
+                                                          values_in, values_out, num_items, compare, stream, {});
 }
 
 }  // namespace dispatch
