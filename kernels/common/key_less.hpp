@@ -36,21 +36,6 @@ struct XorLess {
   SORTSCOPE_HD Bits field(Bits a) const { return a ^ kFlip; }
 };
 
-// Float keys, every bit: -0.0 read as +0.0, then negative keys' bits all flipped and positive
-// keys' sign bit, as the radix sorts' twiddle orders them (NaNs by their bits, outside the
-// infinities); descending, every bit of that flipped.
-template <typename Bits, bool kDescending>
-struct FloatLess {
-  static constexpr Bits kSign = Bits(1) << (sizeof(Bits) * 8 - 1);
-  SORTSCOPE_HD bool operator()(Bits a, Bits b) const { return field(a) < field(b); }
-  SORTSCOPE_HD Bits field(Bits a) const {
-    using Signed = std::make_signed_t<Bits>;
-    const Bits folded = a == kSign ? Bits(0) : a;
-    const Bits ordered = folded ^ (Bits(Signed(folded) >> (sizeof(Bits) * 8 - 1)) | kSign);
-    return kDescending ? Bits(~ordered) : ordered;
-  }
-};
-
 // How a comparison sort may hold the keys between its first load and its last store: in bits whose
 // order is cheaper to compare, mapped once on load (encode) and back once on the last store
 // (decode). SameKeys keeps them as given.
@@ -68,8 +53,9 @@ struct XorKeys {
   SORTSCOPE_HD Bits decode(Bits k) const { return k ^ kFlip; }
 };
 
-// FloatLess's keys, flipped once as it flips them (without its fold of -0.0, which would lose the
-// sign of a zero): then OrderedFloatLess orders them.
+// Float keys as ordered bits: a negative key's bits all flipped, a positive key's sign bit;
+// descending, every bit of that flipped. Held so (without FloatLess's fold of -0.0, which would
+// lose the sign of a zero), OrderedFloatLess orders them.
 template <typename Bits, bool kDescending>
 struct FloatKeys {
   static constexpr Bits kSign = Bits(1) << (sizeof(Bits) * 8 - 1);
@@ -83,6 +69,15 @@ struct FloatKeys {
     // A positive float's ordered bits have the sign bit set; a negative float's are all flipped.
     return (ordered & kSign) ? Bits(ordered ^ kSign) : Bits(~ordered);
   }
+};
+
+// Float keys, every bit: -0.0 read as +0.0, then flipped as FloatKeys flips them, as the radix
+// sorts' twiddle orders them (NaNs by their bits, outside the infinities).
+template <typename Bits, bool kDescending>
+struct FloatLess {
+  static constexpr Bits kSign = Bits(1) << (sizeof(Bits) * 8 - 1);
+  SORTSCOPE_HD bool operator()(Bits a, Bits b) const { return field(a) < field(b); }
+  SORTSCOPE_HD Bits field(Bits a) const { return FloatKeys<Bits, kDescending>{}.encode(a == kSign ? Bits(0) : a); }
 };
 
 // FloatKeys's bits compared: -0.0 and +0.0, neighbours there, read as one key; one unsigned
