@@ -65,8 +65,9 @@ struct Outcome {
 // Called with nothing in flight once every GPU has finished step `step`. A sort given one pauses
 // after its MSD pass and before its handoff, but not between the exchange and the sort: each wave's
 // keys are copied into its GPU's `landed` as they land, before the wave is sorted, so the waves
-// still start as their keys land. The hook of the exchange runs once the sort is done too, and
-// finds the keys each GPU received in `landed`.
+// still start as their keys land (those copies, within the GPU's own memory, lengthen its sort
+// step by the time to copy its keys once). The hook of the exchange runs once the sort is done
+// too, and finds the keys each GPU received in `landed`.
 using AfterStep = std::function<Status(int step, const Outcome& so_far)>;
 
 // Sorts the keys (and values) in each GPU's shard_keys (shard_n of them; the sort only reads them):
