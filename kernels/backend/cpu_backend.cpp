@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "backend/fault_injection.hpp"
+#include "common/host_cache.hpp"
 #include "common/parallel_for.hpp"
 #include "common/sort_checks.hpp"
 #include "sortscope/backend.hpp"
@@ -125,6 +126,7 @@ class CpuBackend final : public Backend {
     SortShape shape;
     SORTSCOPE_RETURN_IF_ERROR(sort_shape(config, input_->key_type, n, &shape));
     if (key_facts_) key_facts_->describe(&shape);
+    shape.cache_bytes = host_l2_bytes();
     if (algo.max_n && n > algo.max_n)
       return InvalidArgument(std::string(algo.name) + " sorts at most " + std::to_string(algo.max_n) + " keys (" +
                              std::string(algo.max_n_reason) + ")");

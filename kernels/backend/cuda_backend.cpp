@@ -117,6 +117,7 @@ class CudaBackend final : public Backend {
     SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventCreate(&b->start_), "creating events"));
     SORTSCOPE_RETURN_IF_ERROR(to_status(cudaEventCreate(&b->stop_), "creating events"));
     b->name_ = prop.name;
+    b->l2_bytes_ = uint64_t(prop.l2CacheSize);
     *out = std::move(b);
     return Status::Ok();
   }
@@ -193,6 +194,7 @@ class CudaBackend final : public Backend {
     SortShape shape;
     SORTSCOPE_RETURN_IF_ERROR(sort_shape(config, key_type_, n_, &shape));
     SORTSCOPE_RETURN_IF_ERROR(describe_keys(&shape));
+    shape.cache_bytes = l2_bytes_;
     for (size_t i = 0; i < algo.params.size(); ++i)
       if (algo.params[i].cpu_only && shape.params[i] != algo.params[i].default_value)
         return InvalidArgument(std::string(algo.name) + "'s " + std::string(algo.params[i].name) + " = " +
@@ -490,6 +492,7 @@ class CudaBackend final : public Backend {
   }
 
   std::string name_;
+  uint64_t l2_bytes_ = 0;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   KeyType key_type_ = KeyType::u32;

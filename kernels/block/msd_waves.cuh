@@ -1,6 +1,5 @@
 // The MSD pass and the L2 waves, built on one-sweep's agents: the steps of a radix sort that
-// takes its top digit first. The tuning build's multi-GPU race runs them on every GPU, and its
-// hybrid probe on one (tools/tune).
+// takes its top digit first. hybrid-radix runs them on one GPU, multi-gpu-radix on every GPU.
 //
 // The MSD pass is one-sweep's histogram and pass over the top 8 bits alone, in two halves: the
 // count (msd_count), whose 256 bucket sizes the host may read, then the scatter (msd_scatter),
@@ -17,30 +16,17 @@
 
 #include "common/cuda_check.cuh"
 #include "common/cuda_launch.cuh"
+#include "common/msd_wave_plan.hpp"
 #include "common/radix_passes.hpp"
 #include "onesweep/onesweep_dispatch.cuh"
 #include "onesweep/onesweep_instances.hpp"
 
 namespace sortscope::msd_waves {
 
-constexpr int kMsdBits = 8;
-constexpr int kBuckets = 1 << kMsdBits;
-
 // Where each bucket of the MSD pass lies and which tiles of the segmented passes it takes.
 struct BucketTables {
   const uint32_t* begin;  // [kBuckets + 1]: first key of each bucket; begin[kBuckets] = n
   const uint32_t* tile;   // [kBuckets + 1]: the segmented passes' tiles before each bucket
-};
-
-// The buckets one wave sorts: [first_bucket, first_bucket + buckets), whose tiles are
-// [first_tile, first_tile + tiles) of the tables' numbering.
-struct Wave {
-  uint32_t first_bucket;
-  uint32_t buckets;
-  uint32_t first_tile;
-  uint32_t tiles;
-  uint64_t begin;  // first key of the wave
-  uint64_t items;
 };
 
 namespace device {
@@ -180,32 +166,6 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 
 }  // namespace device
 
-// The waves for these bucket sizes: consecutive buckets while a wave holds at most `capacity` keys;
-// a larger bucket is a wave alone (marked by items > capacity), which one-sweep sorts through DRAM.
-inline std::vector<Wave> plan_waves(const uint32_t (&counts)[kBuckets], uint32_t tile, uint64_t capacity) {
-  std::vector<Wave> waves;
-  Wave w{0, 0, 0, 0, 0, 0};
-  uint32_t next_tile = 0;
-  uint64_t next_key = 0;
-  for (uint32_t b = 0; b < kBuckets; ++b) {
-    const uint64_t items = counts[b];
-    const uint32_t tiles = uint32_t((items + tile - 1) / tile);
-    if (w.buckets > 0 && w.items + items > capacity) {
-      waves.push_back(w);
-      w = Wave{b, 0, next_tile, 0, next_key, 0};
-    }
-    if (w.buckets == 0) w = Wave{b, 0, next_tile, 0, next_key, 0};
-    ++w.buckets;
-    w.tiles += tiles;
-    w.items += items;
-    next_tile += tiles;
-    next_key += items;
-  }
-  if (w.buckets > 0) waves.push_back(w);
-  waves.erase(std::remove_if(waves.begin(), waves.end(), [](const Wave& v) { return v.items == 0; }), waves.end());
-  return waves;
-}
-
 // The L2 cache of the current device, in bytes, read once.
 inline uint64_t l2_bytes() {
   static const uint64_t bytes = [] {
@@ -230,10 +190,11 @@ struct MsdRegions {
 
 // The MSD pass's first half: one-sweep's histogram of the top digit [msd_begin, end_bit) into
 // r.bins. Where `host_counts` is given, the bucket sizes are copied there and `counted` recorded
-// once they are.
+// once they are. A traced run's `recorder` times the launch as stage `stage`.
 template <typename Bits, typename Value, int KC>
 cudaError_t msd_count(const MsdRegions& r, const Bits* in, uint64_t n, Twiddle<Bits> twiddle, int msd_begin,
-                      int end_bit, uint32_t* host_counts, cudaEvent_t counted, cudaStream_t stream) {
+                      int end_bit, uint32_t* host_counts, cudaEvent_t counted, cudaStream_t stream,
+                      cuda::TraceRecorder* recorder = nullptr, int stage = 0) {
   using namespace onesweep;
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   constexpr KernelShape kHist = policy_for(sizeof(Bits), kValueBytes).histogram;
@@ -244,6 +205,7 @@ cudaError_t msd_count(const MsdRegions& r, const Bits* in, uint64_t n, Twiddle<B
     const uint64_t hist_tiles = (n + kHist.tile_items() - 1) / kHist.tile_items();
     const unsigned grid =
         unsigned(std::min<uint64_t>(hist_tiles, uint64_t(std::max(1, per_sm)) * sortscope::device::sm_count()));
+    cuda::ScopedKernelTimer timer(recorder, "MSD histogram", n * sizeof(Bits), stage, stream);
     kernel<<<grid, kHist.threads, 0, stream>>>(in, n, twiddle, msd_begin, end_bit, 1, r.bins);
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
@@ -262,7 +224,7 @@ cudaError_t msd_count(const MsdRegions& r, const Bits* in, uint64_t n, Twiddle<B
 template <typename Bits, typename Value, int KC>
 cudaError_t msd_scatter(const MsdRegions& r, const Bits* in, Bits* out, const Value* values_in, Value* values_out,
                         uint64_t n, Twiddle<Bits> twiddle, int msd_begin, int end_bit, const uint32_t* starts,
-                        cudaStream_t stream) {
+                        cudaStream_t stream, cuda::TraceRecorder* recorder = nullptr, int stage = 0) {
   using namespace onesweep;
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
   constexpr KernelShape kPass = pass_shape(sizeof(Bits), kValueBytes, true);
@@ -298,6 +260,7 @@ cudaError_t msd_scatter(const MsdRegions& r, const Bits* in, Bits* out, const Va
   a.twiddle = twiddle;
   a.digit = {0, msd_begin, end_bit - msd_begin};
   a.digit_mask = (1u << (end_bit - msd_begin)) - 1;
+  cuda::ScopedKernelTimer timer(recorder, "MSD scatter", 2 * n * (sizeof(Bits) + kValueBytes), stage, stream);
   kernel<<<a.num_tiles, kPass.threads, Agent::kExchangeBytes, stream>>>(a, cuda::TraceDeviceView{});
   SORTSCOPE_CUDA_LAUNCH_CHECK();
   return cudaSuccess;
@@ -329,11 +292,12 @@ struct WaveRegions {
 
 // Sorts wave `index` of the buckets `tables` describes, in place in `keys` (and `values`), by the
 // digits of [begin_bit, msd_begin): its histogram, then one segmented pass a digit, from `keys` by
-// way of the scratch regions back to `keys`. The wave must fit the scratch regions.
+// way of the scratch regions back to `keys`. The wave must fit the scratch regions. A traced run's
+// `recorder` times each launch as stage `stage`, with the bytes it moves between the SMs and L2.
 template <typename Bits, typename Value, int KC>
 cudaError_t sort_wave(const WaveRegions<Bits, Value>& r, const BucketTables& tables, const Wave& wave, uint32_t index,
                       Bits* keys, Value* values, uint64_t total_items, Twiddle<Bits> twiddle, int begin_bit,
-                      int msd_begin, cudaStream_t stream) {
+                      int msd_begin, cudaStream_t stream, cuda::TraceRecorder* recorder = nullptr, int stage = 0) {
   using namespace onesweep;
   using onesweep::device::PassArgs;
   constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
@@ -345,9 +309,15 @@ cudaError_t sort_wave(const WaveRegions<Bits, Value>& r, const BucketTables& tab
   SORTSCOPE_CUDA_TRY(sortscope::device::allow_shared_bytes<wave_pass>(Agent::kExchangeBytes));
   const int passes = radix_pass_count(begin_bit, msd_begin, kRadixBits);
   SORTSCOPE_CUDA_TRY(cudaMemsetAsync(r.lookback[0], 0, uint64_t(wave.tiles) * kDigits * sizeof(uint32_t), stream));
-  device::bucket_histogram_kernel<kPass.threads, kPass.tile_items(), Bits, KC><<<wave.tiles, kPass.threads, 0, stream>>>(
+  const uint64_t item_bytes = sizeof(Bits) + kValueBytes;
+  {
+    cuda::ScopedKernelTimer timer(recorder, "wave histogram", wave.items * sizeof(Bits), stage, stream);
+    device::bucket_histogram_kernel<kPass.threads, kPass.tile_items(), Bits, KC><<<wave.tiles, kPass.threads, 0, stream>>>(
       keys, tables, wave, twiddle, begin_bit, msd_begin, passes, r.histograms);
-  SORTSCOPE_CUDA_LAUNCH_CHECK();
+    SORTSCOPE_CUDA_LAUNCH_CHECK();
+  }
+  static const char* const kPassNames[] = {"wave pass 1", "wave pass 2", "wave pass 3", "wave pass 4",
+                                           "wave pass 5", "wave pass 6", "wave pass 7"};
   for (int p = 0; p < passes; ++p) {
     const RadixPass rp = radix_pass(begin_bit, msd_begin, kRadixBits, p);
     // Positions are the keys' own: the scratch regions are addressed from the wave's first key. A
@@ -371,10 +341,12 @@ cudaError_t sort_wave(const WaveRegions<Bits, Value>& r, const BucketTables& tab
     args.twiddle = twiddle;
     args.digit = {p, rp.shift, rp.bits};
     args.digit_mask = (1u << rp.bits) - 1;
+    cuda::ScopedKernelTimer timer(recorder, kPassNames[p], 2 * wave.items * item_bytes, stage, stream);
     wave_pass<<<wave.tiles, kPass.threads, Agent::kExchangeBytes, stream>>>(args, tables, wave, r.histograms, passes);
     SORTSCOPE_CUDA_LAUNCH_CHECK();
   }
   if (passes == 1) {
+    cuda::ScopedKernelTimer timer(recorder, "copy back", 2 * wave.items * item_bytes, stage, stream);
     SORTSCOPE_CUDA_TRY(cudaMemcpyAsync(keys + wave.begin, r.scratch_keys[0], wave.items * sizeof(Bits),
                                        cudaMemcpyDeviceToDevice, stream));
     if constexpr (kValueBytes > 0)

@@ -111,6 +111,9 @@ struct SortShape {
   uint64_t key_span = ~uint64_t(0);
   // The largest key, as ordered bits of the whole key (an unsigned key's value). All ones when unknown.
   uint64_t largest_key = ~uint64_t(0);
+  // The cache the backend's processor keeps beside its cores, in bytes: the GPU's L2, or one CPU
+  // core's L2 on the CPU backend; work cut to fit it is sized from this. 0 when unknown.
+  uint64_t cache_bytes = 0;
 };
 
 // The CPU entry point: sorts args (host memory) with `params`; with `trace`, records a SortTrace and
