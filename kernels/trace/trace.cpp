@@ -173,6 +173,15 @@ std::string check_buckets(const SortTrace& t, const BucketSection& b, const std:
   uint64_t total = 0;
   for (uint64_t size : b.sizes) total += size;
   if (total != t.n) return where + "the buckets hold " + std::to_string(total) + " keys, not n = " + std::to_string(t.n);
+  for (size_t g = 0; g < b.groups.size(); ++g) {
+    const uint32_t end = g + 1 < b.groups.size() ? b.groups[g + 1] : uint32_t(b.sizes.size());
+    if ((g == 0) != (b.groups[g] == 0) || b.groups[g] >= end || end > b.sizes.size())
+      return where + "the groups do not cut the buckets in order";
+    const auto holding = std::count_if(b.sizes.begin() + b.groups[g], b.sizes.begin() + end, [](uint64_t k) { return k > 0; });
+    if (holding > 1 && b.group_items(g) > b.bound)
+      return where + "group " + std::to_string(g) + " holds several buckets and more keys than the budget";
+  }
+  if (b.current_group >= int(b.groups.size()) || b.current_group < -1) return where + "no such current group";
   if (!b.table_rows) return {};
   if (b.row_group == 0 || b.counts.size() != b.sizes.size() * b.table_rows || b.offsets.size() != b.counts.size())
     return where + "the count table is not rows x buckets";

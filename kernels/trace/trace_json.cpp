@@ -110,6 +110,14 @@ void to_json(nlohmann::json& j, const BucketSection& b) {
   if (b.table_rows)
     j["table"] = {{"row_noun", b.row_noun}, {"rows", b.table_rows}, {"row_group", b.row_group},
                   {"counts", b.counts}, {"offsets", b.offsets}};
+  if (!b.groups.empty())
+    j["groups"] = {{"first", b.groups},
+                   {"current", b.current_group},
+                   {"bound_name", b.bound_name},
+                   {"budget_note", b.budget_note},
+                   {"bytes_per_key", b.bytes_per_key},
+                   {"reference_bytes_per_key", b.reference_bytes_per_key},
+                   {"reference_name", b.reference_name}};
 }
 void from_json(const nlohmann::json& j, BucketSection& b) {
   j.at("splitters").get_to(b.splitters);
@@ -127,6 +135,16 @@ void from_json(const nlohmann::json& j, BucketSection& b) {
     t.at("row_group").get_to(b.row_group);
     t.at("counts").get_to(b.counts);
     t.at("offsets").get_to(b.offsets);
+  }
+  if (j.contains("groups")) {
+    const nlohmann::json& g = j.at("groups");
+    g.at("first").get_to(b.groups);
+    g.at("current").get_to(b.current_group);
+    g.at("bound_name").get_to(b.bound_name);
+    g.at("budget_note").get_to(b.budget_note);
+    g.at("bytes_per_key").get_to(b.bytes_per_key);
+    g.at("reference_bytes_per_key").get_to(b.reference_bytes_per_key);
+    g.at("reference_name").get_to(b.reference_name);
   }
 }
 

@@ -239,6 +239,26 @@ struct BucketSection {
         if (i % row_group == 0) offsets[cell] = uint64_t(offset(j, i));
       }
   }
+  // Buckets taken in groups under a budget (a radix sort's waves, each sized to a cache): group g
+  // is buckets [groups[g], groups[g + 1]) (the last one up to the end), and `bound` is the budget,
+  // in keys; a group of one bucket above it is sorted outside the cache. `current_group` is the
+  // stage's own (-1: none yet). Empty for buckets taken one at a time.
+  std::vector<uint32_t> groups;
+  int current_group = -1;
+  std::string bound_name;   // the bound's line, "2n/s" when empty
+  std::string budget_note;  // one line on where the budget comes from
+  // The DRAM bytes a key costs the run, by the algorithm's count of what it moves past the cache,
+  // and what `reference_name` (the design it improves on) moves for the same keys; 0: not counted.
+  double bytes_per_key = 0;
+  double reference_bytes_per_key = 0;
+  std::string reference_name;
+
+  uint64_t group_items(size_t g) const {
+    const size_t end = g + 1 < groups.size() ? groups[g + 1] : sizes.size();
+    uint64_t items = 0;
+    for (size_t j = groups[g]; j < end; ++j) items += sizes[j];
+    return items;
+  }
   bool operator==(const BucketSection&) const = default;
 };
 
