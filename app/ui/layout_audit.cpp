@@ -357,15 +357,29 @@ std::vector<LayoutProblem> audit_rendered_frame() {
     // A word broken across two lines: ImGui breaks inside a word only when the word alone is wider
     // than the wrap width, so the first line is one token filling the width and the rest of the
     // word continues at the same x on the next line.
+    // A number wrapped at its grouping comma ("3," / "932,160 keys"), which ImGui allows after any
+    // comma: the reader sees two numbers.
+    const auto digit = [](unsigned c) { return c < 128 && std::isdigit(int(c)); };
     for (size_t r = 0; r + 1 < runs.size(); ++r) {
       const TextRun& first = runs[r];
       const TextRun& next = runs[r + 1];
-      if (first.text.find(' ') != std::string::npos) continue;
       const unsigned end = glyphs[first.last].codepoint, start = glyphs[next.first].codepoint;
-      const bool continues = (word_char(end) && word_char(start) && !std::iswupper(wint_t(start))) ||
-                             (end == '.' && start < 128 && std::isdigit(int(start)));
+      const unsigned before_end = first.last > first.first ? glyphs[first.last - 1].codepoint : 0;
       const float dy = next.box.GetCenter().y - first.box.GetCenter().y;
       const bool below = dy > 0.6f * first.em && dy < 2.0f * first.em;
+      // Three digits after the comma and no more: a thousands group, not a list ("0, 1, 2").
+      const std::string& t = next.text;
+      const bool group = t.size() >= 3 && digit(uint8_t(t[0])) && digit(uint8_t(t[1])) && digit(uint8_t(t[2])) &&
+                         (t.size() == 3 || !digit(uint8_t(t[3])));
+      if (end == ',' && digit(before_end) && digit(start) && group && below) {
+        std::snprintf(line, sizeof line, "a number broken across lines: \"%s\" / \"%s\"", first.text.c_str(),
+                      next.text.c_str());
+        problems.push_back({panels[p].first, line});
+        continue;
+      }
+      if (first.text.find(' ') != std::string::npos) continue;
+      const bool continues = (word_char(end) && word_char(start) && !std::iswupper(wint_t(start))) ||
+                             (end == '.' && start < 128 && std::isdigit(int(start)));
       const bool aligned = std::fabs(next.box.Min.x - first.box.Min.x) < 0.5f * first.em;
       const bool full = first.clip.Max.x - first.box.Max.x < 2.0f * first.em;
       if (continues && below && aligned && full) {

@@ -29,16 +29,16 @@ void question_choices(LessonView& lesson, const LessonQuestion& q, bool big) {
 // After the reveal: each choice marked right, or wrong where it was the class's pick.
 void answered(const LessonView& lesson, const LessonQuestion& q) {
   const int picked = lesson.chosen[size_t(lesson.step)];
-  ImGui::TextWrapped("%s", q.prompt.c_str());
+  text_wrapped_at_spaces(q.prompt);
   for (size_t i = 0; i < q.choices.size(); ++i) {
     const bool right = int(i) == q.answer, wrong = int(i) == picked && !right;
     if (!right && !wrong) continue;
     ImGui::PushStyleColor(ImGuiCol_Text, right ? kRightColour : kWrongColour);
-    ImGui::TextWrapped("%s %s%s", right ? "Answer:" : "Picked:", q.choices[i].c_str(),
-                       right && int(i) == picked ? " (picked: right)" : "");
+    text_wrapped_at_spaces(std::string(right ? "Answer: " : "Picked: ") + q.choices[i] +
+                           (right && int(i) == picked ? " (picked: right)" : ""));
     ImGui::PopStyleColor();
   }
-  if (!q.because.empty()) disabled_text_wrapped("%s", q.because.c_str());
+  if (!q.because.empty()) text_wrapped_at_spaces(q.because, true);
 }
 
 // The header's words: the step, the chapter and paper, and what the lesson shows instead of
@@ -113,14 +113,14 @@ void draw_lesson_panel(UiFrame& f, bool* open) {
   if (!l.chapter.empty() || !l.paper.empty()) disabled_text_wrapped("%s", source_line(l).c_str());
   if (!f.resources.lesson_note.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.78f, 0.3f, 1.0f));
-    ImGui::TextWrapped("%s", f.resources.lesson_note.c_str());
+    text_wrapped_at_spaces(f.resources.lesson_note);
     ImGui::PopStyleColor();
   }
   ImGui::Separator();
 
   if (lesson.question_open()) {
     if (f.resources.big_font) ImGui::PushFont(f.resources.big_font);
-    ImGui::TextWrapped("%s", step.question->prompt.c_str());
+    text_wrapped_at_spaces(step.question->prompt);
     if (f.resources.big_font) ImGui::PopFont();
     ImGui::Spacing();
     disabled_text_wrapped("Predict first: pick an answer (keys 1-%zu), or Next shows it.", step.question->choices.size());
@@ -131,7 +131,7 @@ void draw_lesson_panel(UiFrame& f, bool* open) {
       answered(lesson, *step.question);
       ImGui::Spacing();
     }
-    if (!f.resources.lesson_caption.empty()) ImGui::TextWrapped("%s", f.resources.lesson_caption.c_str());
+    if (!f.resources.lesson_caption.empty()) text_wrapped_at_spaces(f.resources.lesson_caption);
   }
   ImGui::End();
 }

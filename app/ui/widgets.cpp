@@ -1,9 +1,11 @@
 // Shared UI helpers.
 #include "ui/widgets.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <string>
 
 #include "session/parse.hpp"
 #include "sortscope/key_traits.hpp"
@@ -90,6 +92,32 @@ void disabled_text_wrapped(const char* format, ...) {
   ImGui::TextWrappedV(format, args);
   va_end(args);
   ImGui::PopStyleColor();
+}
+
+void text_wrapped_at_spaces(const std::string& text, bool disabled) {
+  if (disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  const float width = ImGui::GetContentRegionAvail().x;
+  size_t from = 0;
+  while (from <= text.size()) {
+    const size_t end_of_paragraph = std::min(text.find('\n', from), text.size());
+    std::string line;
+    size_t at = from;
+    while (at < end_of_paragraph) {
+      const size_t space = std::min(text.find(' ', at), end_of_paragraph);
+      const std::string word = text.substr(at, space - at);
+      const std::string longer = line.empty() ? word : line + " " + word;
+      if (!line.empty() && ImGui::CalcTextSize(longer.c_str()).x > width) {
+        ImGui::TextUnformatted(line.c_str());
+        line = word;
+      } else {
+        line = longer;
+      }
+      at = space + 1;
+    }
+    ImGui::TextUnformatted(line.c_str());
+    from = end_of_paragraph + 1;
+  }
+  if (disabled) ImGui::PopStyleColor();
 }
 
 void centered_text(const char* text) {
