@@ -392,7 +392,7 @@ void draw_array_panel(UiFrame& f, bool* open) {
   const PhaseReveal reveal = viewed_reveal(f, run);
   const int stage = viewed_stage(f.view.stage, run) - (reveal.scatter ? 0 : 1);
 
-  ImGui::TextWrapped("%s keys, %s", format_count(run.n).c_str(), stage_name(run, stage).c_str());
+  text_wrapped("%s keys, %s", format_count(run.n).c_str(), stage_name(run, stage).c_str());
   if (pass) {
     char colour[128];
     if (pass->decimal())
@@ -442,7 +442,7 @@ void draw_array_panel(UiFrame& f, bool* open) {
 
   if (!run.snapshots) {
     ImGui::Dummy(ImVec2(float(columns), float(rows)));
-    ImGui::TextWrapped("%s", why_no_snapshots(run).c_str());
+    text_wrapped("%s", why_no_snapshots(run).c_str());
     ImGui::End();
     return;
   }

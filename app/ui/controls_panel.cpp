@@ -108,8 +108,8 @@ bool data_controls(RunRequest& d, PanelResources& r, const SessionState& s) {
              : d.data.dist.id == Distribution::file ? "as many as the file holds"
                                                     : "as many as the list holds";
   // Two lines, so that neither count is wrapped at one of its commas.
-  ImGui::TextWrapped("n = %s", n_text.c_str());
-  if (max_items) ImGui::TextWrapped("at most %s here", format_count(max_items).c_str());
+  text_wrapped("n = %s", n_text.c_str());
+  if (max_items) text_wrapped("at most %s here", format_count(max_items).c_str());
   ImGui::PopStyleColor();
 
   // The keys themselves are edited below; the list's name alone fits the combo.
@@ -259,23 +259,23 @@ void result_summary(const SessionState& s) {
     if (!memory.apply())
       disabled_text_wrapped("%s", memory_reading_text(memory, run.n, run.model_bytes, timed.median_ms).c_str());
     else if (s.copy_gbps > 0)
-      ImGui::TextWrapped("%s%s at %.3g B/key, %.0f%% of copy bandwidth", timed.at_least(),
-                         format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key, 100.0 * timed.gbps / s.copy_gbps);
+      text_wrapped("%s%s at %.3g B/key, %.0f%% of copy bandwidth", timed.at_least(),
+                   format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key, 100.0 * timed.gbps / s.copy_gbps);
     else
-      ImGui::TextWrapped("%s%s at %.3g B/key", timed.at_least(), format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key);
+      text_wrapped("%s%s at %.3g B/key", timed.at_least(), format_bytes_rate(timed.gbps).c_str(), timed.bytes_per_key);
   }
   // Tracing's cost only where the time is work, not fixed costs, and the traced run took longer.
   if (run.traced_ms > 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     if (timed.measured() && !per_sort && run.traced_ms > timed.median_ms)
-      ImGui::TextWrapped("Traced run: %s (%+.0f%% against the timed runs)", format_ms(run.traced_ms).c_str(),
-                         100.0 * (run.traced_ms / timed.median_ms - 1.0));
+      text_wrapped("Traced run: %s (%+.0f%% against the timed runs)", format_ms(run.traced_ms).c_str(),
+                   100.0 * (run.traced_ms / timed.median_ms - 1.0));
     else
-      ImGui::TextWrapped("Traced run: %s", format_ms(run.traced_ms).c_str());
+      text_wrapped("Traced run: %s", format_ms(run.traced_ms).c_str());
     ImGui::PopStyleColor();
   }
   ImGui::PushStyleColor(ImGuiCol_Text, run.verified ? kGood : kError);
-  ImGui::TextWrapped("%s: %s", run.verified ? "Verified" : "NOT verified", run.verify_detail.c_str());
+  text_wrapped("%s: %s", run.verified ? "Verified" : "NOT verified", run.verify_detail.c_str());
   ImGui::PopStyleColor();
 }
 
@@ -301,9 +301,10 @@ void race_controls(UiFrame& f) {
   ImGui::PopItemWidth();
   if (r.race_hidden) {
     ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
-    ImGui::TextWrapped("The race needs a window of %.0f x %.0f at this UI scale: enlarge the window or lower the "
-                       "scale to see it. Both sorts keep running.",
-                       race_minimum(f.view.ui_scale).w, race_minimum(f.view.ui_scale).h);
+    text_wrapped(
+        "The race needs a window of %.0f x %.0f at this UI scale: enlarge the window or lower the "
+        "scale to see it. Both sorts keep running.",
+        race_minimum(f.view.ui_scale).w, race_minimum(f.view.ui_scale).h);
     ImGui::PopStyleColor();
   }
   if (ImGui::Button(f.view.race ? "Race this instead" : "Race it")) f.view.race = r.race_draft;
@@ -395,23 +396,23 @@ void draw_controls_panel(UiFrame& f, bool* open) {
     if (ImGui::SmallButton(collapse)) f.view.layout.controls = ControlsMode::strip;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Collapse the controls to a strip (C)");
   }
-  ImGui::TextWrapped("%s: %s", s.backend == BackendKind::cuda ? "CUDA" : "CPU backend", s.device_name.c_str());
+  text_wrapped("%s: %s", s.backend == BackendKind::cuda ? "CUDA" : "CPU backend", s.device_name.c_str());
   if (!s.backend_note.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
-    ImGui::TextWrapped("%s", s.backend_note.c_str());
+    text_wrapped("%s", s.backend_note.c_str());
     ImGui::PopStyleColor();
     if (!s.backend_note_detail.empty()) help_marker(s.backend_note_detail.c_str());
   }
   if (s.copy_gbps > 0) ImGui::TextDisabled("Measured copy bandwidth: %s", format_bytes_rate(s.copy_gbps).c_str());
   if (!s.replay_note.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
-    ImGui::TextWrapped("%s", s.replay_note.c_str());
+    text_wrapped("%s", s.replay_note.c_str());
     ImGui::PopStyleColor();
   }
   // What went wrong first, above the fold: the request it names is in the controls below.
   if (!s.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, kError);
-    ImGui::TextWrapped("Error: %s", s.error.c_str());
+    text_wrapped("Error: %s", s.error.c_str());
     ImGui::PopStyleColor();
     offer_buttons(f);
   }

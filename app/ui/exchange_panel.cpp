@@ -193,15 +193,15 @@ void link_meter(const ExchangeSection& x, ImU32 colour, float width) {
     fastest = std::max(fastest, x.exchange_gbps(d));
   }
   if (fastest <= 0) {
-    ImGui::TextWrapped("Nothing left its device: every key was already where it belongs.");
+    text_wrapped("Nothing left its device: every key was already where it belongs.");
     return;
   }
   const double device0 = x.exchange_gbps(0);
   const std::string link_name = x.simulated ? "one host thread's copy" : "the measured peer link";
   if (link > 0) {
-    ImGui::TextWrapped("Exchange: device 0 sent %s at %s, %.0f%% of %s (%s)",
-                       format_size(double(x.items_sent_by(0)) * x.item_bytes).c_str(), format_bytes_rate(device0).c_str(),
-                       100.0 * device0 / link, link_name.c_str(), format_bytes_rate(link).c_str());
+    text_wrapped("Exchange: device 0 sent %s at %s, %.0f%% of %s (%s)",
+                 format_size(double(x.items_sent_by(0)) * x.item_bytes).c_str(), format_bytes_rate(device0).c_str(),
+                 100.0 * device0 / link, link_name.c_str(), format_bytes_rate(link).c_str());
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float h = ImGui::GetTextLineHeight() * 0.7f;
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -209,8 +209,8 @@ void link_meter(const ExchangeSection& x, ImU32 colour, float width) {
     dl->AddRectFilled(p, ImVec2(p.x + width * float(std::min(1.0, device0 / link)), p.y + h), colour);
     ImGui::Dummy(ImVec2(width, h));
   } else {
-    ImGui::TextWrapped("Exchange: device 0 sent %s at %s", format_size(double(x.items_sent_by(0)) * x.item_bytes).c_str(),
-                       format_bytes_rate(device0).c_str());
+    text_wrapped("Exchange: device 0 sent %s at %s", format_size(double(x.items_sent_by(0)) * x.item_bytes).c_str(),
+                 format_bytes_rate(device0).c_str());
   }
   if (x.devices > 2)
     disabled_text_wrapped("every device: %s to %s", format_bytes_rate(slowest).c_str(), format_bytes_rate(fastest).c_str());
@@ -221,8 +221,8 @@ void balance(const ExchangeSection& x, uint64_t n, float width, float height) {
   const uint32_t g = x.devices;
   const uint64_t largest = x.largest_run();
   const double mean = double(n) / double(std::max(g, 1u));
-  ImGui::TextWrapped("Most items a device receives: %s = %.4f x the mean; the bound is %s", format_count(largest).c_str(),
-                     mean > 0 ? double(largest) / mean : 0.0, format_count(x.balance_bound).c_str());
+  text_wrapped("Most items a device receives: %s = %.4f x the mean; the bound is %s", format_count(largest).c_str(),
+               mean > 0 ? double(largest) / mean : 0.0, format_count(x.balance_bound).c_str());
   disabled_text_wrapped("A bar a device; grey line: the mean, red: the bound.");
   if (height < ImGui::GetTextLineHeight() * 2) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -265,8 +265,8 @@ void draw_exchange_panel(UiFrame& f, bool* open) {
   const SortTrace& t = *run->trace;
   const ExchangeSection& x = *stage->exchange;
   const int viewed = int(stage - t.stages.data());
-  ImGui::TextWrapped("Step %d of %zu: %s. %u %s", viewed + 1, t.stages.size(), stage->name.c_str(),
-                     x.devices, x.simulated ? "devices, simulated by host threads" : "GPUs");
+  text_wrapped("Step %d of %zu: %s. %u %s", viewed + 1, t.stages.size(), stage->name.c_str(), x.devices,
+               x.simulated ? "devices, simulated by host threads" : "GPUs");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   // The matrix takes a square on the left where the panel is wide, else the top.
@@ -279,7 +279,7 @@ void draw_exchange_panel(UiFrame& f, bool* open) {
   ImGui::BeginGroup();
   // The matrix's words wrap at its own width, not the panel's: the timeline goes beside it.
   if (wide) ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(side, line * 4));
-  ImGui::TextWrapped("Sent: a row per sender, a column per receiver");
+  text_wrapped("Sent: a row per sender, a column per receiver");
   exchange_matrix(x, t.pairs, known, std::max(side, line * 4));
   if (!known) disabled_text_wrapped("Known once step %d decides where every item goes: step on.", exchange_step);
   if (wide) ImGui::PopTextWrapPos();

@@ -56,11 +56,12 @@ void draw_explain_panel(UiFrame& f, bool* open) {
   const int view_stage = run ? viewed_stage(f.view.stage, *run) : 0;
 
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.78f, 1.0f, 1.0f));
-  ImGui::TextWrapped("%s", std::string(algorithm.title).c_str());
+  text_wrapped("%s", std::string(algorithm.title).c_str());
   ImGui::PopStyleColor();
   if (!algorithm.section.empty()) disabled_text_wrapped("%s", std::string(algorithm.section).c_str());
   if (stage)
-    ImGui::TextWrapped("Stage %d of %zu: %s", int(stage - trace->stages.data()) + 1, trace->stages.size(), stage->name.c_str());
+    text_wrapped("Stage %d of %zu: %s", int(stage - trace->stages.data()) + 1, trace->stages.size(),
+                 stage->name.c_str());
   const bool key_lines =
       std::any_of(phases.begin(), phases.end(), [](const ExplainPhase& p) { return !p.for_key.empty(); });
   if (stage && f.resources.explain_keys_kept && !key_lines)
@@ -98,15 +99,15 @@ void draw_explain_panel(UiFrame& f, bool* open) {
     ImGui::Selectable(title.c_str(), true);
     ImGui::PopStyleColor();
     ImGui::Indent();
-    ImGui::TextWrapped("%s", phase.what.c_str());
+    text_wrapped("%s", phase.what.c_str());
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.86f, 0.55f, 1.0f));
-    ImGui::TextWrapped("%s", phase.formula.c_str());
+    text_wrapped("%s", phase.formula.c_str());
     ImGui::PopStyleColor();
     if (!phase.for_key.empty()) {
       ImGui::Spacing();
       ImGui::PushStyleColor(ImGuiCol_Text, kKeyLineColour);
-      ImGui::TextWrapped("%s", phase.for_key.c_str());
+      text_wrapped("%s", phase.for_key.c_str());
       ImGui::PopStyleColor();
       // A newly pointed-at key's numbers are what the viewer wants: scroll them into view once.
       if (f.resources.explain_scroll_to_key && !ImGui::IsItemVisible()) ImGui::SetScrollHereY(1.0f);
@@ -114,7 +115,7 @@ void draw_explain_panel(UiFrame& f, bool* open) {
     }
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("Source: %s", phase.source.c_str());
+    text_wrapped("Source: %s", phase.source.c_str());
     ImGui::PopStyleColor();
     ImGui::Unindent();
     ImGui::Spacing();

@@ -30,14 +30,14 @@ void draw_histogram_panel(UiFrame& f, bool* open) {
   // Stepping through the pass's phases: before its scan there are only counts.
   const bool scanned = viewed_reveal(f, *run).offsets;
   if (p.decimal())
-    ImGui::TextWrapped("Pass %d of %zu: the %s, %u buckets", p.pass + 1, run->trace->stages.size(),
-                       radix_digit_name(p).c_str(), digits);
+    text_wrapped("Pass %d of %zu: the %s, %u buckets", p.pass + 1, run->trace->stages.size(),
+                 radix_digit_name(p).c_str(), digits);
   else
-    ImGui::TextWrapped("Pass %d of %zu: key bits [%d, %d), %u buckets", p.pass + 1, run->trace->stages.size(), p.shift,
-                       p.shift + p.bits, digits);
+    text_wrapped("Pass %d of %zu: key bits [%d, %d), %u buckets", p.pass + 1, run->trace->stages.size(), p.shift,
+                 p.shift + p.bits, digits);
   if (p.skipped) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.78f, 0.3f, 1));
-    ImGui::TextWrapped("skipped: every key has this digit");
+    text_wrapped("skipped: every key has this digit");
     ImGui::PopStyleColor();
   }
   disabled_text_wrapped(scanned ? "bars: keys per digit; line: exclusive scan = where each bucket starts"

@@ -134,7 +134,7 @@ void draw_lab_panel(UiFrame& f, bool* open) {
   for (size_t i = 0; i < lines.size(); ++i) {
     const bool headline = i == 0 && lab.latest && lab.latest->kind != LabOutcomeKind::passed;
     if (headline) ImGui::PushStyleColor(ImGuiCol_Text, kFail);
-    ImGui::TextWrapped("%s", lines[i].c_str());
+    text_wrapped("%s", lines[i].c_str());
     if (headline) ImGui::PopStyleColor();
   }
   ImGui::End();

@@ -112,7 +112,7 @@ void ladder_rows(UiFrame& f, const LadderResult& ladder) {
     if (indent > 0) ImGui::Indent(indent);
     if (r.ran) {
       value_bar(scale.label(r), scale.fraction(r), algorithm && algorithm->reference);
-      ImGui::TextWrapped("%s", rung_numbers(r, scale.rates).c_str());
+      text_wrapped("%s", rung_numbers(r, scale.rates).c_str());
       if (!r.verified) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "NOT SORTED: %s", r.verify_detail.c_str());
     } else {
       ImGui::TextDisabled("not run: %s", r.not_run.c_str());
@@ -165,9 +165,9 @@ void draw_ladder_panel(UiFrame& f, bool* open) {
     return;
   }
   const LadderResult& l = *s.ladder;
-  ImGui::TextWrapped("%s %s keys on %s (%s backend); copy bandwidth %s", format_count(l.n).c_str(),
-                     std::string(info(l.key_type).name).c_str(), l.device.c_str(),
-                     std::string(backend_name(l.backend)).c_str(), format_bytes_rate(l.copy_gbps).c_str());
+  text_wrapped("%s %s keys on %s (%s backend); copy bandwidth %s", format_count(l.n).c_str(),
+               std::string(info(l.key_type).name).c_str(), l.device.c_str(),
+               std::string(backend_name(l.backend)).c_str(), format_bytes_rate(l.copy_gbps).c_str());
   if (l.backend == BackendKind::cpu) {
     cpu_framing(f);
   } else {

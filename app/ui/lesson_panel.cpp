@@ -108,7 +108,7 @@ void draw_lesson_panel(UiFrame& f, bool* open) {
   same_line_if_fits(ImGui::CalcTextSize("Leave the lesson").x + 2 * ImGui::GetStyle().FramePadding.x);
   if (ImGui::Button("Leave the lesson")) f.view.lesson.reset();
   ImGui::PushStyleColor(ImGuiCol_Text, kTitleColour);
-  ImGui::TextWrapped("%s", step_line(lesson).c_str());
+  text_wrapped("%s", step_line(lesson).c_str());
   ImGui::PopStyleColor();
   if (!l.chapter.empty() || !l.paper.empty()) disabled_text_wrapped("%s", source_line(l).c_str());
   if (!f.resources.lesson_note.empty()) {

@@ -38,8 +38,8 @@ std::shared_ptr<const LoadedLesson> draw_lesson_picker(UiFrame& f, const LessonL
     for (const char* kind : {"tour", "claim"}) {
       ImGui::Spacing();
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.78f, 1.0f, 1.0f));
-      ImGui::TextWrapped("%s", std::string(kind) == "tour" ? "Tours: a chapter or a paper, in order"
-                                                          : "Claims: one checkable claim of a paper each");
+      text_wrapped("%s", std::string(kind) == "tour" ? "Tours: a chapter or a paper, in order"
+                                                     : "Claims: one checkable claim of a paper each");
       ImGui::PopStyleColor();
       ImGui::Separator();
       std::string chapter;
@@ -68,8 +68,9 @@ std::shared_ptr<const LoadedLesson> draw_welcome(UiFrame& f, const LessonLibrary
   if (ImGui::Begin("Welcome to SortScope", nullptr,
                    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoResize)) {
     ImGui::SetWindowFocus();
-    ImGui::TextWrapped("SortScope runs real GPU sort kernels (or the same algorithms on this CPU) and shows what happens "
-                       "inside them: every pass, every scan, every key's way.");
+    text_wrapped(
+        "SortScope runs real GPU sort kernels (or the same algorithms on this CPU) and shows what happens "
+        "inside them: every pass, every scan, every key's way.");
     ImGui::Spacing();
     const float w = ImGui::GetContentRegionAvail().x;
     if (tour && ImGui::Button("Take the tour: eight keys, step by step", ImVec2(w, 0))) picked = tour;

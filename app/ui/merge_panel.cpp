@@ -245,7 +245,7 @@ void draw_merge_panel(UiFrame& f, bool* open) {
   }
   const SortTrace& t = *run->trace;
   const int viewed = int(stage - t.stages.data());
-  ImGui::TextWrapped("Stage %d of %zu: %s", viewed + 1, t.stages.size(), stage->name.c_str());
+  text_wrapped("Stage %d of %zu: %s", viewed + 1, t.stages.size(), stage->name.c_str());
   rounds_overview(t, viewed, ImGui::GetTextLineHeight() * 1.6f);
   if (!stage->merge) {
     disabled_text_wrapped("Every thread sorted its own keys in registers: the tile now holds runs of %llu. Step on to "

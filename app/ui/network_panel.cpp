@@ -278,7 +278,7 @@ void draw_network_panel(UiFrame& f, bool* open) {
   const SortTrace& t = *run->trace;
   const int viewed = int(stage - t.stages.data());
   const NetworkSection& net = *stage->network;
-  ImGui::TextWrapped("Stage %d of %zu: %s", viewed + 1, t.stages.size(), stage->name.c_str());
+  text_wrapped("Stage %d of %zu: %s", viewed + 1, t.stages.size(), stage->name.c_str());
   disabled_text_wrapped("compare (i, i + %llu), %s; %llu swapped; %s", static_cast<unsigned long long>(net.distance),
                         direction_text(net).c_str(), static_cast<unsigned long long>(net.exchanges),
                         net.fused ? "in shared memory" : "a global pass");

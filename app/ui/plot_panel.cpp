@@ -78,8 +78,8 @@ void draw_plot_panel(UiFrame& f, bool* open) {
   const Experiment& e = *shown;
   PlotSettings& plot = f.view.plot;
   const std::string& measure = plot.measure;
-  ImGui::TextWrapped("%s%s: %s", e.request.sweep.c_str(), e.recorded_at.empty() ? "" : " (recorded)",
-                     e.device.empty() ? "" : e.device.c_str());
+  text_wrapped("%s%s: %s", e.request.sweep.c_str(), e.recorded_at.empty() ? "" : " (recorded)",
+               e.device.empty() ? "" : e.device.c_str());
   if (!e.recorded_at.empty())
     disabled_text_wrapped("measured on %s, %s: this machine did not run it", e.device.c_str(), e.recorded_at.c_str());
   if (!e.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "stopped: %s", e.error.c_str());
@@ -215,7 +215,7 @@ void draw_plot_panel(UiFrame& f, bool* open) {
     const std::string paper = "dashed: " + plot.paper_label;
     same_line_if_fits(ImGui::CalcTextSize(paper.c_str()).x);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kPaperColour));
-    ImGui::TextWrapped("%s", paper.c_str());  // a long source goes on under the plot, not past its edge
+    text_wrapped("%s", paper.c_str());  // a long source goes on under the plot, not past its edge
     ImGui::PopStyleColor();
   }
   ImGui::End();

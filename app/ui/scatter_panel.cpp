@@ -159,7 +159,7 @@ void coalescing_meter(const RadixSection& p, const RunRecord& run) {
   const int key_bytes = info(run.key_type).bytes;
   // A full warp's keys fill 32 * key_bytes / 128 segments when they are consecutive and aligned.
   const double ideal = 32.0 * key_bytes / kSegmentBytes;
-  ImGui::TextWrapped("%s", kMeterHeading);
+  text_wrapped("%s", kMeterHeading);
   help_marker(
       "Every warp store of the scatter, and how many distinct 128-byte memory segments its 32 addresses "
       "fell in. Each segment touched is one memory transaction, so fewer is better: the white tick is the "

@@ -179,9 +179,9 @@ void draw_error_banner(UiFrame& f, const Layout& layout) {
                    ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                        ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                        ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove)) {
-    ImGui::TextWrapped("%s", s.run ? "This request failed; the pictures still show the sort before it:"
-                                   : "Nothing is sorted: the request failed.");
-    ImGui::TextWrapped("%s", s.error.c_str());
+    text_wrapped("%s", s.run ? "This request failed; the pictures still show the sort before it:"
+                             : "Nothing is sorted: the request failed.");
+    text_wrapped("%s", s.error.c_str());
     // A race's second sort follows the first one's request: what the first side offers fixes both.
     if (f.side.empty()) offer_buttons(f);
   }
@@ -751,7 +751,7 @@ void offer_buttons(UiFrame& f) {
     if (enter) note += note.empty() ? "(Enter)" : " (Enter)";
     if (note.empty()) return;
     same_line_if_fits(ImGui::CalcTextSize(note.c_str()).x);
-    ImGui::TextWrapped("%s", note.c_str());
+    text_wrapped("%s", note.c_str());
   };
   offer_button(*first, true);
   if (s.offer && &*s.offer != first) offer_button(*s.offer, false);
@@ -784,7 +784,7 @@ void draw_help_overlay(UiFrame& f) {
         ImGui::TableNextColumn();
         ImGui::TextColored(ImVec4(1.0f, 0.86f, 0.55f, 1.0f), "%s", keys);
         ImGui::TableNextColumn();
-        ImGui::TextWrapped("%s", action);
+        text_wrapped("%s", action);
       }
       ImGui::EndTable();
     }

@@ -85,13 +85,32 @@ void help_marker(const char* text) {
   }
 }
 
-void disabled_text_wrapped(const char* format, ...) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+namespace {
+std::string formatted(const char* format, va_list args) {
+  va_list copy;
+  va_copy(copy, args);
+  const int size = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  std::string text(size_t(std::max(size, 0)), '\0');
+  std::vsnprintf(text.data(), text.size() + 1, format, args);
+  return text;
+}
+}  // namespace
+
+void text_wrapped(const char* format, ...) {
   va_list args;
   va_start(args, format);
-  ImGui::TextWrappedV(format, args);
+  const std::string text = formatted(format, args);
   va_end(args);
-  ImGui::PopStyleColor();
+  text_wrapped_at_spaces(text);
+}
+
+void disabled_text_wrapped(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  const std::string text = formatted(format, args);
+  va_end(args);
+  text_wrapped_at_spaces(text, true);
 }
 
 void text_wrapped_at_spaces(const std::string& text, bool disabled) {

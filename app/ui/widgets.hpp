@@ -45,11 +45,13 @@ bool begin_panel(const UiFrame& frame, const char* title, bool* open);
 // A button after the last item on its line where it fits, else on the next line.
 bool button_on_row(const char* label);
 
-// Dimmed text that wraps at the panel's edge: captions and notes in narrow panels.
-void disabled_text_wrapped(const char* format, ...) IM_FMTARGS(1);
 // Text that wraps at the panel's edge between words only: ImGui's wrapping also breaks after a
 // comma or a full stop, which cuts "3,932,160" into two numbers. Dimmed where `disabled`.
 void text_wrapped_at_spaces(const std::string& text, bool disabled = false);
+// ImGui::TextWrapped's format, wrapped as above.
+void text_wrapped(const char* format, ...) IM_FMTARGS(1);
+// Dimmed text that wraps at the panel's edge: captions and notes in narrow panels.
+void disabled_text_wrapped(const char* format, ...) IM_FMTARGS(1);
 
 // Records `panel` as the one the Explain panel follows while the mouse is over the current window.
 void note_focus(UiFrame& frame, PhaseView view);
