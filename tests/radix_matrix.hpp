@@ -16,6 +16,7 @@ struct MatrixOptions {
   std::vector<uint64_t> sizes;      // sizes around the algorithm's tiles
   std::vector<KeyType> key_types{KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64};
   std::vector<const char*> distributions{"uniform", "gaussian", "sorted", "entropy-3", "zero", "det-dup"};
+  std::vector<ParamSetting> params;  // set on every run
 };
 
 // Under the sanitizers, keys ascending and pairs descending: the order is only how a key's bits
@@ -34,6 +35,7 @@ inline void run_radix_matrix(Backend& backend, const MatrixOptions& m) {
               SortConfig config;
               config.algorithm = m.algorithm;
               if (bits) set_param(&config, "radix-bits", bits);
+              for (const ParamSetting& p : m.params) set_param(&config, p.name, p.value);
               config.pairs = pairs;
               config.descending = descending;
               expect_sorted_like_reference(backend, DataSpec{*parse_distribution(dist), n, 17 + n, k}, config);

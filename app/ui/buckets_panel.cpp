@@ -244,6 +244,77 @@ void bucket_bars(const gfx::Palette& palette, const BucketSection& b, uint64_t n
   if (!note.empty()) disabled_text_wrapped("%s", note.c_str());
 }
 
+// Buckets taken in groups under a budget (a radix sort's waves): one bar per group, as tall as its
+// keys, its buckets stacked in their colours, the budget's line across; the stage's group outlined
+// and the groups after it dimmed, not sorted yet. Under the bars, the DRAM bytes a key cost the run
+// against what the reference design moves.
+void group_bars(const gfx::Palette& palette, const BucketSection& b) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float axis = ImGui::CalcTextSize("wave budget ").x;
+  const float line = ImGui::GetTextLineHeight(), spacing = ImGui::GetTextLineHeightWithSpacing();
+  const size_t groups = b.groups.size(), buckets = b.sizes.size();
+  const bool metered = b.bytes_per_key > 0 && b.reference_bytes_per_key > 0;
+  const std::string legend = "outlined: this stage's wave; dimmed: waves not sorted yet";
+  const float footer = ImGui::CalcTextSize(b.budget_note.c_str(), nullptr, false, avail.x).y +
+                       ImGui::CalcTextSize(legend.c_str(), nullptr, false, avail.x).y + (metered ? 7 * spacing : 0.0f) +
+                       3 * ImGui::GetStyle().ItemSpacing.y;
+  const float w = std::max(avail.x - axis, 16.0f), h = std::max(avail.y - footer, 3 * line);
+  const float column = w / float(std::max<size_t>(groups, 1));
+  uint64_t largest = 0;
+  for (size_t g = 0; g < groups; ++g) largest = std::max(largest, b.group_items(g));
+  const double top = double(std::max(largest, b.bound)) * 1.08;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 p0(origin.x + axis, origin.y), p1(origin.x + axis + w, origin.y + h);
+  dl->AddRect(p0, p1, ImGui::GetColorU32(ImGuiCol_Border));
+  for (size_t g = 0; g < groups; ++g) {
+    const uint32_t first = b.groups[g], end = g + 1 < groups ? b.groups[g + 1] : uint32_t(buckets);
+    const float x0 = p0.x + column * float(g),
+                x1 = std::max(x0 + 1, p0.x + column * float(g + 1) - (column > 4 ? 2.0f : 0.0f));
+    double below = 0;
+    for (uint32_t j = first; j < end; ++j) {
+      const float y0 = p1.y - float((below + double(b.sizes[j])) / top) * h, y1 = p1.y - float(below / top) * h;
+      dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), digit_color(palette, j, uint32_t(buckets)));
+      below += double(b.sizes[j]);
+    }
+    const float y = p1.y - float(below / top) * h;
+    if (int(g) > b.current_group) dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, p1.y), IM_COL32(0, 0, 0, 150));
+    if (int(g) == b.current_group)
+      dl->AddRect(ImVec2(x0 - 1, y - 1), ImVec2(x1 + 1, p1.y), IM_COL32(255, 255, 255, 255), 0, 0, 2);
+    if (ImGui::IsMouseHoveringRect(ImVec2(x0, p0.y), ImVec2(x1, p1.y))) {
+      const uint64_t items = b.group_items(g);
+      ImGui::BeginTooltip();
+      ImGui::Text("wave %zu: buckets %u-%u", g + 1, first, end - 1);
+      ImGui::Text("%s keys, %.0f%% of the budget", format_count(items).c_str(),
+                  100.0 * double(items) / double(std::max<uint64_t>(b.bound, 1)));
+      if (items > b.bound) ImGui::TextDisabled("past the budget: sorted through DRAM");
+      ImGui::EndTooltip();
+    }
+  }
+  const float bound_y = p1.y - float(double(b.bound) / top) * h;
+  dl->AddLine(ImVec2(p0.x, bound_y), ImVec2(p1.x, bound_y), kBoundColor, 2.0f);
+  const std::string bound_name = b.bound_name.empty() ? "bound" : b.bound_name;
+  if (h >= 3 * line) dl->AddText(ImVec2(origin.x, bound_y - line / 2), kBoundColor, bound_name.c_str());
+  ImGui::Dummy(ImVec2(avail.x, h));
+  text_wrapped_at_spaces(b.budget_note);
+  text_wrapped_at_spaces(legend, true);
+  if (!metered) return;
+  // The meter: the run's bytes a key beside the reference's, on one scale, each bar under its name.
+  const double scale = std::max(b.bytes_per_key, b.reference_bytes_per_key);
+  ImGui::TextUnformatted("DRAM bytes a key, counted:");
+  auto meter = [&](double value, ImU32 colour, const std::string& what) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f B/key: ", value);
+    text_wrapped_at_spaces(text + what, true);
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float bar_w = std::max(avail.x * 0.6f, 8.0f) * float(value / scale);
+    dl->AddRectFilled(ImVec2(at.x, at.y + line * 0.15f), ImVec2(at.x + bar_w, at.y + line * 0.85f), colour);
+    ImGui::Dummy(ImVec2(bar_w, line));
+  };
+  meter(b.bytes_per_key, IM_COL32(110, 200, 120, 255), "this run");
+  meter(b.reference_bytes_per_key, kMeanColor, b.reference_name);
+}
+
 }  // namespace
 
 void draw_buckets_panel(UiFrame& f, bool* open) {
@@ -261,7 +332,7 @@ void draw_buckets_panel(UiFrame& f, bool* open) {
   }
   const SortTrace& t = *run->trace;
   const int viewed = int(stage - t.stages.data());
-  ImGui::TextWrapped("Stage %d of %zu: %s", viewed + 1, t.stages.size(), stage->name.c_str());
+  text_wrapped("Stage %d of %zu: %s", viewed + 1, t.stages.size(), stage->name.c_str());
   if (!stage->buckets) {
     disabled_text_wrapped("No splitter is chosen yet. Step on to see the samples, the splitters and the buckets they "
                           "make.");
@@ -269,6 +340,21 @@ void draw_buckets_panel(UiFrame& f, bool* open) {
     return;
   }
   const BucketSection& b = *stage->buckets;
+  if (!b.groups.empty()) {
+    const int g = b.current_group;
+    char text[160];
+    if (g < 0)
+      std::snprintf(text, sizeof text, "%zu buckets cut into %zu waves of at most %s keys", b.sizes.size(),
+                    b.groups.size(), format_count(b.bound).c_str());
+    else
+      std::snprintf(text, sizeof text, "Wave %d of %zu: %s keys, %.0f%% of its budget", g + 1, b.groups.size(),
+                    format_count(b.group_items(size_t(g))).c_str(),
+                    100.0 * double(b.group_items(size_t(g))) / double(std::max<uint64_t>(b.bound, 1)));
+    text_wrapped_at_spaces(text);
+    group_bars(*f.palette, b);
+    ImGui::End();
+    return;
+  }
   const PanelKeys keys = panel_keys(*run, b, viewed);
   const uint64_t buckets = b.splitters.size() + 1;
   if (!b.samples.empty()) {
@@ -284,7 +370,7 @@ void draw_buckets_panel(UiFrame& f, bool* open) {
       for (size_t j = 0; j < b.splitters.size() && j < 64; ++j)
         list += (j ? ", " : "") + keys.labels.text(keys.splitters.data(), j);
       if (b.splitters.size() > 64) list += ", ...";
-      ImGui::TextWrapped("Splitters: %s", list.c_str());
+      text_wrapped("Splitters: %s", list.c_str());
       if (!keys.labels.whole()) disabled_text_wrapped("%s", keys.labels.note().c_str());
     }
     disabled_text_wrapped("%zu splitters chosen from the sorted samples: %llu buckets. Their sizes are known at the next "
@@ -298,11 +384,11 @@ void draw_buckets_panel(UiFrame& f, bool* open) {
   if (b.bound) {
     const bool holds = largest <= b.bound;
     ImGui::PushStyleColor(ImGuiCol_Text, holds ? ImVec4(0.55f, 0.9f, 0.55f, 1) : ImVec4(1.0f, 0.45f, 0.4f, 1));
-    ImGui::TextWrapped("Largest bucket %s keys = %.2f x the mean: %s", format_count(largest).c_str(), worst,
-                       holds ? "within the 2n/s bound" : "ABOVE the 2n/s bound");
+    text_wrapped("Largest bucket %s keys = %.2f x the mean: %s", format_count(largest).c_str(), worst,
+                 holds ? "within the 2n/s bound" : "ABOVE the 2n/s bound");
     ImGui::PopStyleColor();
   } else {
-    ImGui::TextWrapped("Largest bucket %s keys = %.2f x the mean", format_count(largest).c_str(), worst);
+    text_wrapped("Largest bucket %s keys = %.2f x the mean", format_count(largest).c_str(), worst);
   }
   bucket_bars(*f.palette, b, t.n, keys);
   ImGui::End();

@@ -131,8 +131,13 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
   const StageTrace* stage = run ? viewed_trace_stage(f, *run) : nullptr;
   const std::optional<CountTable> table = stage ? count_table(*run->trace, *stage) : std::nullopt;
   if (!table) {
-    centered_text(!run ? "Nothing sorted yet" : stage && stage->buckets ? "The keys are counted at a later stage"
-                                                                        : "This algorithm has no scan table");
+    // Sample sorts count their keys into a table once the splitters are chosen; other bucket sorts keep none.
+    const bool counted_later = stage && stage->buckets &&
+                               std::any_of(run->trace->stages.begin(), run->trace->stages.end(),
+                                           [](const StageTrace& s) { return s.buckets && s.buckets->table_rows > 0; });
+    centered_text(!run            ? "Nothing sorted yet"
+                  : counted_later ? "The keys are counted at a later stage"
+                                  : "This algorithm has no scan table");
     ImGui::End();
     return;
   }

@@ -1,16 +1,7 @@
-// Two MSD-first designs of a radix sort that moves fewer DRAM bytes than one-sweep, built on
+// An MSD-first design of a radix sort that moves fewer DRAM bytes than one-sweep, built on
 // one-sweep's kernels to measure whether bytes are what a sort costs on Hopper (hybrid_radix_tune
-// races them; docs/performance.md, "Fewer bytes: MSD-first designs", has what they measured).
-//
-// sort_hybrid: one MSD pass over the top digit (one-sweep's histogram and pass kernels on that digit
-// alone) leaves 256 buckets in their final places. Then waves of whole buckets, each small enough
-// that two scratch copies of it stay in L2, are sorted by their remaining digits with one-sweep's
-// pass agent, segmented: every bucket is its own look-back chain and its own digit offsets. A
-// wave's keys come from DRAM once (its histogram) and go back once (its last pass): 4 + 8 (MSD) +
-// 4 + 4 = 20 bytes a 32-bit key against one-sweep's 36. The first pass of a wave reads the MSD
-// pass's output, which lies in the caller's output buffer, and its last pass writes the same range:
-// a wave sorts in place, by way of two scratch regions reused from wave to wave. A bucket too large
-// for a wave (skewed keys) is sorted alone by one-sweep, through DRAM.
+// races it against hybrid-radix, whose MSD pass and L2 waves are the library's; docs/performance.md,
+// "Fewer bytes: MSD-first designs", has what they measured).
 //
 // sort_two_level (keys alone): two MSD passes through DRAM, the second segmented by bucket as
 // above, then each of the 65536 sub-buckets sorted whole in one block's shared memory: 32 bytes a
@@ -172,124 +163,6 @@ __global__ void __launch_bounds__(kCountSortThreads)
 }
 
 }  // namespace device
-
-// What a run may change without a rebuild (the tuning tool races them).
-struct Tuning {
-  // A wave's two scratch copies take at most this share of the L2 cache.
-  double l2_share = 0.5;
-};
-
-// Keys of type Bits (and values) at the one-sweep pass shape for their widths, pointer API
-// (keys_in -> keys_out), n up to one-sweep's portion (2^30 - 1). Sorts of fewer than two remaining digits, or of inputs that
-// L2 holds whole, are one-sweep's.
-
-template <typename Bits, typename Value, int KC>
-cudaError_t sort_hybrid(const detail::SortCall& c, const Tuning& tuning = {}) {
-  using namespace onesweep;
-  using onesweep::device::PassArgs;
-  using onesweep::device::PassPlan;
-  using sortscope::device::TempStorage;
-  constexpr int kValueBytes = device::kHasValues<Value> ? sizeof(Value) : 0;
-  constexpr KernelShape kPass = pass_shape(sizeof(Bits), kValueBytes, true);
-  constexpr uint32_t kTile = kPass.tile_items();
-  using Agent = onesweep::device::OnesweepAgent<kPass.threads, kPass.items_per_thread, Bits, Value, KC, false,
-                                                kPass.value_load, kRadixBits, kPass.lookback_window, false>;
-  const SortArgs& a = c.args;
-  const uint64_t n = a.n;
-  const int end_bit = a.resolved_end_bit();
-  const int msd_begin = std::max(a.begin_bit, end_bit - kMsdBits);
-  const int lsd_passes = radix_pass_count(a.begin_bit, msd_begin, kRadixBits);
-  const uint64_t item_bytes = sizeof(Bits) + kValueBytes;
-  const uint64_t capacity = uint64_t(tuning.l2_share * double(l2_bytes())) / (2 * item_bytes) / kTile * kTile;
-  if (lsd_passes < 2 || c.key_selector || n <= 2 * capacity || n > kPortionLimit || capacity == 0)
-    return onesweep::instances::sort_instance<Bits, Value, KC, false>(c);
-  const KeyTypeInfo& k = info(a.key_type);
-  const Twiddle<Bits> twiddle = make_twiddle<Bits>(k.is_signed, k.is_float, a.descending);
-
-  const uint64_t msd_tiles = (n + kTile - 1) / kTile;
-  const uint64_t max_wave_tiles = capacity / kTile + kBuckets;
-  // Temp storage: [alternate keys][alternate values], whose first 2 x capacity items are the waves'
-  // scratch regions; [cleared: MSD bins, MSD tile counter, MSD look-back, bucket histograms, wave
-  // tile counters][MSD plan][bucket tables][wave look-back x 2][one-sweep's temp storage, for a
-  // bucket too large for a wave, which it sorts between its place and the same range of the
-  // alternate buffers].
-  TempStorage temp(c.d_temp_storage);
-  Bits* alt_keys = temp.take<Bits>(n);
-  Value* alt_values = temp.take<Value>(kValueBytes ? n : 0);
-  Bits* scratch_keys[2] = {alt_keys, alt_keys + capacity};
-  Value* scratch_values[2] = {alt_values, alt_values + (kValueBytes ? capacity : 0)};
-  const size_t cleared_from = temp.bytes();
-  uint32_t* msd_bins = temp.take<uint32_t>(kDigits);
-  uint32_t* msd_counter = temp.take<uint32_t>(1);
-  uint32_t* msd_lookback = temp.take<uint32_t>(msd_tiles * kDigits);
-  uint32_t* histograms = temp.take<uint32_t>(uint64_t(kBuckets) * lsd_passes * kDigits);
-  uint32_t* wave_counters = temp.take<uint32_t>(uint64_t(kBuckets) * lsd_passes);
-  const size_t cleared_bytes = temp.bytes() - cleared_from;
-  PassPlan* msd_plan = temp.take<PassPlan>(1);
-  uint32_t* bucket_begin = temp.take<uint32_t>(kBuckets + 1);
-  uint32_t* bucket_tile = temp.take<uint32_t>(kBuckets + 1);
-  uint32_t* wave_lookback[2] = {temp.take<uint32_t>(max_wave_tiles * kDigits),
-                                temp.take<uint32_t>(max_wave_tiles * kDigits)};
-  // One-sweep's DoubleBuffer form of a bucket as large as n, by the remaining digits.
-  size_t large_temp_bytes = 0;
-  int unused_selector = 0;
-  detail::SortCall large = c;
-  large.args.end_bit = msd_begin;
-  large.key_selector = &unused_selector;
-  large.value_selector = kValueBytes ? &unused_selector : nullptr;
-  large.d_temp_storage = nullptr;
-  large.temp_storage_bytes = &large_temp_bytes;
-  SORTSCOPE_CUDA_TRY((onesweep::instances::sort_instance<Bits, Value, KC, false>(large)));
-  void* large_temp = temp.take<char>(large_temp_bytes);
-  if (c.d_temp_storage == nullptr) {
-    *c.temp_storage_bytes = temp.bytes();
-    return cudaSuccess;
-  }
-  if (*c.temp_storage_bytes < temp.bytes()) return cudaErrorInvalidValue;
-  cuda::NvtxRange sort_range("hybrid-radix sort");
-
-  const Bits* in = static_cast<const Bits*>(a.keys_in);
-  Bits* out = static_cast<Bits*>(a.keys_out);
-  const Value* values_in = static_cast<const Value*>(a.values_in);
-  Value* values_out = static_cast<Value*>(a.values_out);
-
-  // The MSD pass: the top digit's histogram (its counts also go to the host, which plans the waves
-  // while the pass runs), the plan, the bucket tables and one one-sweep pass into the output.
-  static thread_local uint32_t* host_counts = nullptr;
-  if (!host_counts) SORTSCOPE_CUDA_TRY(cudaMallocHost(&host_counts, kBuckets * sizeof(uint32_t)));
-  cudaEvent_t counted;
-  SORTSCOPE_CUDA_TRY(cudaEventCreateWithFlags(&counted, cudaEventDisableTiming));
-  SORTSCOPE_CUDA_TRY(cudaMemsetAsync(msd_bins, 0, cleared_bytes, c.stream));
-  SORTSCOPE_CUDA_TRY((msd_pass<Bits, Value, KC>({msd_bins, msd_counter, msd_lookback, msd_plan, bucket_begin, bucket_tile},
-                                                in, out, values_in, values_out, n, twiddle, msd_begin, end_bit,
-                                                host_counts, counted, c.stream)));
-
-  // The waves, planned from the counts while the MSD pass runs.
-  SORTSCOPE_CUDA_TRY(cudaEventSynchronize(counted));
-  SORTSCOPE_CUDA_TRY(cudaEventDestroy(counted));
-  uint32_t counts[kBuckets];
-  std::copy(host_counts, host_counts + kBuckets, counts);
-  const std::vector<Wave> waves = plan_waves(counts, kTile, capacity);
-
-  const BucketTables tables{bucket_begin, bucket_tile};
-  const WaveRegions<Bits, Value> regions{{scratch_keys[0], scratch_keys[1]},
-                                         {scratch_values[0], scratch_values[1]},
-                                         {wave_lookback[0], wave_lookback[1]},
-                                         histograms,
-                                         wave_counters};
-  for (size_t w = 0; w < waves.size(); ++w) {
-    const Wave& wave = waves[w];
-    if (wave.items > capacity) {
-      large.d_temp_storage = large_temp;
-      large.temp_storage_bytes = &large_temp_bytes;
-      SORTSCOPE_CUDA_TRY((sort_oversized_wave<Bits, Value, KC>(large, wave, out, values_out, alt_keys, alt_values)));
-      continue;
-    }
-    SORTSCOPE_CUDA_TRY((sort_wave<Bits, Value, KC>(regions, tables, wave, uint32_t(w), out, values_out, n, twiddle,
-                                                  a.begin_bit, msd_begin, c.stream)));
-  }
-  return cudaSuccess;
-}
 
 // Keys alone: two MSD passes (the top digit, then the next one within each bucket, both through
 // DRAM), then each of the 65536 sub-buckets sorted whole in one block's shared memory. DRAM sees

@@ -1,6 +1,6 @@
-// Races the MSD-first designs of hybrid_radix_probe.cuh (one MSD pass then waves of buckets sorted
-// in L2, at several L2 shares; two MSD passes then a sort of each sub-bucket in shared memory)
-// against CUB and one-sweep on one input in one process (not part of the normal build:
+// Races the MSD-first designs (hybrid-radix, one MSD pass then waves of buckets sorted in L2, at
+// several L2 shares; hybrid_radix_probe.cuh's two MSD passes then a sort of each sub-bucket in
+// shared memory) against CUB and one-sweep on one input in one process (not part of the normal build:
 // -DSORTSCOPE_BUILD_TUNING=ON). Usage:
 //   [HYBRID_SHARES="0.5 1 4"] hybrid_radix_tune [u32|u32-pairs|u64|u64-pairs|f32] [log2 n] [timed runs]
 // Every timed output is compared with CUB's, bit for bit; each candidate sorts once more between
@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "hybrid_radix/hybrid_radix.hpp"
+#include "hybrid_radix/hybrid_radix_instances.hpp"
 #include "hybrid_radix_probe.cuh"
 #include "tune_common.cuh"
 
@@ -85,12 +87,12 @@ struct Bench : tune::Race<Key, Value> {
       std::printf("  sub-buckets too large for a block: %u\n", oversized);
     }
     for (double share : g_shares) {
-      tune::hybrid_radix::Tuning tuning;
-      tuning.l2_share = share;
       char name[64];
       std::snprintf(name, sizeof name, "hybrid, L2 share %.3f", share);
-      race(name, [&](const detail::SortCall& c) {
-        return tune::hybrid_radix::sort_hybrid<Bits, SortValue, kFold>(c, tuning);
+      race(name, [&](detail::SortCall c) {
+        c.params[sortscope::hybrid_radix::kWavePercentParam] = int(share * 100 + 0.5);
+        c.params[sortscope::hybrid_radix::kCacheKibParam] = 0;
+        return sortscope::hybrid_radix::instances::sort_class<Bits>(c);
       });
     }
   }
