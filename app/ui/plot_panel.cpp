@@ -35,10 +35,19 @@ std::string axis_value(double v, const std::string& measure) {
   return format_rate(v);
 }
 
-std::string y_title(const std::string& measure) {
-  if (measure == "ms") return "time per sort";
-  if (measure == "GB/s") return "GB/s (the model's bytes over the time)";
-  return "keys sorted per second";
+// The value axis's title, the longest that fits `width`: its words, or its unit alone.
+std::string y_title(const std::string& measure, bool log_y, float width) {
+  const char* const forms[] = {measure == "ms"     ? "time per sort"
+                               : measure == "GB/s" ? "GB/s (the model's bytes over the time)"
+                                                   : "keys sorted per second",
+                               measure == "GB/s" ? "GB/s (model bytes / time)" : "", measure.c_str()};
+  std::string title;
+  for (const char* form : forms) {
+    if (!*form) continue;
+    title = std::string(form) + (log_y ? " (log scale)" : "");
+    if (ImGui::CalcTextSize(title.c_str()).x <= width) break;
+  }
+  return title;
 }
 
 std::string x_title(const Experiment& e) {
@@ -152,7 +161,7 @@ void draw_plot_panel(UiFrame& f, bool* open) {
   // The value axis: its top, its bottom and its title.
   dl->AddText(ImVec2(origin.x, p0.y - line / 2), text, axis_value(top, measure).c_str());
   dl->AddText(ImVec2(origin.x, p1.y - line), text, (log_y ? axis_value(bottom, measure) : std::string("0")).c_str());
-  const std::string y_label = y_title(measure) + (log_y ? " (log scale)" : "");
+  const std::string y_label = y_title(measure, log_y, p1.x - p0.x);
   dl->AddText(ImVec2(p0.x, origin.y), text, y_label.c_str());
   // The swept axis: each point's value where it fits.
   std::vector<std::pair<float, std::string>> ticks;

@@ -174,8 +174,24 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
   const float header_w = std::max(ImGui::CalcTextSize(last_row.c_str()).x, ImGui::CalcTextSize(p.column_noun.c_str()).x) + line * 0.5f;
   const float header_h = line + 4;
   const ImVec2 cells0(origin.x + header_w, origin.y + header_h);
+  // Under the table: what a row stands for, wrapped where the panel is narrow.
+  const SortTrace& t = *run->trace;
+  const auto count = [](uint64_t v) { return std::to_string(v); };
+  std::string footer;
+  if (stage->radix && t.table_rows == TableRows::tiles) {
+    const uint64_t tiles = t.tiles_per_row * uint64_t(r.scan_table_row_group);
+    footer = "row = " + count(tiles) + (tiles == 1 ? " tile" : " tiles") + " of " + count(t.tile_items) + " keys";
+  } else if (stage->radix && r.scan_table_row_group > 1) {
+    footer = "row = " + count(uint64_t(r.scan_table_row_group)) + " blocks";
+  } else if (stage->radix) {
+    footer = "row = 1 block, tiles of " + count(t.tile_items) + " keys";
+  } else {
+    const uint64_t per_row = uint64_t(stage->buckets->row_group) * uint64_t(r.scan_table_row_group);
+    footer = "row = " + count(per_row) + " " + stage->buckets->row_noun + (per_row == 1 ? "" : "s") + " of " +
+             count(t.tile_items) + " keys";
+  }
   const ImVec2 size(std::max(20.0f, avail.x - header_w),
-                    std::max(20.0f, avail.y - header_h - ImGui::GetTextLineHeightWithSpacing()));
+                    std::max(20.0f, avail.y - header_h - text_wrapped_height(footer, avail.x)));
   const float pitch = size.x / float(p.columns), row_h = size.y / float(texture_rows);
   const float gutter = std::max(4.0f, line * 0.45f);
   // Every cell's number (count or exclusive scan) when each fits its cell and a cell is one row.
@@ -271,17 +287,7 @@ void draw_scan_table_panel(UiFrame& f, bool* open) {
     const float y = cells0.y + float(b / uint32_t(group)) * row_h;
     dl->AddRect(ImVec2(cell_x(d), y), ImVec2(cell_x(d) + cell_w, y + row_h), IM_COL32(255, 255, 255, 255), 0, 0, 2);
   }
-  const SortTrace& t = *run->trace;
-  if (stage->radix && t.table_rows == TableRows::tiles)
-    ImGui::TextDisabled("row = %llu tile%s of %u keys", static_cast<unsigned long long>(t.tiles_per_row * r.scan_table_row_group),
-                        t.tiles_per_row * r.scan_table_row_group == 1 ? "" : "s", t.tile_items);
-  else if (stage->radix && r.scan_table_row_group > 1) ImGui::TextDisabled("row = %d blocks", r.scan_table_row_group);
-  else if (stage->radix) ImGui::TextDisabled("row = 1 block, tiles of %u keys", t.tile_items);
-  else {
-    const uint64_t per_row = uint64_t(stage->buckets->row_group) * uint64_t(r.scan_table_row_group);
-    ImGui::TextDisabled("row = %llu %s%s of %u keys", static_cast<unsigned long long>(per_row), stage->buckets->row_noun.c_str(),
-                        per_row == 1 ? "" : "s", t.tile_items);
-  }
+  text_wrapped_at_spaces(footer, true);
   ImGui::End();
 }
 

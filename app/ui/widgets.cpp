@@ -6,6 +6,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "session/parse.hpp"
 #include "sortscope/key_traits.hpp"
@@ -113,9 +114,10 @@ void disabled_text_wrapped(const char* format, ...) {
   text_wrapped_at_spaces(text, true);
 }
 
-void text_wrapped_at_spaces(const std::string& text, bool disabled) {
-  if (disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  const float width = ImGui::GetContentRegionAvail().x;
+namespace {
+// The lines `text` takes at `width`, broken between words only (and at its newlines).
+std::vector<std::string> lines_at_spaces(const std::string& text, float width) {
+  std::vector<std::string> lines;
   size_t from = 0;
   while (from <= text.size()) {
     const size_t end_of_paragraph = std::min(text.find('\n', from), text.size());
@@ -126,17 +128,29 @@ void text_wrapped_at_spaces(const std::string& text, bool disabled) {
       const std::string word = text.substr(at, space - at);
       const std::string longer = line.empty() ? word : line + " " + word;
       if (!line.empty() && ImGui::CalcTextSize(longer.c_str()).x > width) {
-        ImGui::TextUnformatted(line.c_str());
+        lines.push_back(line);
         line = word;
       } else {
         line = longer;
       }
       at = space + 1;
     }
-    ImGui::TextUnformatted(line.c_str());
+    lines.push_back(line);
     from = end_of_paragraph + 1;
   }
+  return lines;
+}
+}  // namespace
+
+void text_wrapped_at_spaces(const std::string& text, bool disabled) {
+  if (disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  for (const std::string& line : lines_at_spaces(text, ImGui::GetContentRegionAvail().x))
+    ImGui::TextUnformatted(line.c_str());
   if (disabled) ImGui::PopStyleColor();
+}
+
+float text_wrapped_height(const std::string& text, float width) {
+  return float(lines_at_spaces(text, width).size()) * ImGui::GetTextLineHeightWithSpacing();
 }
 
 void centered_text(const char* text) {

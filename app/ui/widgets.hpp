@@ -48,6 +48,8 @@ bool button_on_row(const char* label);
 // Text that wraps at the panel's edge between words only: ImGui's wrapping also breaks after a
 // comma or a full stop, which cuts "3,932,160" into two numbers. Dimmed where `disabled`.
 void text_wrapped_at_spaces(const std::string& text, bool disabled = false);
+// The height text_wrapped_at_spaces takes for `text` in a panel `width` wide.
+float text_wrapped_height(const std::string& text, float width);
 // ImGui::TextWrapped's format, wrapped as above.
 void text_wrapped(const char* format, ...) IM_FMTARGS(1);
 // Dimmed text that wraps at the panel's edge: captions and notes in narrow panels.
