@@ -210,7 +210,7 @@ void draw_scatter_panel(UiFrame& f, bool* open) {
     return;
   }
   const std::vector<DigitSpan> spans = unsampled_digit_spans(p);
-  ImGui::Text("Pass %d: where the keys went", p.pass + 1);
+  text_wrapped("Pass %d: where the keys went", p.pass + 1);
   char sampled[48];
   if (t.scatter_stride > 1) std::snprintf(sampled, sizeof sampled, "(one key in %llu)", static_cast<unsigned long long>(t.scatter_stride));
   else std::snprintf(sampled, sizeof sampled, "(every key)");
