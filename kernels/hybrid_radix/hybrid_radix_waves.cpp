@@ -45,12 +45,11 @@ BucketSection waves_section(const SortArgs& a, const Plan& plan, const uint32_t 
   b.bound_name = "wave budget";
   b.budget_note = "A wave's keys" + std::string(a.value_bytes ? " and values" : "") + ", twice over, take " +
                   std::to_string(plan.wave_percent) + "% of the " + bytes_text(plan.cache_bytes) +
-                  " cache beside the cores: at most " + grouped(plan.capacity) + " keys a wave." +
+                  " cache: at most " + grouped(plan.capacity) + " keys a wave." +
                   (plan.wave_percent > 100 ? " More than the cache: every pass goes through DRAM."
                    : plan.scratch_stays()
                        ? " L2 keeps the scratch copies" + std::string(plan.persist ? ", marked persisting." : ".")
-                       : " L2 writes the scratch copies back to DRAM as it goes (above a quarter of it, unless they are "
-                         "marked persisting: l2-persist).");
+                       : " L2 writes the scratch copies back as it goes.");
   const int kb = info(a.key_type).bytes;
   b.bytes_per_key = a.n ? double(dram_bytes(plan, a.n, kb, a.value_bytes, waves)) / double(a.n) : 0;
   b.reference_bytes_per_key =
