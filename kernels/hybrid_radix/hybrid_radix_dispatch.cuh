@@ -39,6 +39,12 @@ cudaError_t keep_keys(cuda::TraceRecorder* recorder, int stage, const Bits* keys
 // not evict, so the waves' passes write their scratch regions to L2 alone.
 class PersistingWindow {
  public:
+  PersistingWindow() = default;
+  PersistingWindow(const PersistingWindow&) = delete;
+  PersistingWindow& operator=(const PersistingWindow&) = delete;
+  // A sort that stops on an error leaves no window behind either.
+  ~PersistingWindow() { (void)close(); }
+
   cudaError_t open(void* base, size_t bytes, cudaStream_t stream) {
     int device = 0, max_set_aside = 0, max_window = 0;
     SORTSCOPE_CUDA_TRY(cudaGetDevice(&device));
@@ -57,19 +63,20 @@ class PersistingWindow {
     stream_ = stream;
     return cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &v);
   }
-  // Once the waves are done: the stream's later launches normal again, the persisting lines
-  // normal, and the set-aside as it was, so that no later work finds less L2 (an H200 sorted
-  // 2^28 keys with CUB 1.6x slower while they stayed). The host waits for the waves to do so.
+  // Once the waves are done: the stream's later launches normal again, the context's persisting
+  // lines normal (a caller's own too), and the set-aside as it was, so that no later work finds
+  // less L2 (an H200 sorted 2^28 keys with CUB 1.6x slower while they stayed). The host waits for
+  // the waves to do so.
   cudaError_t close() {
     if (!stream_) return cudaSuccess;
+    const cudaStream_t stream = stream_;
+    stream_ = nullptr;
     cudaStreamAttrValue v{};
     v.accessPolicyWindow.num_bytes = 0;
-    SORTSCOPE_CUDA_TRY(cudaStreamSetAttribute(stream_, cudaStreamAttributeAccessPolicyWindow, &v));
-    SORTSCOPE_CUDA_TRY(cudaStreamSynchronize(stream_));
+    SORTSCOPE_CUDA_TRY(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &v));
+    SORTSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
     SORTSCOPE_CUDA_TRY(cudaCtxResetPersistingL2Cache());
-    SORTSCOPE_CUDA_TRY(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, previous_limit_));
-    stream_ = nullptr;
-    return cudaSuccess;
+    return cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, previous_limit_);
   }
 
  private:
