@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <numeric>
 #include <vector>
 
@@ -159,6 +160,78 @@ void expect_unaligned_values_sort(size_t offset) {
   cudaFree(d_keys_out);
   cudaFree(raw_in);
   cudaFree(raw_out);
+}
+
+// Code written for cub::DeviceRadixSort with the namespace changed: 32-bit keys of `key_masks`'s
+// bits (upper digits uniform: partly skipped passes; none: one bucket) with 64-bit values in
+// DoubleBuffers (the result must be in Current()), keys alone in a DoubleBuffer, and the
+// out-of-place form, which leaves its input alone.
+template <typename Api>
+void expect_double_buffers_and_wide_values(const std::vector<int>& sizes, const std::vector<uint32_t>& key_masks) {
+  for (int n : sizes) {
+    for (uint32_t key_mask : key_masks) {
+      std::vector<uint32_t> h_keys(n);
+      std::vector<uint64_t> h_values(n);
+      for (int i = 0; i < n; ++i) {
+        h_keys[i] = uint32_t(gen::mix64(i)) & key_mask;
+        h_values[i] = uint64_t(i) << 20;
+      }
+      std::vector<uint32_t> order(n);
+      std::iota(order.begin(), order.end(), 0u);
+      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return h_keys[a] < h_keys[b]; });
+      uint32_t *d_k0, *d_k1;
+      uint64_t *d_v0, *d_v1;
+      ASSERT_EQ(cudaMalloc(&d_k0, n * 4), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&d_k1, n * 4), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&d_v0, n * 8), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&d_v1, n * 8), cudaSuccess);
+      cudaMemcpy(d_k0, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
+      cudaMemcpy(d_v0, h_values.data(), n * 8, cudaMemcpyHostToDevice);
+      DoubleBuffer<uint32_t> keys(d_k0, d_k1);
+      DoubleBuffer<uint64_t> values(d_v0, d_v1);
+      size_t bytes = 0;
+      ASSERT_EQ(Api::SortPairs(nullptr, bytes, keys, values, n), cudaSuccess);
+      void* temp = nullptr;
+      ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
+      ASSERT_EQ(Api::SortPairs(temp, bytes, keys, values, n), cudaSuccess);
+      std::vector<uint32_t> got_keys(n);
+      std::vector<uint64_t> got_values(n);
+      cudaMemcpy(got_keys.data(), keys.Current(), n * 4, cudaMemcpyDeviceToHost);
+      cudaMemcpy(got_values.data(), values.Current(), n * 8, cudaMemcpyDeviceToHost);
+      for (int i = 0; i < n; ++i) {
+        ASSERT_EQ(got_keys[i], h_keys[order[i]]) << "n=" << n << " mask=" << key_mask << " i=" << i;
+        ASSERT_EQ(got_values[i], h_values[order[i]]) << "n=" << n << " mask=" << key_mask << " i=" << i;
+      }
+      // Keys alone with a DoubleBuffer.
+      cudaFree(temp);
+      cudaMemcpy(d_k0, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
+      DoubleBuffer<uint32_t> keys_alone(d_k0, d_k1);
+      bytes = 0;
+      ASSERT_EQ(Api::SortKeys(nullptr, bytes, keys_alone, n), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
+      ASSERT_EQ(Api::SortKeys(temp, bytes, keys_alone, n), cudaSuccess);
+      cudaMemcpy(got_keys.data(), keys_alone.Current(), n * 4, cudaMemcpyDeviceToHost);
+      for (int i = 0; i < n; ++i) ASSERT_EQ(got_keys[i], h_keys[order[i]]) << "keys alone, n=" << n << " i=" << i;
+      // The out-of-place form leaves the input alone (and needs its own temp storage size).
+      cudaFree(temp);
+      bytes = 0;
+      ASSERT_EQ(Api::SortKeysDescending(nullptr, bytes, d_k0, d_k1, n), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
+      cudaMemcpy(d_k0, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
+      ASSERT_EQ(Api::SortKeysDescending(temp, bytes, d_k0, d_k1, n), cudaSuccess);
+      std::vector<uint32_t> input_after(n);
+      cudaMemcpy(input_after.data(), d_k0, n * 4, cudaMemcpyDeviceToHost);
+      cudaMemcpy(got_keys.data(), d_k1, n * 4, cudaMemcpyDeviceToHost);
+      EXPECT_EQ(input_after, h_keys);
+      EXPECT_TRUE(std::is_sorted(got_keys.begin(), got_keys.end(), std::greater<>()));
+      cudaFree(temp);
+      cudaFree(d_k0);
+      cudaFree(d_k1);
+      cudaFree(d_v0);
+      cudaFree(d_v1);
+    }
+  }
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 
 template <typename Api>

@@ -244,53 +244,19 @@ TEST(HybridRadixGpu, TraceEqualsCpuTrace) {
 
 #if defined(SORTSCOPE_HAVE_CUDA)
 // Code written for cub::DeviceRadixSort with the namespace changed: DoubleBuffers (whose current
-// buffer the waves use once the MSD pass has read it), 64-bit values, skewed keys.
+// buffer the waves use once the MSD pass has read it), 64-bit values, skewed keys and one bucket.
 TEST(HybridRadixGpu, CubShapedApiWithDoubleBuffersAndWideValues) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
   using sortscope::hybrid_radix::DeviceRadixSort;
-  using sortscope::hybrid_radix::DoubleBuffer;
-  for (int n : {1000, 300007, 20000003})
-    for (uint32_t key_mask : {0xffffffffu, 0x00ffffffu, 0xff0000ffu, 0u}) {
-      std::vector<uint32_t> h_keys(n);
-      std::vector<uint64_t> h_values(n);
-      for (int i = 0; i < n; ++i) {
-        h_keys[i] = uint32_t(gen::mix64(i)) & key_mask;
-        h_values[i] = uint64_t(i) << 20;
-      }
-      std::vector<uint32_t> order(n);
-      std::iota(order.begin(), order.end(), 0u);
-      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return h_keys[a] < h_keys[b]; });
-      uint32_t *d_k0, *d_k1;
-      uint64_t *d_v0, *d_v1;
-      ASSERT_EQ(cudaMalloc(&d_k0, n * 4), cudaSuccess);
-      ASSERT_EQ(cudaMalloc(&d_k1, n * 4), cudaSuccess);
-      ASSERT_EQ(cudaMalloc(&d_v0, n * 8), cudaSuccess);
-      ASSERT_EQ(cudaMalloc(&d_v1, n * 8), cudaSuccess);
-      cudaMemcpy(d_k0, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
-      cudaMemcpy(d_v0, h_values.data(), n * 8, cudaMemcpyHostToDevice);
-      DoubleBuffer<uint32_t> keys(d_k0, d_k1);
-      DoubleBuffer<uint64_t> values(d_v0, d_v1);
-      size_t bytes = 0;
-      ASSERT_EQ(DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, n), cudaSuccess);
-      if (n > 10000000)
-        EXPECT_LT(bytes, size_t(n) * 4) << "a DoubleBuffer's current buffer serves as the waves' scratch";
-      void* temp = nullptr;
-      ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
-      ASSERT_EQ(DeviceRadixSort::SortPairs(temp, bytes, keys, values, n), cudaSuccess);
-      std::vector<uint32_t> got_keys(n);
-      std::vector<uint64_t> got_values(n);
-      cudaMemcpy(got_keys.data(), keys.Current(), n * 4, cudaMemcpyDeviceToHost);
-      cudaMemcpy(got_values.data(), values.Current(), n * 8, cudaMemcpyDeviceToHost);
-      for (int i = 0; i < n; ++i) {
-        ASSERT_EQ(got_keys[i], h_keys[order[i]]) << "n=" << n << " mask=" << key_mask << " i=" << i;
-        ASSERT_EQ(got_values[i], h_values[order[i]]) << "n=" << n << " mask=" << key_mask << " i=" << i;
-      }
-      cudaFree(temp);
-      cudaFree(d_k0);
-      cudaFree(d_k1);
-      cudaFree(d_v0);
-      cudaFree(d_v1);
-    }
+  test::expect_double_buffers_and_wide_values<DeviceRadixSort>({1000, 300007, 20000003},
+                                                               {0xffffffffu, 0x00ffffffu, 0xff0000ffu, 0u});
+  // Two waves or more: the current buffer is the scratch, and temp storage holds tables alone.
+  const int n = 20000003;
+  DoubleBuffer<uint32_t> keys(nullptr, nullptr);
+  DoubleBuffer<uint64_t> values(nullptr, nullptr);
+  size_t bytes = 0;
+  ASSERT_EQ(DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, n), cudaSuccess);
+  EXPECT_LT(bytes, size_t(n) * 4);
 }
 
 TEST(HybridRadixGpu, KeepsCubsContract) {

@@ -262,72 +262,8 @@ TEST(OnesweepGpu, TraceEqualsCpuTrace) {
 // whose passes are partly skipped (the result must still be in Current()).
 TEST(OnesweepGpu, CubShapedApiWithDoubleBuffersAndWideValues) {
   SORTSCOPE_REQUIRE_CUDA(gpu);
-  using sortscope::onesweep::DeviceRadixSort;
-  using sortscope::onesweep::DoubleBuffer;
-  for (int n : {1000, 3001, 300007}) {
-    for (uint32_t key_mask : {0xffffffffu, 0x00ffffffu, 0x0000ffffu, 0x000000ffu, 0u}) {
-      std::vector<uint32_t> h_keys(n);
-      std::vector<uint64_t> h_values(n);
-      for (int i = 0; i < n; ++i) {
-        h_keys[i] = uint32_t(gen::mix64(i)) & key_mask;
-        h_values[i] = uint64_t(i) << 20;
-      }
-      std::vector<uint32_t> order(n);
-      std::iota(order.begin(), order.end(), 0u);
-      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return h_keys[a] < h_keys[b]; });
-      uint32_t *d_k0, *d_k1;
-      uint64_t *d_v0, *d_v1;
-      ASSERT_EQ(cudaMalloc(&d_k0, n * 4), cudaSuccess);
-      ASSERT_EQ(cudaMalloc(&d_k1, n * 4), cudaSuccess);
-      ASSERT_EQ(cudaMalloc(&d_v0, n * 8), cudaSuccess);
-      ASSERT_EQ(cudaMalloc(&d_v1, n * 8), cudaSuccess);
-      cudaMemcpy(d_k0, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
-      cudaMemcpy(d_v0, h_values.data(), n * 8, cudaMemcpyHostToDevice);
-      DoubleBuffer<uint32_t> keys(d_k0, d_k1);
-      DoubleBuffer<uint64_t> values(d_v0, d_v1);
-      size_t bytes = 0;
-      ASSERT_EQ(DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, n), cudaSuccess);
-      void* temp = nullptr;
-      ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
-      ASSERT_EQ(DeviceRadixSort::SortPairs(temp, bytes, keys, values, n), cudaSuccess);
-      std::vector<uint32_t> got_keys(n);
-      std::vector<uint64_t> got_values(n);
-      cudaMemcpy(got_keys.data(), keys.Current(), n * 4, cudaMemcpyDeviceToHost);
-      cudaMemcpy(got_values.data(), values.Current(), n * 8, cudaMemcpyDeviceToHost);
-      for (int i = 0; i < n; ++i) {
-        ASSERT_EQ(got_keys[i], h_keys[order[i]]) << "n=" << n << " mask=" << key_mask << " i=" << i;
-        ASSERT_EQ(got_values[i], h_values[order[i]]) << "n=" << n << " mask=" << key_mask << " i=" << i;
-      }
-      // Keys alone with a DoubleBuffer.
-      cudaFree(temp);
-      cudaMemcpy(d_k0, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
-      DoubleBuffer<uint32_t> keys_alone(d_k0, d_k1);
-      bytes = 0;
-      ASSERT_EQ(DeviceRadixSort::SortKeys(nullptr, bytes, keys_alone, n), cudaSuccess);
-      ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
-      ASSERT_EQ(DeviceRadixSort::SortKeys(temp, bytes, keys_alone, n), cudaSuccess);
-      cudaMemcpy(got_keys.data(), keys_alone.Current(), n * 4, cudaMemcpyDeviceToHost);
-      for (int i = 0; i < n; ++i) ASSERT_EQ(got_keys[i], h_keys[order[i]]) << "keys alone, n=" << n << " i=" << i;
-      // The out-of-place form leaves the input alone (and needs its own temp storage size).
-      cudaFree(temp);
-      bytes = 0;
-      ASSERT_EQ(DeviceRadixSort::SortKeysDescending(nullptr, bytes, d_k0, d_k1, n), cudaSuccess);
-      ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
-      cudaMemcpy(d_k0, h_keys.data(), n * 4, cudaMemcpyHostToDevice);
-      ASSERT_EQ(DeviceRadixSort::SortKeysDescending(temp, bytes, d_k0, d_k1, n), cudaSuccess);
-      std::vector<uint32_t> input_after(n);
-      cudaMemcpy(input_after.data(), d_k0, n * 4, cudaMemcpyDeviceToHost);
-      cudaMemcpy(got_keys.data(), d_k1, n * 4, cudaMemcpyDeviceToHost);
-      EXPECT_EQ(input_after, h_keys);
-      EXPECT_TRUE(std::is_sorted(got_keys.begin(), got_keys.end(), std::greater<>()));
-      cudaFree(temp);
-      cudaFree(d_k0);
-      cudaFree(d_k1);
-      cudaFree(d_v0);
-      cudaFree(d_v1);
-    }
-  }
-  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  test::expect_double_buffers_and_wide_values<sortscope::onesweep::DeviceRadixSort>(
+      {1000, 3001, 300007}, {0xffffffffu, 0x00ffffffu, 0x0000ffffu, 0x000000ffu, 0u});
 }
 
 // 32-bit keys with 32-bit values move packed between consecutive sorting passes where every buffer
