@@ -37,8 +37,9 @@ Plan shape_plan(const SortShape& s) {
   return plan_for(info(s.key_type).bytes, s.pairs ? 4 : 0, s.begin_bit, s.end_bit, s.params, s.cache_bytes);
 }
 
-// The keys spread evenly over the buckets: every wave within its budget. Skewed keys move more
-// (a bucket past the budget goes through DRAM), so this is what every run moves at least.
+// The keys spread evenly over the buckets: every wave within its budget. Skewed keys move more (a
+// bucket past the budget goes through DRAM), so this is what a run moves at least, but for buckets
+// whose lower digits are all alike: one-sweep skips those passes, which the count does not know.
 uint64_t model_bytes(const SortShape& s) {
   const Plan plan = shape_plan(s);
   const int kb = info(s.key_type).bytes, vb = s.pairs ? 4 : 0;
