@@ -99,9 +99,9 @@ void draw_scatter_lines(const gfx::Palette& palette, const RadixSection& p, cons
 }
 
 // One row of the meter: a bar on a 1..32 segments scale with the ideal marked.
-void meter_row(const char* label, double average, double ideal, ImU32 color) {
+void meter_row(const std::string& label, double average, double ideal, ImU32 color) {
   const float line = ImGui::GetTextLineHeight();
-  ImGui::Text("%s", label);
+  text_wrapped_at_spaces(label);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
   const float value_w = ImGui::CalcTextSize("00.00 / store").x + 8;
@@ -142,16 +142,26 @@ std::string meter_caption(const CoalescingStats& c, ScatterStore store) {
   return caption;
 }
 
+// The meter's rows, the run's own marked: a lab's measured stores first, then with the exchange
+// and direct.
+std::vector<std::string> meter_labels(const CoalescingStats& c, ScatterStore store) {
+  if (c.measured()) return {"your kernel (measured as it ran)", "with an exchange (model)", "direct (model)"};
+  return {store == ScatterStore::exchanged ? "with the exchange (this run)" : "with an exchange (not run)",
+          store == ScatterStore::direct ? "direct (this run)" : "direct (no exchange)"};
+}
+
 // The meter's height at this width, measured as it will wrap, so the plot above takes exactly the rest.
 float meter_height(const RadixSection& p, ScatterStore store, float width) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float heading = ImGui::CalcTextSize(kMeterHeading, nullptr, false, width).y + style.ItemSpacing.y;
+  const float heading = text_wrapped_height(kMeterHeading, width) + style.ItemSpacing.y;
   const float separator = 2 * style.ItemSpacing.y;
   if (p.coalescing.warp_stores == 0) return separator + heading + line;
-  const float row = line + ImGui::GetTextLineHeight() + 2 + style.ItemSpacing.y;
-  const float caption = ImGui::CalcTextSize(meter_caption(p.coalescing, store).c_str(), nullptr, false, width).y + style.ItemSpacing.y;
-  return separator + heading + (p.coalescing.measured() ? 3 : 2) * row + caption;
+  float rows = 0;
+  for (const std::string& label : meter_labels(p.coalescing, store))
+    rows += text_wrapped_height(label, width) + ImGui::GetTextLineHeight() + 2 + style.ItemSpacing.y;
+  const float caption = text_wrapped_height(meter_caption(p.coalescing, store), width) + style.ItemSpacing.y;
+  return separator + heading + rows + caption;
 }
 
 void coalescing_meter(const RadixSection& p, const RunRecord& run) {
@@ -172,15 +182,13 @@ void coalescing_meter(const RadixSection& p, const RunRecord& run) {
     return;
   }
   // A lab's pass: first the stores the student's kernel really made, as logged while it ran.
-  if (c.measured())
-    meter_row("your kernel (measured as it ran)", c.average_measured(), ideal, IM_COL32(120, 170, 255, 255));
   // Both rows always: the one that ran, and what the other way of writing would have cost.
   const ScatterStore store = run.trace->scatter_store;
-  const bool lab = c.measured();
-  meter_row(lab ? "with an exchange (model)" : store == ScatterStore::exchanged ? "with the exchange (this run)" : "with an exchange (not run)",
-            c.average_exchanged(), ideal, IM_COL32(110, 200, 120, 255));
-  meter_row(lab ? "direct (model)" : store == ScatterStore::direct ? "direct (this run)" : "direct (no exchange)", c.average_direct(), ideal,
-            IM_COL32(235, 120, 90, 255));
+  const std::vector<std::string> labels = meter_labels(c, store);
+  size_t row = 0;
+  if (c.measured()) meter_row(labels[row++], c.average_measured(), ideal, IM_COL32(120, 170, 255, 255));
+  meter_row(labels[row++], c.average_exchanged(), ideal, IM_COL32(110, 200, 120, 255));
+  meter_row(labels[row], c.average_direct(), ideal, IM_COL32(235, 120, 90, 255));
   disabled_text_wrapped("%s", meter_caption(c, store).c_str());
 }
 
